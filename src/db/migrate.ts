@@ -1,0 +1,78 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Database, Queryable } from './types.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+/** Any fixed number: every process that migrates takes this transaction-level advisory lock first. */
+const MIGRATION_LOCK_KEY = 7_242_024;
+
+const MIGRATION_FILE = /^(\d{4})_[a-z0-9_]+\.sql$/;
+
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+export async function loadMigrations(dir: string = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((name) => MIGRATION_FILE.test(name)).sort();
+  return Promise.all(
+    files.map(async (name) => ({ id: name.replace(/\.sql$/, ''), sql: await readFile(dir + name, 'utf8') })),
+  );
+}
+
+async function appliedIds(db: Queryable): Promise<string[]> {
+  const exists = await db.query<{ present: boolean }>(
+    `SELECT to_regclass('staykit_internal.migrations') IS NOT NULL AS present`,
+  );
+  if (!exists.rows[0]?.present) return [];
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM staykit_internal.migrations ORDER BY id');
+  return rows.map((row) => row.id);
+}
+
+export interface MigrationStatus {
+  applied: string[];
+  pending: string[];
+  /** The newest applied migration, or null on an empty database. */
+  current: string | null;
+}
+
+export async function migrationStatus(db: Queryable, dir?: string): Promise<MigrationStatus> {
+  const [all, applied] = await Promise.all([loadMigrations(dir), appliedIds(db)]);
+  const done = new Set(applied);
+  return {
+    applied,
+    pending: all.map((m) => m.id).filter((id) => !done.has(id)),
+    current: applied.at(-1) ?? null,
+  };
+}
+
+/**
+ * Applies every pending migration in one transaction, in file order, recording each. Concurrent callers
+ * serialise on an advisory lock, so the second one finds nothing left to do; a failing file rolls back all.
+ */
+export async function migrate(db: Database, dir?: string): Promise<string[]> {
+  const migrations = await loadMigrations(dir);
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.exec(`
+      CREATE SCHEMA IF NOT EXISTS staykit_internal;
+      CREATE TABLE IF NOT EXISTS staykit_internal.migrations (
+        id text PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      );`);
+    const done = new Set(await appliedIds(tx));
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.id)) continue;
+      try {
+        await tx.exec(migration.sql);
+      } catch (error) {
+        throw new Error(`migration ${migration.id} failed: ${(error as Error).message}`, { cause: error });
+      }
+      await tx.query('INSERT INTO staykit_internal.migrations (id) VALUES ($1)', [migration.id]);
+      applied.push(migration.id);
+    }
+    return applied;
+  });
+}

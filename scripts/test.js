@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with Node's own test runner (TypeScript through tsx).
+// `npm test`: typecheck, lint, then every test file under test/ with Node's own test runner (TypeScript
+// through tsx). With file arguments it runs only those files and skips the static checks.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -12,11 +13,19 @@ function testFiles(dir) {
   });
 }
 
+function step(label, command, args) {
+  console.log(`\n> ${label}`);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`${label} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
 const only = process.argv.slice(2);
+if (only.length === 0) {
+  step('typecheck (tsc --noEmit)', process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit']);
+  step('lint (eslint)', process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
+}
 const files = only.length > 0 ? only : testFiles('test').sort();
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+step('tests', process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files]);

@@ -1,0 +1,30 @@
+/**
+ * Scopes (DESIGN.md §2): `read` and `write` cover every resource; `<resource>:read` and `<resource>:write` one.
+ * `write` implies `read` for the same resource: a key that may change rows may also see them.
+ */
+export type Access = 'read' | 'write';
+
+const SCOPE_PATTERN = /^(?:([a-z][a-z0-9_]*):)?(read|write)$/;
+
+export class ScopeError extends Error {}
+
+/** Validates scope strings; `resources` is the set of known resource names (for `<resource>:…`). */
+export function parseScopes(raw: string, resources: ReadonlySet<string>): string[] {
+  const scopes = raw.split(',').map((scope) => scope.trim()).filter(Boolean);
+  if (scopes.length === 0) throw new ScopeError('at least one scope is required');
+  for (const scope of scopes) {
+    const match = SCOPE_PATTERN.exec(scope);
+    if (!match) throw new ScopeError(`invalid scope "${scope}": use read, write, <resource>:read or <resource>:write`);
+    if (match[1] && !resources.has(match[1])) throw new ScopeError(`invalid scope "${scope}": no resource "${match[1]}"`);
+  }
+  return [...new Set(scopes)];
+}
+
+export function requiredScope(resource: string, access: Access): string {
+  return `${resource}:${access}`;
+}
+
+export function hasScope(granted: readonly string[], resource: string, access: Access): boolean {
+  const accepted = access === 'read' ? ['read', 'write'] : ['write'];
+  return accepted.some((level) => granted.includes(level) || granted.includes(`${resource}:${level}`));
+}

@@ -1,0 +1,54 @@
+/**
+ * `staykit serve`: migrate, make sure the embedded default has a demo organization to try, listen, and shut
+ * down gracefully on SIGTERM/SIGINT (in-flight requests finish first).
+ */
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/types.js';
+import { buildApp } from '../../http/app.js';
+import { openMigratedDatabase } from '../database.js';
+import { seedCommand } from './seed.js';
+
+const DEMO_KEY_FILE = 'demo-api-key';
+
+/**
+ * On the embedded default only: the first start seeds the demo organization and keeps its key in the data folder
+ * (mode 0600) so later starts can print it again. A server on DATABASE_URL is never seeded implicitly.
+ */
+async function demoApiKey(db: Database, config: Config): Promise<string | undefined> {
+  if (config.databaseUrl) return undefined;
+  const file = join(config.dataDir, DEMO_KEY_FILE);
+  const saved = await readFile(file, 'utf8').then((text) => text.trim(), () => undefined);
+  if (saved) return saved;
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api.organizations');
+  if ((rows[0]?.n ?? 0) > 0) return undefined;
+  const seeded = await seedCommand(db);
+  await writeFile(file, `${seeded.api_key}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return seeded.api_key;
+}
+
+export async function serve(config: Config): Promise<void> {
+  const db = await openMigratedDatabase(config);
+  const apiKey = await demoApiKey(db, config);
+  const app = await buildApp({ db, logLevel: config.logLevel });
+  const address = await app.listen({ port: config.port, host: config.host });
+  const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}`);
+  if (apiKey) {
+    console.log(`\nDemo organization API key: ${apiKey}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`);
+  }
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal} received: finishing in-flight requests`);
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}

@@ -1,0 +1,115 @@
+/** `staykit` command line: parses arguments, runs one command, maps failures to exit codes (2 = bad usage). */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { UsageError, USAGE } from './usage-error.js';
+import { withDatabase } from './database.js';
+import { createOrganization } from './commands/org.js';
+import { createKey, formatKeyTable, listKeys, revokeKey } from './commands/key.js';
+import { serve } from './commands/serve.js';
+import { seedCommand } from './commands/seed.js';
+
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+}
+
+function noPositionals(positionals: string[], command: string): void {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" for ${command}`);
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve': {
+      const { values, positionals } = parse(rest, {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'database-url': { type: 'string' },
+        'data-dir': { type: 'string' },
+        'log-level': { type: 'string' },
+        worker: { type: 'string' },
+      });
+      noPositionals(positionals, 'serve');
+      const overrides: Record<string, string | undefined> = {
+        PORT: values.port,
+        HOST: values.host,
+        DATABASE_URL: values['database-url'],
+        DATA_DIR: values['data-dir'],
+        LOG_LEVEL: values['log-level'],
+        STAYKIT_WORKER: values.worker,
+      };
+      const env = { ...process.env };
+      for (const [name, value] of Object.entries(overrides)) if (value !== undefined) env[name] = value;
+      return serve(loadConfig(env));
+    }
+    case 'migrate': {
+      noPositionals(parse(rest, {}).positionals, 'migrate');
+      loadConfig();
+      return withDatabase(async () => console.log('database is up to date'));
+    }
+    case 'seed': {
+      noPositionals(parse(rest, { json: { type: 'boolean' } }).positionals, 'seed');
+      return withDatabase(async (db) => print(await seedCommand(db)));
+    }
+    case 'org': {
+      const { values, positionals } = parse(rest, { name: { type: 'string' }, json: { type: 'boolean' } });
+      if (positionals[0] !== 'create' || positionals.length > 1) throw new UsageError('usage: staykit org create --name NAME');
+      if (values.name === undefined) throw new UsageError('--name is required');
+      const name = values.name;
+      return withDatabase(async (db) => print(await createOrganization(db, name)));
+    }
+    case 'key': {
+      const { values, positionals } = parse(rest, {
+        org: { type: 'string' },
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        'expires-at': { type: 'string' },
+        json: { type: 'boolean' },
+      });
+      const [sub, ...args] = positionals;
+      if (sub === 'create') {
+        noPositionals(args, 'key create');
+        return withDatabase(async (db) =>
+          print(await createKey(db, { org: values.org, name: values.name, scopes: values.scopes, expiresAt: values['expires-at'] })),
+        );
+      }
+      if (sub === 'list') {
+        noPositionals(args, 'key list');
+        return withDatabase(async (db) => {
+          const keys = await listKeys(db, values.org);
+          console.log(values.json ? JSON.stringify(keys, null, 2) : formatKeyTable(keys));
+        });
+      }
+      if (sub === 'revoke') {
+        if (args.length !== 1) throw new UsageError('usage: staykit key revoke KEY_ID');
+        return withDatabase(async (db) => print(await revokeKey(db, args[0])));
+      }
+      throw new UsageError('usage: staykit key create|list|revoke …');
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return;
+    default:
+      throw new UsageError(`unknown command "${command}"; run "staykit help"`);
+  }
+}
+
+try {
+  await run(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    console.error(`staykit: ${error.message}`);
+    process.exitCode = 2;
+  } else {
+    console.error(`staykit: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,15 @@
+/** A mistake in the command line: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: staykit <command> [options]
+
+Commands:
+  serve [--port N] [--host H] [--database-url URL] [--data-dir DIR]   start the API (migrates first)
+  migrate                                   apply pending database migrations
+  seed [--json]                             create the demo organization with products, pricing and bookings
+  org create --name NAME                    create an organization and its first API key (JSON)
+  key create --org ID [--name N] [--scopes read,write] [--expires-at ISO]   create an API key (JSON)
+  key list --org ID [--json]                list an organization's API keys (never the secrets)
+  key revoke KEY_ID                         revoke a key by its key_id or id
+
+Configuration comes from the environment (DATABASE_URL, DATA_DIR, PORT, …); see the README.`;

@@ -1,0 +1,79 @@
+/**
+ * Server configuration: every setting comes from an environment variable and can be overridden by the
+ * `staykit serve` flag of the same name (`--port`, `--database-url`, …). See the README's configuration table.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  outboundAllowPrivate: boolean;
+  webhookRetrySchedule: number[];
+  icalSyncIntervalSeconds: number;
+  rateLimitPerMinute: number;
+  worker: 'embedded' | 'off';
+  logLevel: string;
+}
+
+export const CONFIG_VARIABLES = {
+  port: 'PORT',
+  host: 'HOST',
+  databaseUrl: 'DATABASE_URL',
+  dataDir: 'DATA_DIR',
+  redisUrl: 'REDIS_URL',
+  outboundAllowPrivate: 'STAYKIT_OUTBOUND_ALLOW_PRIVATE',
+  webhookRetrySchedule: 'STAYKIT_WEBHOOK_RETRY_SCHEDULE',
+  icalSyncIntervalSeconds: 'STAYKIT_ICAL_SYNC_INTERVAL',
+  rateLimitPerMinute: 'STAYKIT_RATE_LIMIT',
+  worker: 'STAYKIT_WORKER',
+  logLevel: 'LOG_LEVEL',
+} as const satisfies Record<keyof Config, string>;
+
+export class ConfigError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+function integer(source: Source, name: string, fallback: number, min: number): number {
+  const raw = source[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return Number(raw);
+}
+
+function boolean(source: Source, name: string): boolean {
+  const raw = (source[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${source[name]}"`);
+}
+
+function seconds(source: Source, name: string, fallback: string): number[] {
+  const raw = source[name] || fallback;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^\d+$/.test(part))) throw new ConfigError(`${name} must be comma-separated seconds, got "${raw}"`);
+  return parts.map(Number);
+}
+
+function oneOf<T extends string>(source: Source, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = source[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+export function loadConfig(source: Source = process.env): Config {
+  return {
+    port: integer(source, CONFIG_VARIABLES.port, 3000, 0),
+    host: source[CONFIG_VARIABLES.host] || '127.0.0.1',
+    databaseUrl: source[CONFIG_VARIABLES.databaseUrl] || undefined,
+    dataDir: source[CONFIG_VARIABLES.dataDir] || './.staykit',
+    redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
+    outboundAllowPrivate: boolean(source, CONFIG_VARIABLES.outboundAllowPrivate),
+    webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),
+    icalSyncIntervalSeconds: integer(source, CONFIG_VARIABLES.icalSyncIntervalSeconds, 900, 1),
+    rateLimitPerMinute: integer(source, CONFIG_VARIABLES.rateLimitPerMinute, 600, 1),
+    worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
+    logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',
+  };
+}

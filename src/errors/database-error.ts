@@ -1,0 +1,77 @@
+/**
+ * The one mapping from a PostgreSQL error (thrown by `pg` or PGlite; both carry `code`, `message`, `detail`,
+ * `hint`) to an ApiError, with PostgREST v12's SQLSTATE → HTTP table (`mapSQLtoHTTP` in its Error.hs): anything not
+ * listed is a 400, as there. Staykit's one addition (DESIGN §3): 23P01 exclusion violation → 409.
+ */
+import { ApiError } from './api-error.js';
+
+interface PgLikeError {
+  code: string;
+  message: string;
+  detail?: string | undefined;
+  hint?: string | undefined;
+}
+
+function isPgLikeError(error: unknown): error is PgLikeError {
+  if (typeof error !== 'object' || error === null) return false;
+  const candidate = error as { code?: unknown; message?: unknown };
+  return typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code) && typeof candidate.message === 'string';
+}
+
+/** HTTP status for a SQLSTATE, as PostgREST maps it (`authenticated`: 42501 → 403, else 401). */
+export function statusForSqlState(code: string, message = '', authenticated = true): number {
+  const exact: Record<string, number> = {
+    '23503': 409,
+    '23505': 409,
+    '23P01': 409, // Staykit: exclusion violation is a conflict like a unique violation
+    '25006': 405,
+    '53400': 500,
+    '57P01': 503,
+    '42P17': 500,
+    P0001: 400,
+  };
+  if (code === '21000') return message.endsWith('requires a WHERE clause') ? 400 : 500;
+  if (code === '22023') return message.startsWith('role') && message.endsWith('does not exist') ? 401 : 400;
+  if (code === '42883') return message.startsWith('function xmlagg(') ? 406 : 404;
+  if (code === '42P01') return 404;
+  if (code === '42501') return authenticated ? 403 : 401;
+  const direct = exact[code];
+  if (direct !== undefined) return direct;
+  const prefixes: [string, number][] = [
+    ['08', 503],
+    ['09', 500],
+    ['0L', 403],
+    ['0P', 403],
+    ['25', 500],
+    ['28', 403],
+    ['2D', 500],
+    ['38', 500],
+    ['39', 500],
+    ['3B', 500],
+    ['40', 500],
+    ['53', 503],
+    ['54', 500],
+    ['55', 500],
+    ['57', 500],
+    ['58', 500],
+    ['F0', 500],
+    ['HV', 500],
+    ['P0', 500],
+    ['XX', 500],
+  ];
+  for (const [prefix, status] of prefixes) if (code.startsWith(prefix)) return status;
+  return 400;
+}
+
+/** Any error thrown by `tx.query` → ApiError. Non-database errors become a 500 without internals. */
+export function fromDatabaseError(error: unknown, options: { authenticated?: boolean } = {}): ApiError {
+  if (error instanceof ApiError) return error;
+  if (!isPgLikeError(error)) {
+    return new ApiError(500, 'PGRSTX00', 'Internal server error');
+  }
+  const status = statusForSqlState(error.code, error.message, options.authenticated ?? true);
+  return new ApiError(status, error.code, error.message, {
+    details: error.detail ?? null,
+    hint: error.hint ?? null,
+  });
+}

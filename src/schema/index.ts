@@ -1,0 +1,3 @@
+export { loadSchemaCache } from './load.js';
+export { deriveRelationships } from './relationships.js';
+export * from './types.js';

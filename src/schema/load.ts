@@ -1,0 +1,109 @@
+/**
+ * `loadSchemaCache`: introspects one schema (see introspect.ts) and assembles the SchemaCache the planner reads.
+ */
+import type { Queryable } from '../db/types.js';
+import { readCatalog, type ColumnRow, type RoutineRow } from './introspect.js';
+import { deriveRelationships } from './relationships.js';
+import type { Column, Routine, SchemaCache, Table, TableKind } from './types.js';
+
+const KINDS: Record<string, TableKind> = {
+  r: 'table',
+  v: 'view',
+  m: 'materialized_view',
+  f: 'foreign_table',
+  p: 'partitioned_table',
+};
+
+function toColumn(row: ColumnRow): Column {
+  return {
+    name: row.name,
+    type: row.type,
+    udtName: row.udt_name,
+    nullable: row.nullable,
+    defaultExpr: row.default_expr,
+    hasDefault: row.default_expr !== null || row.identity || row.generated,
+    identity: row.identity,
+    generated: row.generated,
+    isArray: row.is_array,
+    elementType: row.element_type,
+    enumValues: row.enum_values,
+    comment: row.comment,
+    canSelect: row.can_select,
+    canInsert: row.can_insert && !row.generated,
+    canUpdate: row.can_update && !row.generated,
+  };
+}
+
+function toRoutine(schema: string, row: RoutineRow): Routine {
+  const all = row.args ?? [];
+  const inArgs = all.filter((arg) => arg.mode === 'i' || arg.mode === 'b' || arg.mode === 'v');
+  const hasOutArgs = all.some((arg) => arg.mode === 'o' || arg.mode === 'b' || arg.mode === 't');
+  const firstDefault = inArgs.length - row.default_count;
+  const volatility = row.volatility === 'i' ? 'immutable' : row.volatility === 's' ? 'stable' : 'volatile';
+  return {
+    schema,
+    name: row.name,
+    args: inArgs.map((arg, index) => ({
+      name: arg.name,
+      type: arg.type,
+      hasDefault: index >= firstDefault,
+      variadic: arg.mode === 'v',
+    })),
+    returnType: row.return_type,
+    returnsSet: row.returns_set,
+    returnsTable: row.return_table,
+    returnsComposite: row.return_is_composite || hasOutArgs,
+    returnsVoid: row.return_type === 'void',
+    volatility,
+    canExecute: row.can_execute,
+  };
+}
+
+export async function loadSchemaCache(db: Queryable, options: { schema: string; role?: string }): Promise<SchemaCache> {
+  const { schema } = options;
+  const catalog = await readCatalog(db, schema, options.role ?? null);
+  const tables = new Map<string, Table>();
+  for (const row of catalog.tables) {
+    tables.set(row.name, {
+      schema,
+      name: row.name,
+      kind: KINDS[row.kind] ?? 'table',
+      comment: row.comment,
+      columns: [],
+      primaryKey: [],
+      uniqueKeys: [],
+      foreignKeys: [],
+      privileges: { select: row.can_select, insert: row.can_insert, update: row.can_update, delete: row.can_delete },
+    });
+  }
+  for (const row of catalog.columns) tables.get(row.table_name)?.columns.push(toColumn(row));
+  for (const row of catalog.constraints) {
+    const table = tables.get(row.table_name);
+    if (!table) continue;
+    if (row.type === 'p') table.primaryKey = row.columns;
+    else if (row.type === 'u') table.uniqueKeys.push(row.columns);
+    else if (row.ref_table && row.ref_schema && row.ref_columns) {
+      table.foreignKeys.push({
+        name: row.name,
+        table: table.name,
+        columns: row.columns,
+        refSchema: row.ref_schema,
+        refTable: row.ref_table,
+        refColumns: row.ref_columns,
+      });
+    }
+  }
+  const routines = new Map<string, Routine[]>();
+  for (const row of catalog.routines) {
+    const list = routines.get(row.name) ?? [];
+    list.push(toRoutine(schema, row));
+    routines.set(row.name, list);
+  }
+  return {
+    schema,
+    role: options.role ?? 'current_user',
+    tables,
+    relationships: deriveRelationships(schema, tables),
+    routines,
+  };
+}

@@ -1,0 +1,129 @@
+/** Request headers: Prefer (RFC 7240, PostgREST's preferences), Accept, Content-Type, Range. */
+import { ApiError } from '../../errors/api-error.js';
+import { invalidRange, mediaTypeNotAcceptable, unsupportedContentType } from '../../errors/catalogue.js';
+import type { HeaderRange, MediaType, Preferences } from './types.js';
+
+const KNOWN: Record<string, [keyof Omit<Preferences, 'invalid'>, string]> = {
+  'return=minimal': ['return', 'minimal'],
+  'return=headers-only': ['return', 'headers-only'],
+  'return=representation': ['return', 'representation'],
+  'count=exact': ['count', 'exact'],
+  'count=planned': ['count', 'planned'],
+  'count=estimated': ['count', 'estimated'],
+  'resolution=merge-duplicates': ['resolution', 'merge-duplicates'],
+  'resolution=ignore-duplicates': ['resolution', 'ignore-duplicates'],
+  'missing=default': ['missing', 'default'],
+  'missing=null': ['missing', 'null'],
+  'handling=strict': ['handling', 'strict'],
+  'handling=lenient': ['handling', 'lenient'],
+  'tx=commit': ['tx', 'commit'],
+  'tx=rollback': ['tx', 'rollback'],
+};
+
+/** Comma-separated preferences; the first occurrence of each kind wins, as in PostgREST. */
+export function parsePrefer(header: string | undefined): Preferences {
+  const prefs: Preferences = {
+    return: undefined,
+    count: undefined,
+    resolution: undefined,
+    missing: undefined,
+    handling: undefined,
+    tx: undefined,
+    invalid: [],
+  };
+  if (!header) return prefs;
+  const record = prefs as unknown as Record<string, string | undefined>;
+  for (const raw of header.split(',')) {
+    const pref = raw.trim();
+    if (pref === '') continue;
+    const known = KNOWN[pref];
+    if (known) {
+      const [key, value] = known;
+      if (record[key] === undefined) record[key] = value;
+    } else if (!pref.startsWith('timezone=') && !pref.startsWith('max-affected=') && pref !== 'params=single-object') {
+      prefs.invalid.push(pref);
+    }
+  }
+  return prefs;
+}
+
+/** The `Preference-Applied` value for the given subset of preferences, in PostgREST's order. */
+export function preferenceApplied(
+  prefs: Preferences,
+  include: readonly ('resolution' | 'missing' | 'return' | 'count' | 'tx' | 'handling')[],
+): string | undefined {
+  const values: string[] = [];
+  const has = (key: (typeof include)[number]): boolean => include.includes(key);
+  if (has('resolution') && prefs.resolution) values.push(`resolution=${prefs.resolution}`);
+  if (has('missing') && prefs.missing) values.push(`missing=${prefs.missing}`);
+  if (has('return') && prefs.return) values.push(`return=${prefs.return}`);
+  if (has('count') && prefs.count) values.push(`count=${prefs.count}`);
+  if (has('tx') && prefs.tx) values.push(`tx=${prefs.tx}`);
+  if (has('handling') && prefs.handling) values.push(`handling=${prefs.handling}`);
+  return values.length > 0 ? values.join(', ') : undefined;
+}
+
+interface AcceptEntry {
+  type: string;
+  quality: number;
+  index: number;
+}
+
+function parseAcceptList(header: string): AcceptEntry[] {
+  return header
+    .split(',')
+    .map((part, index) => {
+      const [type = '', ...params] = part.split(';').map((s) => s.trim());
+      const q = params.find((p) => p.startsWith('q='));
+      const quality = q ? Number(q.slice(2)) : 1;
+      return { type: type.toLowerCase(), quality: Number.isFinite(quality) ? quality : 0, index };
+    })
+    .filter((entry) => entry.type !== '' && entry.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+}
+
+const MEDIA: Record<string, MediaType> = {
+  'application/json': 'json',
+  'application/vnd.pgrst.array+json': 'json',
+  'application/*': 'json',
+  '*/*': 'json',
+  'application/vnd.pgrst.object+json': 'object',
+  'application/vnd.pgrst.object': 'object',
+  'text/csv': 'csv',
+  'text/*': 'csv',
+};
+
+export function negotiateAccept(header: string | undefined, allowCsv = true): MediaType {
+  if (header === undefined || header.trim() === '') return 'json';
+  for (const entry of parseAcceptList(header)) {
+    const media = MEDIA[entry.type];
+    if (media && (media !== 'csv' || allowCsv)) return media;
+  }
+  throw mediaTypeNotAcceptable(header);
+}
+
+export type BodyType = 'json' | 'csv';
+
+export function parseContentType(header: string | undefined, allowCsv: boolean): BodyType {
+  if (header === undefined || header.trim() === '') return 'json';
+  const type = (header.split(';')[0] ?? '').trim().toLowerCase();
+  if (type === 'application/json' || type === 'application/vnd.pgrst.object+json') return 'json';
+  if (type === 'text/csv' && allowCsv) return 'csv';
+  throw unsupportedContentType(header);
+}
+
+/** `Range: 0-9` (items). A malformed header is ignored, as PostgREST does; `5-2` is a 416. */
+export function parseRangeHeader(header: string | undefined): HeaderRange | undefined {
+  if (!header) return undefined;
+  const match = /^\s*(?:items=)?([0-9]+)-([0-9]*)\s*$/.exec(header);
+  if (!match) return undefined;
+  const lower = Number(match[1]);
+  if (match[2] === '' || match[2] === undefined) return { offset: lower, limit: undefined };
+  const upper = Number(match[2]);
+  if (lower > upper) throw invalidRange({ kind: 'lower-gt-upper' });
+  return { offset: lower, limit: upper - lower + 1 };
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}

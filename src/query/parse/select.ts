@@ -1,0 +1,79 @@
+/** The `select` parameter: columns, aliases, casts, JSON paths, embeds (`alias:rel!hint!inner(...)`), spreads. */
+import { Cursor, readFieldName } from './cursor.js';
+import { readJsonPath } from './field.js';
+import type { JoinType, SelectItem } from './types.js';
+
+const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?/;
+
+function readEmbedParams(cursor: Cursor): { hint: string | undefined; join: JoinType | undefined } {
+  let hint: string | undefined;
+  let join: JoinType | undefined;
+  for (let i = 0; i < 2 && cursor.peek() === '!'; i += 1) {
+    cursor.pos += 1;
+    const start = cursor.pos;
+    const value = readFieldName(cursor);
+    if (value === 'inner' || value === 'left') join = value;
+    else if (hint === undefined) hint = value;
+    else throw cursor.error('expecting "inner" or "left"', start);
+  }
+  return { hint, join };
+}
+
+function readItem(cursor: Cursor, depth: number): SelectItem {
+  cursor.skipSpaces();
+  if (cursor.eat('*')) {
+    cursor.skipSpaces();
+    return { type: 'star' };
+  }
+  const spread = cursor.eat('...');
+  const first = readFieldName(cursor);
+  let alias: string | undefined;
+  let name = first;
+  if (!spread && cursor.peek() === ':' && cursor.peek(1) !== ':') {
+    cursor.pos += 1;
+    alias = first;
+    name = readFieldName(cursor);
+  }
+  if (cursor.peek() === '!' || cursor.peek() === '(' || spread) {
+    const { hint, join } = readEmbedParams(cursor);
+    if (cursor.peek() !== '(') throw cursor.error('expecting "("');
+    cursor.pos += 1;
+    cursor.skipSpaces();
+    const select = cursor.peek() === ')' ? [] : readItems(cursor, depth + 1);
+    cursor.skipSpaces();
+    if (!cursor.eat(')')) throw cursor.error('expecting ")" or ","');
+    cursor.skipSpaces();
+    return { type: 'embed', name, alias, hint, join, spread, select };
+  }
+  const jsonPath = readJsonPath(cursor);
+  let cast: string | undefined;
+  if (cursor.eat('::')) {
+    const match = CAST.exec(cursor.input.slice(cursor.pos));
+    if (!match) throw cursor.error('expecting letter or digit');
+    cast = match[0].trim();
+    cursor.pos += match[0].length;
+  }
+  cursor.skipSpaces();
+  return { type: 'field', field: { name, jsonPath }, alias, cast };
+}
+
+function readItems(cursor: Cursor, depth: number): SelectItem[] {
+  const items = [readItem(cursor, depth)];
+  while (cursor.eat(',')) items.push(readItem(cursor, depth));
+  return items;
+}
+
+export function parseSelect(value: string): SelectItem[] {
+  const cursor = new Cursor(value, 'select parameter');
+  if (value.trim() === '') return [{ type: 'star' }];
+  const items = readItems(cursor, 0);
+  if (!cursor.done) throw cursor.error('expecting ",", ")" or end of input');
+  return items;
+}
+
+/** Embedding depth of a select tree (1 = root columns only). */
+export function selectDepth(items: SelectItem[]): number {
+  let max = 0;
+  for (const item of items) if (item.type === 'embed') max = Math.max(max, selectDepth(item.select));
+  return max + 1;
+}

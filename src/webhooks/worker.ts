@@ -1,0 +1,180 @@
+/**
+ * The delivery worker: an in-process loop that claims due notifications (a short statement with
+ * `FOR UPDATE SKIP LOCKED` that also leases them), delivers them concurrently outside any transaction, and
+ * records each outcome. Any number of workers may run on one PostgreSQL database (`staykit serve` embeds one,
+ * `staykit worker` runs one alone); they never hold the same notification at once. A worker that dies between
+ * sending and recording leaves the lease to expire, after which the notification is sent again with the same
+ * `webhook-id` (at-least-once, never lost).
+ */
+import type { Config } from '../config.js';
+import type { Database } from '../db/types.js';
+import { DEFAULT_TIMEOUT_MS } from '../outbound/request.js';
+import { claimDue, type ClaimedNotification } from './queries.js';
+import { deliverClaimed, type DeliveryOptions, type DeliveryReport } from './deliver.js';
+
+/** pino-compatible: `logger.warn({ …fields }, 'message')`. */
+export interface WorkerLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export interface WebhookWorkerOptions {
+  /** How often to look for due notifications when idle (ms). Default 1000. */
+  pollIntervalMs?: number;
+  /** Deliveries in flight at once. Default 10. */
+  concurrency?: number;
+  /** Per-request deadline (ms). Default 10 000. */
+  timeoutMs?: number;
+  /** How long a claim is held before another worker may take it over (s). Must exceed the timeout. Default 60. */
+  leaseSeconds?: number;
+  /** Called after every recorded (or lost-lease) attempt; tests and metrics. */
+  onDelivery?: (report: DeliveryReport) => void;
+}
+
+export type WorkerConfig = Pick<Config, 'webhookRetrySchedule' | 'outboundAllowPrivate'>;
+
+export interface WebhookWorker {
+  /** Look for due notifications now instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, waits for in-flight deliveries to be sent and recorded. */
+  stop(): Promise<void>;
+}
+
+const silent: WorkerLogger = { info() {}, warn() {}, error() {} };
+
+/** Claims one batch and leases it. Exposed for tests and for a one-shot `drain`. */
+export async function claimNotifications(
+  db: Database,
+  config: WorkerConfig,
+  limit: number,
+  leaseSeconds: number,
+): Promise<ClaimedNotification[]> {
+  const query = claimDue(limit, leaseSeconds, config.webhookRetrySchedule[0] ?? 0);
+  const { rows } = await db.query<ClaimedNotification>(query.text, query.values);
+  return rows;
+}
+
+function deliveryOptions(config: WorkerConfig, options: WebhookWorkerOptions): DeliveryOptions {
+  return {
+    schedule: config.webhookRetrySchedule,
+    allowPrivate: config.outboundAllowPrivate,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+}
+
+function checkedLease(options: WebhookWorkerOptions): number {
+  const leaseSeconds = options.leaseSeconds ?? 60;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (leaseSeconds * 1000 <= timeoutMs) {
+    throw new Error(`leaseSeconds (${leaseSeconds}) must be longer than the delivery timeout (${timeoutMs} ms)`);
+  }
+  return leaseSeconds;
+}
+
+/**
+ * Delivers everything due right now, batch after batch, and returns the reports (tests, `POST /v1/webhook-test`
+ * style one-shots, benchmarks). Stops when a claim finds nothing.
+ */
+export async function deliverDue(
+  db: Database,
+  config: WorkerConfig,
+  options: WebhookWorkerOptions = {},
+): Promise<DeliveryReport[]> {
+  const leaseSeconds = checkedLease(options);
+  const concurrency = options.concurrency ?? 10;
+  const reports: DeliveryReport[] = [];
+  for (;;) {
+    const batch = await claimNotifications(db, config, concurrency, leaseSeconds);
+    if (batch.length === 0) return reports;
+    const done = await Promise.all(batch.map((claimed) => deliverClaimed(db, claimed, deliveryOptions(config, options))));
+    for (const report of done) options.onDelivery?.(report);
+    reports.push(...done);
+  }
+}
+
+export function startWebhookWorker(
+  db: Database,
+  config: WorkerConfig,
+  logger: WorkerLogger = silent,
+  options: WebhookWorkerOptions = {},
+): WebhookWorker {
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const concurrency = options.concurrency ?? 10;
+  const leaseSeconds = checkedLease(options);
+  const delivery = deliveryOptions(config, options);
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  let wakeUp: (() => void) | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const run = (claimed: ClaimedNotification) => {
+    const task = deliverClaimed(db, claimed, delivery).then(
+      (report) => {
+        if (!report.recorded) logger.warn({ notification_id: claimed.id }, 'webhook lease expired before recording; another worker will retry');
+        else if (report.outcome.kind === 'gone') logger.warn({ webhook_id: claimed.webhook_id }, 'webhook endpoint answered 410 Gone; webhook disabled');
+        options.onDelivery?.(report);
+      },
+      // Recording failed (database down): the lease expires and the notification is sent again later.
+      (error: unknown) => logger.error({ notification_id: claimed.id, err: error }, 'webhook delivery could not be recorded'),
+    ).finally(() => {
+      inFlight.delete(task);
+      wakeUp?.();
+    });
+    inFlight.add(task);
+  };
+
+  const loop = async () => {
+    let failures = 0;
+    while (!stopping) {
+      const free = concurrency - inFlight.size;
+      if (free <= 0) {
+        await sleep(pollIntervalMs);
+        continue;
+      }
+      let claimed: ClaimedNotification[] = [];
+      try {
+        claimed = await claimNotifications(db, config, free, leaseSeconds);
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        if (!stopping) logger.error({ err: error }, 'claiming webhook notifications failed');
+      }
+      if (stopping) {
+        // Claimed after stop was asked: deliver them anyway rather than wait for the lease to expire.
+        claimed.forEach(run);
+        break;
+      }
+      claimed.forEach(run);
+      // A full batch: more may be due, claim again as soon as a slot frees (or at once if one is free).
+      if (claimed.length === free && failures === 0) {
+        if (inFlight.size >= concurrency) await sleep(pollIntervalMs);
+        continue;
+      }
+      await sleep(failures > 0 ? Math.min(pollIntervalMs * 2 ** failures, 30_000) : pollIntervalMs);
+    }
+  };
+
+  const looping = loop();
+  return {
+    wake() {
+      wakeUp?.();
+    },
+    async stop() {
+      stopping = true;
+      wakeUp?.();
+      await looping;
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+  };
+}

@@ -116,7 +116,7 @@ COMMENT ON COLUMN api.contacts.fts IS 'Full-text search over names, email, phone
 CREATE FUNCTION staykit_internal.is_scope_list(value text[]) RETURNS boolean
 LANGUAGE sql IMMUTABLE STRICT AS $$
   SELECT cardinality(value) > 0 AND array_position(value, NULL) IS NULL
-     AND coalesce(array_to_string(value, ',') ~ '^((read|write|[a-z_]+:(read|write))(,|$))*$', false)
+     AND coalesce(array_to_string(value, ',') ~ '^((read|write|[a-z][a-z0-9_]*:(read|write))(,|$))*$', false)
 $$;
 COMMENT ON FUNCTION staykit_internal.is_scope_list(text[]) IS 'API key scopes: read, write, <resource>:read or <resource>:write.';
 

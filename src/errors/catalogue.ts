@@ -193,3 +193,10 @@ export class ApiErrorWithJsonDetails extends ApiError {
 function withJsonDetails(error: ApiError, details: unknown): ApiError {
   return new ApiErrorWithJsonDetails(error, details);
 }
+
+/** 400 PGRST119 (PostgREST v12): spread `...rel()` on a to-many relationship. */
+export function spreadNotToOne(origin: string, target: string): ApiError {
+  return new ApiError(400, 'PGRST119', `A spread operation on '${target}' is not possible`, {
+    details: `'${origin}' and '${target}' do not form a many-to-one or one-to-one relationship`,
+  });
+}

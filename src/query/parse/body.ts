@@ -18,7 +18,7 @@ export function parseJsonBody(raw: string | undefined, options: { allowArray: bo
   } catch {
     throw invalidBody('Empty or invalid json');
   }
-  if (isObject(value)) return { raw, kind: 'object', keys: Object.keys(value), rowCount: 1 };
+  if (isObject(value)) return { raw, kind: 'object', keys: Object.keys(value), rowCount: 1, rowKeys: [Object.keys(value)] };
   if (Array.isArray(value) && options.allowArray) {
     if (!value.every(isObject)) throw invalidBody('Empty or invalid json');
     const rows = value as Record<string, unknown>[];
@@ -29,7 +29,7 @@ export function parseJsonBody(raw: string | undefined, options: { allowArray: bo
         if (Object.keys(row).sort().join('\u0000') !== sorted) throw invalidBody('All object keys must match');
       }
     }
-    return { raw, kind: 'array', keys, rowCount: rows.length };
+    return { raw, kind: 'array', keys, rowCount: rows.length, rowKeys: rows.map((row) => Object.keys(row)) };
   }
   throw invalidBody('Empty or invalid json');
 }

@@ -133,6 +133,8 @@ export interface Payload {
   /** Keys of the first object (the insert/update columns when `columns=` is absent). */
   keys: string[];
   rowCount: number;
+  /** Keys of every object, in order (for `Prefer: missing=default`). */
+  rowKeys: string[][];
 }
 
 export type Action =

@@ -1,0 +1,221 @@
+/**
+ * Read trees: the `select` tree resolved against the schema cache (columns checked, embeds bound to relationships),
+ * then filters, logic trees, orders and limits attached to the node their embed path names.
+ */
+import {
+  notEmbedded,
+  relatedOrderNotToOne,
+  spreadNotToOne,
+  tableNotFound,
+  unacceptableFilter,
+  undefinedColumn,
+} from '../../errors/catalogue.js';
+import type { SchemaCache, Table } from '../../schema/types.js';
+import type { EmbedPath, Field, Filter, LogicTree, QueryParams, SelectItem } from '../parse/types.js';
+import { closest } from './fuzzy.js';
+import { findRelationship, isToOne } from './relationship.js';
+import type { ColumnExpr, Condition, EmbedItem, EngineOptions, OutputItem, ReadNode, Source } from './types.js';
+
+export class AliasCounter {
+  private next = 0;
+  take(): string {
+    const alias = `pgrst_${this.next}`;
+    this.next += 1;
+    return alias;
+  }
+}
+
+export interface BuildContext {
+  cache: SchemaCache;
+  options: EngineOptions;
+  aliases: AliasCounter;
+}
+
+export function resolveColumn(node: ReadNode, field: Field): ColumnExpr {
+  if (!node.knownColumns) return { column: field.name, jsonPath: field.jsonPath, info: undefined };
+  const info = node.table.columns.find((column) => column.name === field.name);
+  if (!info) throw undefinedColumn(node.table.name, field.name);
+  return { column: field.name, jsonPath: field.jsonPath, info };
+}
+
+function outputName(field: Field, alias: string | undefined): string {
+  if (alias !== undefined) return alias;
+  const last = field.jsonPath[field.jsonPath.length - 1];
+  return last && !last.isIndex ? last.key : field.name;
+}
+
+function tenantFor(ctx: BuildContext, table: Table): { column: string; value: string } | undefined {
+  const tenant = ctx.options.tenant;
+  if (!tenant) return undefined;
+  return table.columns.some((column) => column.name === tenant.column) ? tenant : undefined;
+}
+
+export function lookupTable(ctx: BuildContext, name: string): Table {
+  const table = ctx.cache.tables.get(name);
+  if (!table) throw tableNotFound(ctx.cache.schema, name, closestTable(ctx.cache, name));
+  return table;
+}
+
+function closestTable(cache: SchemaCache, name: string): string | null {
+  return closest(name, cache.tables.keys(), 0.75);
+}
+
+/** Builds the node for `table` with its select tree (no filters yet). */
+export function buildNode(
+  ctx: BuildContext,
+  table: Table,
+  source: Source,
+  select: SelectItem[],
+  knownColumns = true,
+): ReadNode {
+  const node: ReadNode = {
+    table,
+    knownColumns,
+    source,
+    alias: ctx.aliases.take(),
+    items: [],
+    where: [],
+    order: [],
+    offset: 0,
+    limit: undefined,
+    junctionTenant: undefined,
+  };
+  const tenant = tenantFor(ctx, table);
+  if (tenant && source.kind !== 'mutation') node.where.push({ kind: 'tenant', column: tenant.column, value: tenant.value });
+  for (const item of select) node.items.push(...buildItems(ctx, node, item));
+  return node;
+}
+
+function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem): OutputItem[] {
+  if (item.type === 'star') {
+    if (!node.knownColumns) {
+      return [{ kind: 'field', expr: { column: '*', jsonPath: [], info: undefined }, cast: undefined, name: '*' }];
+    }
+    return node.table.columns
+      .filter((column) => column.canSelect)
+      .map((column) => ({
+        kind: 'field' as const,
+        expr: { column: column.name, jsonPath: [], info: column },
+        cast: undefined,
+        name: column.name,
+      }));
+  }
+  if (item.type === 'field') {
+    return [{ kind: 'field', expr: resolveColumn(node, item.field), cast: item.cast, name: outputName(item.field, item.alias) }];
+  }
+  const rel = findRelationship(ctx.cache, node.table.name, item.name, item.hint);
+  const child = lookupTable(ctx, rel.foreignTable);
+  const toOne = isToOne(rel);
+  const name = item.alias ?? item.name;
+  if (item.spread && !toOne) throw spreadNotToOne(node.table.name, item.name);
+  const childNode = buildNode(ctx, child, { kind: 'table' }, item.select);
+  if (rel.junction) {
+    const junction = lookupTable(ctx, rel.junction.table);
+    childNode.junctionTenant = tenantFor(ctx, junction);
+  }
+  if (!toOne && childNode.order.length === 0) childNode.order = defaultOrder(childNode);
+  const embed: EmbedItem = {
+    kind: 'embed',
+    name,
+    requestName: item.name,
+    relationship: rel,
+    node: childNode,
+    join: item.join ?? 'left',
+    toOne,
+    spread: item.spread,
+    sqlAlias: ctx.aliases.take(),
+  };
+  return [embed];
+}
+
+/** Staykit's default order: the primary key (the spec's rule 4); PostgREST has none. */
+export function defaultOrder(node: ReadNode): ReadNode['order'] {
+  if (!node.knownColumns) return [];
+  return node.table.primaryKey.map((column) => ({
+    expr: { column, jsonPath: [], info: node.table.columns.find((c) => c.name === column) },
+    direction: undefined,
+    nulls: undefined,
+    related: undefined,
+  }));
+}
+
+function findEmbed(node: ReadNode, name: string): EmbedItem | undefined {
+  return node.items.find(
+    (item): item is EmbedItem => item.kind === 'embed' && (item.name === name || item.requestName === name),
+  );
+}
+
+/** The node an embed path names; PGRST108 when a step is not embedded. */
+export function nodeAt(root: ReadNode, path: EmbedPath): ReadNode {
+  let node = root;
+  for (const step of path) {
+    const embed = findEmbed(node, step);
+    if (!embed) throw notEmbedded(step);
+    node = embed.node;
+  }
+  return node;
+}
+
+export function toCondition(node: ReadNode, filter: Filter): Condition {
+  if (filter.field.jsonPath.length === 0) {
+    const embed = findEmbed(node, filter.field.name);
+    if (embed) {
+      if (filter.operation.kind === 'is' && filter.operation.value === 'null') {
+        return { kind: 'embed-null', embedAlias: embed.sqlAlias, negated: filter.negated };
+      }
+      throw unacceptableFilter(embed.requestName);
+    }
+  }
+  return { kind: 'filter', expr: resolveColumn(node, filter.field), negated: filter.negated, operation: filter.operation };
+}
+
+export function logicToCondition(node: ReadNode, tree: LogicTree): Condition {
+  if (tree.type === 'filter') return toCondition(node, tree.filter);
+  return {
+    kind: 'logic',
+    negated: tree.negated,
+    operator: tree.operator,
+    children: tree.children.map((child) => logicToCondition(node, child)),
+  };
+}
+
+/**
+ * Attaches filters, logic trees, orders and embedded limits from the query to the tree. `skipRoot`: for mutations
+ * the root's filters go to the mutation itself and its order/limit are ignored, as in PostgREST.
+ */
+export function attachQuery(root: ReadNode, query: QueryParams, options: { skipRoot: boolean }): void {
+  for (const { path, filter } of query.filters) {
+    if (options.skipRoot && path.length === 0) continue;
+    const node = nodeAt(root, path);
+    node.where.push(toCondition(node, filter));
+  }
+  for (const { path, tree } of query.logic) {
+    if (options.skipRoot && path.length === 0) continue;
+    const node = nodeAt(root, path);
+    node.where.push(logicToCondition(node, tree));
+  }
+  for (const { path, terms } of query.order) {
+    if (options.skipRoot && path.length === 0) continue;
+    const node = nodeAt(root, path);
+    node.order = terms.map((term) => {
+      if (term.relation === undefined) {
+        return { expr: resolveColumn(node, term.field), direction: term.direction, nulls: term.nulls, related: undefined };
+      }
+      const embed = findEmbed(node, term.relation);
+      if (!embed) throw notEmbedded(term.relation);
+      if (!embed.toOne) throw relatedOrderNotToOne(node.table.name, term.relation);
+      return {
+        expr: resolveColumn(embed.node, term.field),
+        direction: term.direction,
+        nulls: term.nulls,
+        related: embed,
+      };
+    });
+  }
+  for (const [key, range] of query.ranges) {
+    if (key === '') continue;
+    const node = nodeAt(root, key.split('.'));
+    node.offset = range.offset;
+    node.limit = range.limit;
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Plans: what to run, resolved against the schema cache (tables, columns, relationships), still free of SQL text.
+ * The SQL stage turns a plan into one parameterised statement.
+ */
+import type { Column, Relationship, Routine, Table } from '../../schema/types.js';
+import type { JsonOperation, MediaType, Operation, Preferences } from '../parse/types.js';
+
+export interface EngineOptions {
+  /** At most this many rows in any response (PostgREST's db-max-rows). */
+  maxRows: number;
+  /** On every table with this column, add `column = value` (a second guard beside RLS). */
+  tenant?: { column: string; value: string } | undefined;
+  /** PATCH/DELETE without any filter → 400 SK400. */
+  requireFilterForWrites: boolean;
+  /** Prefix of the `Location`/`Content-Location` paths, e.g. `/v1`. */
+  basePath: string;
+  /** Embedding depth limit (DESIGN §8: 8). */
+  maxEmbedDepth?: number;
+  /** or/and nesting limit (DESIGN §8: 10). */
+  maxLogicDepth?: number;
+}
+
+/** Where a read node's rows come from. */
+export type Source =
+  | { kind: 'table' }
+  /** The mutation CTE (`pgrst_source`) of an insert/update/delete. */
+  | { kind: 'mutation' }
+  /** A set-returning or composite function call: `FROM fn(args)`. */
+  | { kind: 'function'; routine: Routine; args: RpcArg[] };
+
+export interface RpcArg {
+  name: string;
+  type: string;
+  value: string | null;
+  /** JSON values from a POST body are passed as JSON text and converted with `json_populate_record`-like casts. */
+  fromJson: boolean;
+}
+
+export interface ColumnExpr {
+  column: string;
+  jsonPath: JsonOperation[];
+  /** Known column (undefined for opaque function results). */
+  info: Column | undefined;
+}
+
+export type Condition =
+  | { kind: 'filter'; expr: ColumnExpr; negated: boolean; operation: Operation }
+  | { kind: 'logic'; negated: boolean; operator: 'and' | 'or'; children: Condition[] }
+  /** `rel=is.null` / `rel=not.is.null` on an embed of this node. */
+  | { kind: 'embed-null'; embedAlias: string; negated: boolean }
+  | { kind: 'tenant'; column: string; value: string };
+
+export interface OrderItem {
+  expr: ColumnExpr;
+  direction: 'asc' | 'desc' | undefined;
+  nulls: 'first' | 'last' | undefined;
+  /** Set when ordering by a column of an embedded to-one resource. */
+  related: EmbedItem | undefined;
+}
+
+export interface FieldItem {
+  kind: 'field';
+  expr: ColumnExpr;
+  cast: string | undefined;
+  /** The JSON key in the output. */
+  name: string;
+}
+
+export interface EmbedItem {
+  kind: 'embed';
+  /** The JSON key in the output (alias or relation name). */
+  name: string;
+  /** Name the client used (for filters `name.col` and errors). */
+  requestName: string;
+  relationship: Relationship;
+  node: ReadNode;
+  join: 'inner' | 'left';
+  toOne: boolean;
+  spread: boolean;
+  /** SQL alias of the lateral sub-select. */
+  sqlAlias: string;
+}
+
+export type OutputItem = FieldItem | EmbedItem;
+
+export interface ReadNode {
+  table: Table;
+  /** False for function results whose columns are not known (RETURNS TABLE / record). */
+  knownColumns: boolean;
+  source: Source;
+  /** SQL alias of this node's relation. */
+  alias: string;
+  items: OutputItem[];
+  where: Condition[];
+  order: OrderItem[];
+  offset: number;
+  limit: number | undefined;
+  /** Tenant predicate for the junction of a many-to-many embed. */
+  junctionTenant: { column: string; value: string } | undefined;
+}
+
+export type CountMode = 'exact' | 'planned' | 'estimated' | undefined;
+
+export interface ReadPlan {
+  type: 'read';
+  node: ReadNode;
+  count: CountMode;
+  media: MediaType;
+  headersOnly: boolean;
+}
+
+export interface InsertPlan {
+  type: 'insert';
+  table: Table;
+  /** Columns written from the body. */
+  columns: Column[];
+  payloadRaw: string;
+  rowCount: number;
+  applyDefaults: boolean;
+  /** A tenant column the role may insert: set from the tenant, never from the body. */
+  tenantInsert: { column: string; value: string } | undefined;
+  onConflict: { columns: string[]; resolution: 'merge-duplicates' | 'ignore-duplicates' } | undefined;
+  /** Tenant predicate on ON CONFLICT DO UPDATE. */
+  tenant: { column: string; value: string } | undefined;
+  returning: ReadNode;
+  returningColumns: string[];
+  count: CountMode;
+  media: MediaType;
+  preferences: Preferences;
+}
+
+export interface UpdatePlan {
+  type: 'update';
+  table: Table;
+  columns: Column[];
+  payloadRaw: string;
+  where: Condition[];
+  alias: string;
+  returning: ReadNode;
+  returningColumns: string[];
+  count: CountMode;
+  media: MediaType;
+  preferences: Preferences;
+}
+
+export interface DeletePlan {
+  type: 'delete';
+  table: Table;
+  where: Condition[];
+  alias: string;
+  returning: ReadNode;
+  returningColumns: string[];
+  count: CountMode;
+  media: MediaType;
+  preferences: Preferences;
+}
+
+export interface RpcPlan {
+  type: 'rpc';
+  routine: Routine;
+  args: RpcArg[];
+  /** Scalar result (not composite): body is the JSON value (or array of values for setof). */
+  scalar: boolean;
+  node: ReadNode;
+  count: CountMode;
+  media: MediaType;
+  headersOnly: boolean;
+}
+
+export interface OptionsPlan {
+  type: 'options';
+  allow: string;
+}
+
+export type Plan = ReadPlan | InsertPlan | UpdatePlan | DeletePlan | RpcPlan | OptionsPlan;

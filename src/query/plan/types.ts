@@ -115,7 +115,10 @@ export interface InsertPlan {
   /** Columns written from the body. */
   columns: Column[];
   payloadRaw: string;
+  payloadKind: 'object' | 'array';
   rowCount: number;
+  /** Keys present in each body object (for `missing=default`). */
+  rowKeys: string[][];
   applyDefaults: boolean;
   /** A tenant column the role may insert: set from the tenant, never from the body. */
   tenantInsert: { column: string; value: string } | undefined;

@@ -1,0 +1,4 @@
+/** The generic PostgREST-compatible query engine. See docs/query-engine.md. */
+export { runRequest, errorResponse, type EngineRequest, type EngineResponse, type EngineOptions } from './run.js';
+export { allowedMethods } from './plan/index.js';
+export { quoteIdent } from './sql/quote.js';

@@ -1,0 +1,76 @@
+/**
+ * Mutations → the `pgrst_source` CTE: INSERT … SELECT FROM json_populate_recordset (the raw JSON body is one
+ * parameter), UPDATE … FROM json_populate_record, DELETE; each RETURNING only what the response needs.
+ */
+import type { DeletePlan, InsertPlan, UpdatePlan } from '../plan/types.js';
+import { conditionSql } from './condition.js';
+import { Params, qualified, quoteIdent } from './quote.js';
+
+function returningSql(alias: string, columns: string[]): string {
+  if (columns.length === 0) return ' RETURNING 1 AS "pgrst_one"';
+  return ` RETURNING ${columns.map((c) => `${quoteIdent(alias)}.${quoteIdent(c)}`).join(', ')}`;
+}
+
+export function insertSql(plan: InsertPlan, params: Params): string {
+  const table = qualified(plan.table.schema, plan.table.name);
+  const alias = quoteIdent('pgrst_ins');
+  const body = params.add(plan.payloadRaw);
+  const names = plan.columns.map((c) => c.name);
+  const tenantValue = plan.tenantInsert ? params.add(plan.tenantInsert.value) : undefined;
+  const targetNames = [...names, ...(plan.tenantInsert ? [plan.tenantInsert.column] : [])];
+  const target = targetNames.length > 0 ? ` (${targetNames.map(quoteIdent).join(', ')})` : '';
+  let rows: string;
+  if (plan.applyDefaults && names.length > 0) {
+    // missing=default: one VALUES row per object, DEFAULT where the object lacks the key.
+    const valueRows = plan.rowKeys.map((keys, index) => {
+      const record = plan.payloadKind === 'array' ? `(${body}::json -> ${index})` : `${body}::json`;
+      const cells = names.map((name) =>
+        keys.includes(name) ? `(json_populate_record(NULL::${table}, ${record})).${quoteIdent(name)}` : 'DEFAULT',
+      );
+      if (tenantValue) cells.push(tenantValue);
+      return `(${cells.join(', ')})`;
+    });
+    rows = valueRows.length > 0 ? ` VALUES ${valueRows.join(', ')}` : ` SELECT ${targetNames.map(() => 'NULL').join(', ')} WHERE false`;
+  } else {
+    const json = `CASE WHEN json_typeof(${body}::json) = 'array' THEN ${body}::json ELSE json_build_array(${body}::json) END`;
+    const r = quoteIdent('pgrst_r');
+    const cells = [...names.map((name) => `${r}.${quoteIdent(name)}`), ...(tenantValue ? [tenantValue] : [])];
+    rows = ` SELECT ${cells.join(', ')} FROM json_populate_recordset(NULL::${table}, ${json}) AS ${r}`;
+  }
+  let conflict = '';
+  if (plan.onConflict) {
+    const on = plan.onConflict.columns.map(quoteIdent).join(', ');
+    const updatable = names.filter((name) => !plan.onConflict?.columns.includes(name));
+    if (plan.onConflict.resolution === 'ignore-duplicates' || updatable.length === 0) {
+      conflict = ` ON CONFLICT (${on}) DO NOTHING`;
+    } else {
+      const sets = updatable.map((name) => `${quoteIdent(name)} = EXCLUDED.${quoteIdent(name)}`).join(', ');
+      const guard = plan.tenant ? ` WHERE ${alias}.${quoteIdent(plan.tenant.column)} = ${params.add(plan.tenant.value)}` : '';
+      conflict = ` ON CONFLICT (${on}) DO UPDATE SET ${sets}${guard}`;
+    }
+  }
+  return `INSERT INTO ${table} AS ${alias}${target}${rows}${conflict}${returningSql('pgrst_ins', plan.returningColumns)}`;
+}
+
+export function updateSql(plan: UpdatePlan, params: Params): string {
+  const table = qualified(plan.table.schema, plan.table.name);
+  const alias = quoteIdent(plan.alias);
+  if (plan.columns.length === 0) {
+    // Nothing to change: no rows affected, as PostgREST answers an empty PATCH body.
+    const cols = plan.returningColumns.length === 0 ? '1 AS "pgrst_one"' : plan.returningColumns.map((c) => `${alias}.${quoteIdent(c)}`).join(', ');
+    return `SELECT ${cols} FROM ${table} AS ${alias} WHERE false`;
+  }
+  const r = quoteIdent('pgrst_r');
+  const sets = plan.columns.map((c) => `${quoteIdent(c.name)} = ${r}.${quoteIdent(c.name)}`).join(', ');
+  const conditions = plan.where.map((c) => conditionSql(plan.alias, c, params));
+  const from = ` FROM json_populate_record(NULL::${table}, ${params.add(plan.payloadRaw)}::json) AS ${r}`;
+  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  return `UPDATE ${table} AS ${alias} SET ${sets}${from}${where}${returningSql(plan.alias, plan.returningColumns)}`;
+}
+
+export function deleteSql(plan: DeletePlan, params: Params): string {
+  const table = qualified(plan.table.schema, plan.table.name);
+  const conditions = plan.where.map((c) => conditionSql(plan.alias, c, params));
+  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  return `DELETE FROM ${table} AS ${quoteIdent(plan.alias)}${where}${returningSql(plan.alias, plan.returningColumns)}`;
+}

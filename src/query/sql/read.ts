@@ -1,0 +1,165 @@
+/**
+ * Read trees → SQL. A node becomes `SELECT <projection> FROM <source> AS alias <lateral embeds> WHERE … ORDER BY …
+ * LIMIT … OFFSET …`. Each embed is one LATERAL sub-select (no N+1): to-many aggregates its rows with `json_agg`,
+ * to-one yields `row_to_json` of its row; `!inner` turns the join into an INNER JOIN that drops parents without a
+ * match. Many-to-many embeds reach the target through an EXISTS on the junction.
+ */
+import type { Condition, EmbedItem, ReadNode, Source } from '../plan/types.js';
+import { columnSql, conditionSql, mentionsEmbed } from './condition.js';
+import { Params, qualified, quoteIdent, safeTypeName } from './quote.js';
+
+export const BODY = quoteIdent('pgrst_body');
+
+function sourceSql(node: ReadNode, params: Params): string {
+  const source: Source = node.source;
+  const alias = quoteIdent(node.alias);
+  switch (source.kind) {
+    case 'table':
+      return `${qualified(node.table.schema, node.table.name)} AS ${alias}`;
+    case 'mutation':
+      return `${quoteIdent('pgrst_source')} AS ${alias}`;
+    case 'function':
+      return functionSourceSql(source, alias, params);
+  }
+}
+
+/** `json_to_record($n::json) AS pgrst_args(...), LATERAL schema.fn(a := pgrst_args.a) AS alias`. */
+export function functionSourceSql(source: Extract<Source, { kind: 'function' }>, alias: string, params: Params): string {
+  const fn = qualified(source.routine.schema, source.routine.name);
+  if (source.args.length === 0) return `${fn}() AS ${alias}`;
+  const json: Record<string, string | null> = {};
+  for (const arg of source.args) json[arg.name] = arg.value;
+  const defs = source.args.map((arg) => `${quoteIdent(arg.name)} ${safeTypeName(arg.type)}`).join(', ');
+  const call = source.args.map((arg) => `${quoteIdent(arg.name)} := ${quoteIdent('pgrst_args')}.${quoteIdent(arg.name)}`);
+  return (
+    `json_to_record(${params.add(JSON.stringify(json))}::json) AS ${quoteIdent('pgrst_args')}(${defs}), ` +
+    `LATERAL ${fn}(${call.join(', ')}) AS ${alias}`
+  );
+}
+
+/** `child.fk = parent.pk` (or the junction EXISTS) for an embed of `parentAlias`. */
+function joinCondition(embed: EmbedItem, parentAlias: string, params: Params): string {
+  const rel = embed.relationship;
+  const child = quoteIdent(embed.node.alias);
+  const parent = quoteIdent(parentAlias);
+  if (rel.junction) {
+    const j = rel.junction;
+    const jAlias = quoteIdent(`${embed.sqlAlias}_j`);
+    const parts = [
+      ...j.targetColumns.map((c, i) => `${jAlias}.${quoteIdent(c)} = ${child}.${quoteIdent(j.targetRefColumns[i] as string)}`),
+      ...j.sourceColumns.map((c, i) => `${jAlias}.${quoteIdent(c)} = ${parent}.${quoteIdent(j.sourceRefColumns[i] as string)}`),
+    ];
+    const tenant = embed.node.junctionTenant;
+    if (tenant) parts.push(`${jAlias}.${quoteIdent(tenant.column)} = ${params.add(tenant.value)}`);
+    return `EXISTS (SELECT 1 FROM ${qualified(embed.node.table.schema, j.table)} AS ${jAlias} WHERE ${parts.join(' AND ')})`;
+  }
+  return rel.foreignColumns
+    .map((c, i) => `${child}.${quoteIdent(c)} = ${parent}.${quoteIdent(rel.columns[i] as string)}`)
+    .join(' AND ');
+}
+
+function embeds(node: ReadNode): EmbedItem[] {
+  return node.items.filter((item): item is EmbedItem => item.kind === 'embed');
+}
+
+function lateralSql(embed: EmbedItem, parentAlias: string, params: Params): string {
+  const inner = nodeSelectSql(embed.node, params, { extraWhere: [joinCondition(embed, parentAlias, params)] });
+  const rows = quoteIdent(`${embed.sqlAlias}_r`);
+  const alias = quoteIdent(embed.sqlAlias);
+  const joinType = embed.join === 'inner' ? 'INNER' : 'LEFT';
+  if (embed.toOne) {
+    const spreadCols = embed.spread ? `, ${rows}.*` : '';
+    return `${joinType} JOIN LATERAL (SELECT row_to_json(${rows}) AS ${BODY}${spreadCols} FROM (${inner}) AS ${rows}) AS ${alias} ON TRUE`;
+  }
+  const on = embed.join === 'inner' ? `${alias}.${BODY} IS NOT NULL` : 'TRUE';
+  return `${joinType} JOIN LATERAL (SELECT json_agg(${rows}) AS ${BODY} FROM (${inner}) AS ${rows}) AS ${alias} ON ${on}`;
+}
+
+/** Output names of a node (spreads flattened), for CSV headers and spread parents. */
+export function outputNames(node: ReadNode): string[] {
+  return node.items.flatMap((item) => (item.kind === 'field' ? [item.name] : item.spread ? outputNames(item.node) : [item.name]));
+}
+
+export function projectionSql(node: ReadNode, params: Params): string {
+  const parts: string[] = [];
+  for (const item of node.items) {
+    if (item.kind === 'field') {
+      if (item.expr.column === '*') {
+        parts.push(`${quoteIdent(node.alias)}.*`);
+        continue;
+      }
+      const column = columnSql(node.alias, item.expr, params);
+      const cast = item.cast ? `::${safeTypeName(item.cast)}` : '';
+      parts.push(`${cast ? `(${column})${cast}` : column} AS ${quoteIdent(item.name)}`);
+    } else if (item.spread) {
+      for (const name of outputNames(item.node)) {
+        parts.push(`${quoteIdent(item.sqlAlias)}.${quoteIdent(name)} AS ${quoteIdent(name)}`);
+      }
+    } else if (item.toOne || item.join === 'inner') {
+      parts.push(`${quoteIdent(item.sqlAlias)}.${BODY} AS ${quoteIdent(item.name)}`);
+    } else {
+      parts.push(`coalesce(${quoteIdent(item.sqlAlias)}.${BODY}, '[]'::json) AS ${quoteIdent(item.name)}`);
+    }
+  }
+  return parts.join(', ');
+}
+
+function whereSql(alias: string, conditions: Condition[], extra: string[], params: Params): string {
+  const parts = [...extra, ...conditions.map((c) => conditionSql(alias, c, params))];
+  return parts.length === 0 ? '' : ` WHERE ${parts.join(' AND ')}`;
+}
+
+function orderSql(node: ReadNode, params: Params): string {
+  if (node.order.length === 0) return '';
+  const terms = node.order.map((term) => {
+    let expr: string;
+    if (term.related) {
+      const embed = term.related;
+      const childConditions = embed.node.where.filter((c) => c.kind !== 'embed-null');
+      const inner =
+        `SELECT ${columnSql(embed.node.alias, term.expr, params)} FROM ${sourceSql(embed.node, params)}` +
+        whereSql(embed.node.alias, childConditions, [joinCondition(embed, node.alias, params)], params) +
+        ' LIMIT 1';
+      expr = `(${inner})`;
+    } else {
+      expr = columnSql(node.alias, term.expr, params);
+    }
+    const direction = term.direction ? ` ${term.direction.toUpperCase()}` : '';
+    const nulls = term.nulls ? ` NULLS ${term.nulls.toUpperCase()}` : '';
+    return `${expr}${direction}${nulls}`;
+  });
+  return ` ORDER BY ${terms.join(', ')}`;
+}
+
+export interface NodeSqlOptions {
+  extraWhere?: string[];
+  /** Replace the projection (e.g. `1` for counts). */
+  projection?: string;
+  /** Leave out ORDER BY / LIMIT / OFFSET (counts). */
+  unpaged?: boolean;
+  /** Only the laterals that filter rows (counts). */
+  filteringLateralsOnly?: boolean;
+  /** Override the LIMIT. */
+  limit?: number;
+}
+
+/** `SELECT … FROM … WHERE … ORDER BY … LIMIT … OFFSET …` for one node. */
+export function nodeSelectSql(node: ReadNode, params: Params, options: NodeSqlOptions = {}): string {
+  const from = sourceSql(node, params);
+  const laterals = embeds(node)
+    .filter((embed) => !options.filteringLateralsOnly || embed.join === 'inner' || mentionsEmbed(node.where, embed.sqlAlias))
+    .map((embed) => ` ${lateralSql(embed, node.alias, params)}`)
+    .join('');
+  const projection = options.projection ?? projectionSql(node, params);
+  const where = whereSql(node.alias, node.where, options.extraWhere ?? [], params);
+  let tail = '';
+  if (!options.unpaged) {
+    tail += orderSql(node, params);
+    const limit = options.limit ?? node.limit;
+    if (limit !== undefined) tail += ` LIMIT ${Math.max(0, Math.trunc(limit))}`;
+    if (node.offset > 0) tail += ` OFFSET ${Math.trunc(node.offset)}`;
+  } else if (options.limit !== undefined) {
+    tail += ` LIMIT ${Math.max(0, Math.trunc(options.limit))}`;
+  }
+  return `SELECT ${projection === '' ? '' : projection} FROM ${from}${laterals}${where}${tail}`;
+}

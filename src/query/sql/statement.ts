@@ -1,0 +1,121 @@
+/**
+ * Plan → ONE statement `{ text, values }` returning one row: `total` (exact count or null), `page_total` (rows in
+ * this page), `body` (the response body as text, built by PostgreSQL). Planned counts add a separate EXPLAIN of
+ * `countText` (PostgREST does the same).
+ */
+import type { MediaType } from '../parse/types.js';
+import type { CountMode, Plan, ReadNode, RpcPlan } from '../plan/types.js';
+import { deleteSql, insertSql, updateSql } from './mutate.js';
+import { functionSourceSql, nodeSelectSql, outputNames } from './read.js';
+import { Params, quoteIdent } from './quote.js';
+
+export interface Statement {
+  text: string;
+  values: (string | null)[];
+  /** For `count=planned`/`estimated`: a query whose EXPLAIN row estimate is the total. */
+  countText?: string;
+  countValues?: (string | null)[];
+}
+
+const T = quoteIdent('pgrst_t');
+
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+function bodySql(media: MediaType, names: string[], params: Params): string {
+  if (media === 'object') return `coalesce((json_agg(${T}) -> 0)::text, '')`;
+  if (media === 'csv') {
+    const header = params.add(names.map(csvField).join(','));
+    const cell =
+      `CASE WHEN j.value IS NULL THEN '' WHEN j.value ~ '[",\\r\\n]' ` +
+      `THEN '"' || replace(j.value, '"', '""') || '"' ELSE j.value END`;
+    const row = `(SELECT string_agg(${cell}, ',') FROM json_each_text(row_to_json(${T})) AS j)`;
+    return `coalesce(${header}::text || E'\\n' || string_agg(${row}, E'\\n'), ${header}::text)`;
+  }
+  return `coalesce(json_agg(${T}), '[]'::json)::text`;
+}
+
+function countSql(node: ReadNode, params: Params, limit?: number): string {
+  const inner = nodeSelectSql(node, params, {
+    projection: '1',
+    unpaged: true,
+    filteringLateralsOnly: true,
+    ...(limit === undefined ? {} : { limit }),
+  });
+  return `(SELECT count(*) FROM (${inner}) AS ${quoteIdent('pgrst_c')})`;
+}
+
+function readStatement(node: ReadNode, count: CountMode, media: MediaType, maxRows: number): Statement {
+  const params = new Params();
+  let total = 'NULL::bigint';
+  if (count === 'exact') total = countSql(node, params);
+  else if (count === 'estimated') total = countSql(node, params, maxRows + 1);
+  const page = nodeSelectSql(node, params);
+  const body = bodySql(media, outputNames(node), params);
+  const text = `SELECT ${total} AS total, count(*) AS page_total, ${body} AS body FROM (${page}) AS ${T}`;
+  const statement: Statement = { text, values: params.values };
+  if (count === 'planned' || count === 'estimated') {
+    const countParams = new Params();
+    statement.countText = nodeSelectSql(node, countParams, { projection: '1', unpaged: true, filteringLateralsOnly: true });
+    statement.countValues = countParams.values;
+  }
+  return statement;
+}
+
+function rpcScalarStatement(plan: RpcPlan): Statement {
+  const params = new Params();
+  const alias = quoteIdent('pgrst_scalar');
+  const source = plan.node.source;
+  if (source.kind !== 'function') throw new Error('rpc plan without function source');
+  const from = functionSourceSql(source, alias, params);
+  if (plan.routine.returnsSet) {
+    const limit = plan.node.limit === undefined ? '' : ` LIMIT ${Math.trunc(plan.node.limit)}`;
+    const offset = plan.node.offset > 0 ? ` OFFSET ${Math.trunc(plan.node.offset)}` : '';
+    const text =
+      `SELECT NULL::bigint AS total, count(*) AS page_total, coalesce(json_agg(${alias}.${alias}), '[]'::json)::text AS body ` +
+      `FROM (SELECT ${alias} FROM ${from}${limit}${offset}) AS ${alias}`;
+    return { text, values: params.values };
+  }
+  const text = `SELECT NULL::bigint AS total, 1 AS page_total, to_json(${alias})::text AS body FROM ${from}`;
+  return { text, values: params.values };
+}
+
+export function buildStatement(plan: Plan, maxRows: number): Statement {
+  switch (plan.type) {
+    case 'options':
+      throw new Error('OPTIONS has no statement');
+    case 'read':
+      return readStatement(plan.node, plan.count, plan.media, maxRows);
+    case 'rpc': {
+      if (plan.scalar) return rpcScalarStatement(plan);
+      const media = !plan.routine.returnsSet && plan.media === 'json' ? 'object' : plan.media;
+      return readStatement(plan.node, plan.count, media, maxRows);
+    }
+    case 'insert':
+    case 'update':
+    case 'delete': {
+      const params = new Params();
+      const cte = plan.type === 'insert' ? insertSql(plan, params) : plan.type === 'update' ? updateSql(plan, params) : deleteSql(plan, params);
+      const wantsBody = plan.preferences.return === 'representation' || plan.preferences.return === 'headers-only';
+      let page: string;
+      let body: string;
+      if (plan.preferences.return === 'headers-only' && plan.type === 'insert') {
+        const pk = plan.table.primaryKey.map((c) => `${quoteIdent(plan.returning.alias)}.${quoteIdent(c)}`).join(', ');
+        page = `SELECT ${pk === '' ? '' : pk} FROM ${quoteIdent('pgrst_source')} AS ${quoteIdent(plan.returning.alias)}`;
+        body = `coalesce(json_agg(${T}), '[]'::json)::text`;
+      } else if (wantsBody) {
+        page = nodeSelectSql(plan.returning, params, { unpaged: true });
+        body = bodySql(plan.media, outputNames(plan.returning), params);
+      } else {
+        page = `SELECT FROM ${quoteIdent('pgrst_source')}`;
+        body = `''`;
+      }
+      const text =
+        `WITH ${quoteIdent('pgrst_source')} AS (${cte}) ` +
+        `SELECT NULL::bigint AS total, count(*) AS page_total, ${body} AS body FROM (${page}) AS ${T}`;
+      return { text, values: params.values };
+    }
+  }
+}
+

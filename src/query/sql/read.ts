@@ -77,7 +77,14 @@ function lateralSql(embed: EmbedItem, parentAlias: string, params: Params): stri
 
 /** Output names of a node (spreads flattened), for CSV headers and spread parents. */
 export function outputNames(node: ReadNode): string[] {
-  return node.items.flatMap((item) => (item.kind === 'field' ? [item.name] : item.spread ? outputNames(item.node) : [item.name]));
+  return node.items.flatMap((item) =>
+    item.kind === 'field' ? [item.name] : item.spread ? outputNames(item.node) : isHidden(item) ? [] : [item.name],
+  );
+}
+
+/** `rel()` with an empty select only filters (with `!inner` or `rel=not.is.null`); it is not output. */
+function isHidden(item: EmbedItem): boolean {
+  return item.node.items.length === 0;
 }
 
 export function projectionSql(node: ReadNode, params: Params): string {
@@ -91,6 +98,8 @@ export function projectionSql(node: ReadNode, params: Params): string {
       const column = columnSql(node.alias, item.expr, params);
       const cast = item.cast ? `::${safeTypeName(item.cast)}` : '';
       parts.push(`${cast ? `(${column})${cast}` : column} AS ${quoteIdent(item.name)}`);
+    } else if (isHidden(item)) {
+      continue;
     } else if (item.spread) {
       for (const name of outputNames(item.node)) {
         parts.push(`${quoteIdent(item.sqlAlias)}.${quoteIdent(name)} AS ${quoteIdent(name)}`);

@@ -250,8 +250,8 @@ CREATE TABLE api.product_configurations (
   rates jsonb NOT NULL DEFAULT '[]' CHECK (staykit_internal.is_rate_table(rates)),
   fts tsvector GENERATED ALWAYS AS (jsonb_to_tsvector('simple', name, '["string"]')) STORED,
   UNIQUE (id, organization_id),
-  CONSTRAINT product_configurations_duration_range CHECK (max_duration = 0 OR min_duration <= max_duration),
-  CONSTRAINT product_configurations_advance_range CHECK (max_advance = 0 OR min_advance <= max_advance),
+  CONSTRAINT product_configurations_min_duration_le_max CHECK (max_duration = 0 OR min_duration <= max_duration),
+  CONSTRAINT product_configurations_min_advance_le_max CHECK (max_advance = 0 OR min_advance <= max_advance),
   CONSTRAINT product_configurations_product_id_fkey FOREIGN KEY (product_id, organization_id)
     REFERENCES api.products (id, organization_id) ON DELETE CASCADE
 );

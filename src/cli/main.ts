@@ -1,5 +1,5 @@
 /** `staykit` command line: parses arguments, runs one command, maps failures to exit codes (2 = bad usage). */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { UsageError, USAGE } from './usage-error.js';
 import { withDatabase } from './database.js';
@@ -10,9 +10,9 @@ import { seedCommand } from './commands/seed.js';
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
-function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>) {
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args, options, allowPositionals: true, strict: true } as const);
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!);
   }

@@ -7,6 +7,9 @@ import type { Database } from '../db/types.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { healthRoutes } from './routes/health.js';
 import { ApiError } from '../errors/api-error.js';
+import { loadSchemaCache } from '../schema/index.js';
+import { staykitApi } from './staykit-api.js';
+import { API_ROLE } from './tenant-transaction.js';
 
 export interface AppOptions {
   db: Database;
@@ -19,13 +22,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: { level: options.logLevel ?? 'silent' },
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     requestIdHeader: 'x-request-id',
-    disableRequestLogging: false,
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new ApiError(404, 'SK404', `No route for ${request.method} ${request.url.split('?')[0]}`)),
   );
   healthRoutes(app, options.db);
+  const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
+  await staykitApi(app, { db: options.db, cache });
   await app.ready();
   return app;
 }

@@ -1,0 +1,65 @@
+/**
+ * Hands `<prefix>/<resource>` and `<prefix>/rpc/<function>` to the query engine. Bodies reach the engine as raw
+ * text: content negotiation, JSON parsing and its errors are the engine's, exactly as PostgREST answers them.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Transaction } from '../../db/types.js';
+import { runRequest, type EngineOptions, type EngineResponse } from '../../query/index.js';
+import type { SchemaCache } from '../../schema/index.js';
+
+export interface EngineRouteOptions {
+  prefix: string;
+  cache: SchemaCache;
+  /**
+   * Runs `run` in a transaction prepared for this request (authentication, role, tenant), with the engine
+   * options for this request.
+   */
+  execute(
+    request: FastifyRequest,
+    path: string,
+    run: (tx: Transaction, engine: EngineOptions) => Promise<EngineResponse>,
+  ): Promise<EngineResponse>;
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'] as const;
+
+function lowerCaseHeaders(request: FastifyRequest): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function send(reply: FastifyReply, response: EngineResponse): FastifyReply {
+  reply.status(response.status).headers(response.headers);
+  return response.body === undefined ? reply.send() : reply.send(response.body);
+}
+
+export async function engineRoutes(app: FastifyInstance, options: EngineRouteOptions): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+    const handle = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+      const body = typeof request.body === 'string' ? request.body : undefined;
+      const engineRequest = { method: request.method, path, query, headers: lowerCaseHeaders(request), body };
+      const response = await options.execute(request, path, (tx, engine) => runRequest(tx, engineRequest, options.cache, engine));
+      return send(reply, response);
+    };
+
+    scope.route<{ Params: { resource: string } }>({
+      method: [...METHODS],
+      url: `${options.prefix}/:resource`,
+      exposeHeadRoute: false,
+      handler: (request, reply) => handle(request, reply, request.params.resource),
+    });
+    scope.route<{ Params: { fn: string } }>({
+      method: [...METHODS],
+      url: `${options.prefix}/rpc/:fn`,
+      exposeHeadRoute: false,
+      handler: (request, reply) => handle(request, reply, `rpc/${request.params.fn}`),
+    });
+  });
+}

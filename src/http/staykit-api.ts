@@ -1,0 +1,88 @@
+/**
+ * Staykit's `/v1` resource API: the generic engine behind API-key authentication, scopes, the tenant
+ * transaction and the request log.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../db/types.js';
+import { Authenticator, type Principal } from '../auth/authenticate.js';
+import { hasScope, requiredScope, type Access } from '../auth/scopes.js';
+import { authErrors } from '../errors/auth.js';
+import type { EngineOptions } from '../query/index.js';
+import type { SchemaCache } from '../schema/index.js';
+import { engineRoutes } from './routes/engine-routes.js';
+import { RequestLog } from './request-log.js';
+import { inTenantTransaction } from './tenant-transaction.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+export const API_PREFIX = '/v1';
+export const MAX_ROWS = 1000;
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function accessFor(method: string): Access {
+  return READ_METHODS.has(method) ? 'read' : 'write';
+}
+
+export interface StaykitApiOptions {
+  db: Database;
+  cache: SchemaCache;
+  authenticator?: Authenticator;
+}
+
+export async function staykitApi(app: FastifyInstance, options: StaykitApiOptions): Promise<{ requestLog: RequestLog }> {
+  const { db, cache } = options;
+  const authenticator = options.authenticator ?? new Authenticator(db);
+  const requestLog = new RequestLog(db, (error) => app.log.error({ err: error }, 'writing api_requests failed'));
+
+  app.decorateRequest('principal', undefined);
+  app.addHook('onResponse', async (request, reply) => {
+    const principal = request.principal;
+    if (!principal) return;
+    requestLog.record({
+      organization_id: principal.organizationId,
+      api_key_id: principal.keyRowId,
+      method: request.method,
+      path: request.url.split('?')[0]!,
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime),
+      request_id: String(request.id),
+      created_at: new Date().toISOString(),
+    });
+  });
+  app.addHook('onClose', () => requestLog.close());
+
+  const authorize = async (request: FastifyRequest, resource: string): Promise<Principal> => {
+    const principal = await authenticator.authenticate(request.headers.authorization);
+    request.principal = principal;
+    const access = accessFor(request.method);
+    if (!hasScope(principal.scopes, resource, access)) throw authErrors.missingScope(requiredScope(resource, access));
+    return principal;
+  };
+
+  const engine: EngineOptions = {
+    maxRows: MAX_ROWS,
+    requireFilterForWrites: true,
+    basePath: API_PREFIX,
+    maxEmbedDepth: 8,
+    maxLogicDepth: 10,
+  };
+
+  await engineRoutes(app, {
+    prefix: API_PREFIX,
+    cache,
+    execute: async (request, path, run) => {
+      const principal = await authorize(request, path.replace(/^rpc\//, ''));
+      const tenant = { column: 'organization_id', value: principal.organizationId };
+      return inTenantTransaction(db, principal, async (tx) => {
+        const response = await run(tx, { ...engine, tenant });
+        return { result: response, rollback: response.rollback };
+      });
+    },
+  });
+  return { requestLog };
+}

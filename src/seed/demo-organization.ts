@@ -1,0 +1,180 @@
+/**
+ * The demo organization `staykit seed` (and the first embedded start) creates: four holiday homes with seasonal
+ * pricing, capacity groups, coupons, and a year of bookings around today, so every endpoint has something to show.
+ * Deterministic for a given day: the same pseudo-random sequence every run.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Database, Transaction } from '../db/types.js';
+import { createApiKey } from '../auth/api-key-store.js';
+
+export interface SeededOrganization {
+  organization_id: string;
+  api_key: string;
+  key_id: string;
+  products: number;
+  bookings: number;
+}
+
+/** Small deterministic generator (mulberry32) so the demo data is reproducible. */
+function generator(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DAY = 86_400_000;
+const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
+const today = () => Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+
+const PRODUCTS = [
+  { name: 'Beach House', nl: 'Strandhuis', rentPeriod: 'nightly', interaction: 'book', cooldown: 0, nightly: 14500, week: 12500 },
+  { name: 'Dune Cottage', nl: 'Duinhuisje', rentPeriod: 'nightly', interaction: 'request', cooldown: 0, nightly: 9500, week: 8500 },
+  { name: 'Harbour Apartment', nl: 'Havenappartement', rentPeriod: 'nightly', interaction: 'book', cooldown: 1, nightly: 11000, week: 9900 },
+  { name: 'Forest Cabin', nl: 'Boshut', rentPeriod: 'daily', interaction: 'book', cooldown: 0, nightly: 7500, week: 6900 },
+] as const;
+
+const GUESTS = [
+  ['Emma', 'de Vries'], ['Liam', 'Jansen'], ['Sophie', 'Bakker'], ['Noah', 'Visser'], ['Mila', 'Smit'],
+  ['Lucas', 'Meijer'], ['Julia', 'Mulder'], ['Daan', 'de Boer'], ['Anna', 'Dekker'], ['Finn', 'Bos'],
+] as const;
+
+/** Inserts rows in one statement per distinct column set, so a column a row leaves out keeps its default. */
+async function insertRows(tx: Transaction, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  const byColumns = new Map<string, Record<string, unknown>[]>();
+  for (const row of rows) {
+    const signature = Object.keys(row).sort().join(',');
+    byColumns.set(signature, [...(byColumns.get(signature) ?? []), row]);
+  }
+  for (const [signature, group] of byColumns) {
+    const list = signature.split(',').map((column) => `"${column}"`).join(', ');
+    await tx.query(
+      `INSERT INTO api.${table} (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::api.${table}, $1::jsonb)`,
+      [JSON.stringify(group)],
+    );
+  }
+}
+
+async function seedCatalogue(tx: Transaction, random: () => number, year: number) {
+  const groups = { adults: randomUUID(), children: randomUUID(), pets: randomUUID(), guests: randomUUID() };
+  await insertRows(tx, 'capacity_groups', [
+    { id: groups.adults, name: { default: 'Adults', 'nl-NL': 'Volwassenen' }, name_singular: { default: 'Adult' }, order: 1, requires_explicit_input: true, type: 'manual' },
+    { id: groups.children, name: { default: 'Children', 'nl-NL': 'Kinderen' }, name_singular: { default: 'Child' }, order: 2, requires_explicit_input: false, type: 'manual' },
+    { id: groups.pets, name: { default: 'Pets', 'nl-NL': 'Huisdieren' }, name_singular: { default: 'Pet' }, order: 3, requires_explicit_input: false, type: 'manual' },
+    { id: groups.guests, name: { default: 'Guests', 'nl-NL': 'Gasten' }, name_singular: { default: 'Guest' }, order: 0, requires_explicit_input: false, type: 'sum' },
+  ]);
+  await insertRows(tx, 'capacity_group_dependencies', [
+    { accumulator_id: groups.guests, element_id: groups.adults },
+    { accumulator_id: groups.guests, element_id: groups.children },
+  ]);
+  const products = PRODUCTS.map((product) => ({ ...product, id: randomUUID() }));
+  await insertRows(tx, 'products', products.map((product) => ({
+    id: product.id,
+    name: { default: product.name, 'nl-NL': product.nl },
+    description: { default: `${product.name} by the sea, sleeps up to six.` },
+    rent_period: product.rentPeriod,
+    interaction: product.interaction,
+    cooldown_time: product.cooldown,
+    timezone: 'Europe/Amsterdam',
+    currency: 'EUR',
+    approximate_address: 'Zandvoort, Netherlands',
+    exact_address: `Boulevard ${1 + Math.floor(random() * 90)}, Zandvoort`,
+    latest_arrival_time: '22:00',
+  })));
+  const everyDay = [true, true, true, true, true, true, true];
+  const saturdays = [false, false, false, false, false, true, false];
+  const allYear = `{[${year - 1}-01-01,${year + 3}-01-01)}`;
+  const summer = `{[${year}-07-01,${year}-09-01),[${year + 1}-07-01,${year + 1}-09-01)}`;
+  await insertRows(tx, 'product_configurations', products.flatMap((product) => [
+    {
+      product_id: product.id, name: { default: 'All year' }, order: 0, intervals: allYear, check_in_days: everyDay,
+      checkout_days: everyDay, min_duration: 2, max_duration: 28, max_advance: 365, cooldown_time: product.cooldown,
+      rates: [{ duration: 1, occupancy: 1, rate: product.nightly }, { duration: 7, occupancy: 1, rate: product.week }],
+      long_rent_adjustments: [{ min_duration: 14, percentage: -10 }],
+      early_bird_adjustments: [{ min_advance: 120, percentage: -5 }],
+      last_minute_adjustments: [{ max_advance: 7, percentage: -15 }],
+    },
+    {
+      product_id: product.id, name: { default: 'Summer weeks' }, order: 1, intervals: summer, color: '#f59e0b',
+      check_in_days: saturdays, checkout_days: saturdays, min_duration: 7, max_duration: 21, max_advance: 365,
+      cooldown_time: product.cooldown,
+      rates: [{ duration: 7, occupancy: 1, rate: Math.round(product.week * 1.4) }],
+    },
+  ]));
+  await insertRows(tx, 'capacities', products.flatMap((product) => [
+    { product_id: product.id, capacity_group_id: groups.adults, min: 1, max: 6 },
+    { product_id: product.id, capacity_group_id: groups.children, min: 0, max: 4 },
+    { product_id: product.id, capacity_group_id: groups.pets, min: 0, max: product.name === 'Harbour Apartment' ? 0 : 2 },
+    { product_id: product.id, capacity_group_id: groups.guests, min: 1, max: 6 },
+  ]));
+  await insertRows(tx, 'coupons', [
+    { code: 'WELCOME10', description: '10% off your first stay', scope: 'global', stackable: false, definition: { type: 'percentage', value: 10 } },
+    { code: 'LONGSTAY', description: '€50 off the rent of stays of a week or more', scope: 'rent', stackable: true, quota: 100, definition: { type: 'fixed', value: 5000, min_duration: 7 } },
+  ]);
+  return { products, groups };
+}
+
+async function seedBookings(
+  tx: Transaction,
+  random: () => number,
+  products: { id: string; name: string; interaction: string; cooldown: number }[],
+  groups: { adults: string; children: string },
+): Promise<number> {
+  const bookings: Record<string, unknown>[] = [];
+  const events: Record<string, unknown>[] = [];
+  const contacts: Record<string, unknown>[] = [];
+  const links: Record<string, unknown>[] = [];
+  for (const product of products) {
+    let start = today() - 90 * DAY + Math.floor(random() * 5) * DAY;
+    while (start < today() + 270 * DAY) {
+      const nights = 2 + Math.floor(random() * 8);
+      const end = start + nights * DAY;
+      const [first, last] = GUESTS[Math.floor(random() * GUESTS.length)]!;
+      const bookingId = randomUUID();
+      const contactId = randomUUID();
+      const roll = random();
+      const status = roll < 0.08 ? 'CANCELLED' : product.interaction === 'request' && roll < 0.3 ? 'TENTATIVE' : 'CONFIRMED';
+      bookings.push({
+        id: bookingId, method: product.interaction, currency: 'EUR', display_currency: 'EUR',
+        occupancy: { [groups.adults]: 1 + Math.floor(random() * 3), [groups.children]: Math.floor(random() * 3) },
+      });
+      contacts.push({ id: contactId, first_name: first, last_name: last, email: `${first.toLowerCase()}.${bookings.length}@example.com`, country: 'NL', language: 'nl' });
+      links.push({ booking_id: bookingId, contact_id: contactId });
+      events.push({
+        booking_id: bookingId, product_id: product.id, type: 'booking', status, start_date: isoDate(start), end_date: isoDate(end),
+        padding: product.cooldown, title: `${first} ${last}`, generated_title: `${product.name} – ${first} ${last}`, origin: 'demo',
+      });
+      start = end + (product.cooldown + Math.floor(random() * 9)) * DAY;
+    }
+    events.push({
+      product_id: product.id, type: 'blocked period', status: 'CONFIRMED', title: 'Maintenance',
+      start_date: isoDate(today() + 300 * DAY), end_date: isoDate(today() + 304 * DAY),
+    });
+  }
+  await insertRows(tx, 'bookings', bookings);
+  await insertRows(tx, 'contacts', contacts);
+  await insertRows(tx, 'contact_bookings', links);
+  await insertRows(tx, 'calendar_events', events);
+  return bookings.length;
+}
+
+/** Creates the demo organization and a read/write key for it, all in one transaction. */
+export async function seedDemoOrganization(db: Database, name = 'Seaside Stays (demo)'): Promise<SeededOrganization> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: string }>(
+      `INSERT INTO api.organizations (name, currency, timezone) VALUES ($1, 'EUR', 'Europe/Amsterdam') RETURNING id`,
+      [name],
+    );
+    const organizationId = rows[0]!.id;
+    // Rows below take organization_id from this setting, exactly as API requests do.
+    await tx.query(`SELECT set_config('staykit.organization_id', $1, true)`, [organizationId]);
+    const random = generator(20_261_122);
+    const { products, groups } = await seedCatalogue(tx, random, new Date().getUTCFullYear());
+    const bookings = await seedBookings(tx, random, products, groups);
+    const key = await createApiKey(tx, { organizationId, name: 'demo', scopes: ['read', 'write'], expiresAt: null });
+    return { organization_id: organizationId, api_key: key.api_key, key_id: key.key_id, products: products.length, bookings };
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Migrations are idempotent: running them again applies nothing; two processes migrating one fresh PostgreSQL
+ * database at once both succeed and the schema is applied exactly once; the API role exists afterwards.
+ */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { forEachBackend, createTestDatabase } from '../support/databases.js';
+import { loadMigrations, migrate, migrationStatus } from '../../src/db/migrate.js';
+import { openPostgres } from '../../src/db/postgres.js';
+
+forEachBackend('schema: migrations', (ctx) => {
+  it('applies nothing when migrated again, and reports the newest migration as current', async () => {
+    const before = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = 'api'::regnamespace`);
+    assert.deepEqual(await migrate(ctx.db), []);
+    const after = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = 'api'::regnamespace`);
+    assert.equal(after.rows[0]!.n, before.rows[0]!.n);
+    const all = await loadMigrations();
+    const status = await migrationStatus(ctx.db);
+    assert.deepEqual(status.pending, []);
+    assert.equal(status.current, all.at(-1)!.id);
+  });
+
+  it('creates the NOLOGIN API role', async () => {
+    const { rows } = await ctx.db.query<{ rolcanlogin: boolean; rolsuper: boolean; rolbypassrls: boolean }>(
+      `SELECT rolcanlogin, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = 'staykit_api'`);
+    assert.deepEqual(rows, [{ rolcanlogin: false, rolsuper: false, rolbypassrls: false }]);
+  });
+
+  if (ctx.backend === 'postgres') {
+    it('survives two processes migrating one fresh database at once', async () => {
+      const fresh = await createTestDatabase('postgres', { migrated: false });
+      const second = await openPostgres({ connectionString: fresh.url!, maxConnections: 2 });
+      try {
+        const [one, two] = await Promise.all([migrate(fresh.db), migrate(second)]);
+        const all = (await loadMigrations()).map((m) => m.id);
+        assert.deepEqual([one, two].map((applied) => applied.length).sort((x, y) => x - y), [0, all.length]);
+        assert.deepEqual([...one, ...two], all);
+        const { rows } = await fresh.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM staykit_internal.migrations`);
+        assert.equal(rows[0]!.n, all.length);
+        const tables = await second.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = 'api'::regnamespace AND relkind = 'r'`);
+        assert.ok(tables.rows[0]!.n >= 72);
+      } finally {
+        await second.close();
+        await fresh.drop();
+      }
+    });
+
+    it('migrates several fresh databases of one cluster concurrently (the role is shared)', async () => {
+      const databases = await Promise.all([1, 2, 3].map(() => createTestDatabase('postgres', { migrated: false })));
+      try {
+        const applied = await Promise.all(databases.map((d) => migrate(d.db)));
+        for (const ids of applied) assert.ok(ids.length > 0);
+      } finally {
+        await Promise.all(databases.map((d) => d.drop()));
+      }
+    });
+  }
+});

@@ -240,7 +240,7 @@ const CASES: Case[] = [
   {
     table: 'api.site_nav_items',
     base: (o) => ({ organization_id: q(o.id), site_id: q(o.siteId), label: mls('Home') }),
-    bad: (_o, p) => [{ label: q('"Home"') }, { site_page_id: q(p.sitePageId), url: q('https://x.example') },
+    bad: (_o, p): Row[] => [{ label: q('"Home"') }, { site_page_id: q(p.sitePageId), url: q('https://x.example') },
       { id: q('00000000-0000-4000-8000-0000000000bb'), parent_id: q('00000000-0000-4000-8000-0000000000bb') }],
   },
   {

@@ -28,13 +28,19 @@ function accessFor(method: string): Access {
   return READ_METHODS.has(method) ? 'read' : 'write';
 }
 
+/** Authenticates the request's key and checks it has `access` to `resource`; throws 401/403 ApiErrors. */
+export type Authorize = (request: FastifyRequest, resource: string, access: Access) => Promise<Principal>;
+
 export interface StaykitApiOptions {
   db: Database;
   cache: SchemaCache;
   authenticator?: Authenticator;
 }
 
-export async function staykitApi(app: FastifyInstance, options: StaykitApiOptions): Promise<{ requestLog: RequestLog }> {
+export async function staykitApi(
+  app: FastifyInstance,
+  options: StaykitApiOptions,
+): Promise<{ requestLog: RequestLog; authorize: Authorize }> {
   const { db, cache } = options;
   const authenticator = options.authenticator ?? new Authenticator(db);
   const requestLog = new RequestLog(db, (error) => app.log.error({ err: error }, 'writing api_requests failed'));
@@ -56,10 +62,9 @@ export async function staykitApi(app: FastifyInstance, options: StaykitApiOption
   });
   app.addHook('onClose', () => requestLog.close());
 
-  const authorize = async (request: FastifyRequest, resource: string): Promise<Principal> => {
+  const authorize: Authorize = async (request, resource, access) => {
     const principal = await authenticator.authenticate(request.headers.authorization);
     request.principal = principal;
-    const access = accessFor(request.method);
     if (!hasScope(principal.scopes, resource, access)) throw authErrors.missingScope(requiredScope(resource, access));
     return principal;
   };
@@ -76,7 +81,7 @@ export async function staykitApi(app: FastifyInstance, options: StaykitApiOption
     prefix: API_PREFIX,
     cache,
     execute: async (request, path, run) => {
-      const principal = await authorize(request, path.replace(/^rpc\//, ''));
+      const principal = await authorize(request, path.replace(/^rpc\//, ''), accessFor(request.method));
       const tenant = { column: 'organization_id', value: principal.organizationId };
       return inTenantTransaction(db, principal, async (tx) => {
         const response = await run(tx, { ...engine, tenant });
@@ -84,5 +89,5 @@ export async function staykitApi(app: FastifyInstance, options: StaykitApiOption
       });
     },
   });
-  return { requestLog };
+  return { requestLog, authorize };
 }

@@ -61,7 +61,7 @@ forEachBackend('@supabase/postgrest-js against /v1', (ctx) => {
     assert.equal(data!.length, Math.min(5, rows[0]!.n));
     const dates = data!.map((event) => event.start_date as string);
     assert.deepEqual(dates, [...dates].sort().reverse());
-    assert.ok(data!.every((event) => event.status === 'CONFIRMED' && (event.product as { name: unknown }).name));
+    assert.ok(data!.every((event) => event.status === 'CONFIRMED' && (event.product as unknown as { name: unknown }).name));
   });
 
   it('creates, updates and soft-deletes a coupon; organization_id comes from the key, never the body', async () => {

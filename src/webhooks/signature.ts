@@ -10,11 +10,12 @@ export const SECRET_PREFIX = 'whsec_';
 /** Receivers reject timestamps further than this from their clock (replay protection); same as the reference libraries. */
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
-export interface SignedHeaders {
+// A type alias, not an interface, so it is assignable to a plain header record.
+export type SignedHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-}
+};
 
 export class WebhookSecretError extends Error {}
 export class WebhookVerificationError extends Error {}

@@ -50,6 +50,7 @@ export interface Receiver {
 export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 204 })): Promise<Receiver> {
   const attempts = new Map<string, number>();
   const active = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
   const receiver = { receipts: [] as Receipt[], reply, secret: undefined as string | undefined } as Receiver;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -98,14 +99,22 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
         res.writeHead(answer.status, answer.headers ?? {});
         res.end(answer.body ?? '');
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs);
-      else send();
+      if (answer.delayMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          send();
+        }, answer.delayMs);
+        timers.add(timer);
+      } else {
+        send();
+      }
     });
   });
   server.on('clientError', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   receiver.close = async () => {
+    for (const timer of timers) clearTimeout(timer);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };

@@ -324,3 +324,23 @@ forEachBackend('engine writes', (ctx) => {
     assert.equal(res.statements.length, 1);
   });
 });
+
+forEachBackend('engine CSV insert', (ctx) => {
+  let cache: SchemaCache;
+  const request = engineClient(() => ctx.db, () => cache);
+  before(async () => {
+    await createFixture(ctx.db);
+    cache = await fixtureCache(ctx.db);
+  });
+  it('POST text/csv inserts the rows; NULL is null', async () => {
+    const res = await request('POST', 'items?select=name,qty,note', {
+      headers: { 'Content-Type': 'text/csv', Prefer: 'return=representation' },
+      body: 'name,qty,note\ncsv one,3,NULL\n"csv, ""two""",4,"NULL"\n',
+    });
+    assert.equal(res.status, 201, res.body);
+    assert.deepEqual(res.json, [
+      { name: 'csv one', qty: 3, note: null },
+      { name: 'csv, "two"', qty: 4, note: 'NULL' },
+    ]);
+  });
+});

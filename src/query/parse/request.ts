@@ -2,6 +2,7 @@
 import { invalidPreferences } from '../../errors/catalogue.js';
 import { ApiError } from '../../errors/api-error.js';
 import { parseJsonBody } from './body.js';
+import { csvToJson } from './csv.js';
 import { negotiateAccept, parseContentType, parsePrefer, parseRangeHeader } from './headers.js';
 import { parseQueryString } from './query-string.js';
 import type { Action, ParsedRequest, Payload } from './types.js';
@@ -79,6 +80,7 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
     const bodyType = parseContentType(headers['content-type'], action.type === 'insert');
     if (bodyType === 'csv') {
       csvBody = request.body ?? '';
+      payload = parseJsonBody(csvToJson(csvBody), { allowArray: true, requireSameKeys: false });
     } else if (action.type !== 'rpc') {
       payload = parseJsonBody(request.body, {
         allowArray: action.type === 'insert',

@@ -197,8 +197,16 @@ BEGIN
 END
 $$;
 
--- The functions run as their owner; nobody else calls them directly.
+-- ---------------------------------------------------------------------------------------------------------------
+-- Privileges. The functions run as their owner and are called by the triggers and the server only; the API role
+-- (0011) has no access to the queue. It may set disabled_at back to null (re-enable) or set it (pause), so its
+-- column grants on api.webhooks are recomputed now that the column exists.
+
 REVOKE ALL ON FUNCTION staykit_internal.emit_webhook_event(uuid, text, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.requeue_webhook_notification(uuid) FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.webhook_outbox() FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.webhook_notifications_enqueue() FROM PUBLIC;
+REVOKE ALL ON FUNCTION staykit_internal.webhook_row_snapshot(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION staykit_internal.webhook_quiet_columns() FROM PUBLIC;
+REVOKE ALL ON staykit_internal.webhook_queue FROM PUBLIC;
+SELECT staykit_internal.grant_api_access('api.webhooks', '{SELECT,INSERT,UPDATE,DELETE}');

@@ -1,6 +1,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
+import type { Queryable } from '../../src/db/types.js';
 import { EVENT_RESOURCES, EVENT_TYPES } from '../../src/webhooks/events.js';
 import { createContact, createOrganization, createWebhook, notifications } from './support.js';
 
@@ -165,5 +166,41 @@ forEachBackend('webhook outbox', (ctx) => {
       'SELECT unnest(staykit_internal.webhook_event_catalogue()) AS name',
     );
     assert.deepEqual(catalogue.map((row) => row.name).sort(), [...EVENT_TYPES].sort());
+  });
+});
+
+forEachBackend('webhook outbox under the API role', (ctx) => {
+  /** Runs `work` as an API request of `organizationId` would: role staykit_api, the organization setting. */
+  function asApi<T>(organizationId: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return ctx.db.transaction(async (tx) => {
+      await tx.query(`SELECT set_config('role', 'staykit_api', true), set_config('staykit.organization_id', $1, true)`, [organizationId]);
+      return work(tx);
+    });
+  }
+
+  it('changes made by API requests emit events, though the role cannot see the queue', async () => {
+    const org = await createOrganization(ctx.db);
+    const hook = await createWebhook(ctx.db, org, ENDPOINT, ['contacts.created', 'coupons.deleted']);
+    await asApi(org, async (tx) => {
+      await tx.query(`INSERT INTO api.contacts (first_name) VALUES ('Api')`);
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO api.coupons (code, definition) VALUES ('API', '{"type": "fixed", "value": 1}') RETURNING id`);
+      await tx.query('DELETE FROM api.coupons WHERE id = $1', [rows[0]?.id]);
+    });
+    assert.deepEqual((await notifications(ctx.db, hook.id)).map((row) => row.event_type).sort(), ['contacts.created', 'coupons.deleted']);
+    await assert.rejects(asApi(org, (tx) => tx.query('SELECT * FROM staykit_internal.webhook_queue')), /permission denied/);
+    await assert.rejects(
+      asApi(org, (tx) => tx.query(`SELECT staykit_internal.emit_webhook_event($1, 'contacts.created', '{}')`, [org])),
+      /permission denied/,
+    );
+  });
+
+  it('an API request can re-enable a disabled webhook', async () => {
+    const org = await createOrganization(ctx.db);
+    const hook = await createWebhook(ctx.db, org, ENDPOINT);
+    await ctx.db.query('UPDATE api.webhooks SET disabled_at = now() WHERE id = $1', [hook.id]);
+    await asApi(org, (tx) => tx.query('UPDATE api.webhooks SET disabled_at = NULL WHERE id = $1', [hook.id]));
+    await createContact(ctx.db, org);
+    assert.equal((await notifications(ctx.db, hook.id)).length, 1);
   });
 });

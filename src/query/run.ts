@@ -31,6 +31,7 @@ interface ResultRow {
   total: number | string | null;
   page_total: number | string;
   body: string | null;
+  inserted?: number | string | null;
 }
 
 /** An ApiError as a response (PostgREST's error body). */
@@ -129,7 +130,9 @@ async function execute(
     );
     if (applied) headers['Preference-Applied'] = applied;
     if (representation) headers['Content-Type'] = contentTypeFor(plan.media);
-    return { status: 201, headers, body: representation ? body : undefined, rollback };
+    // PostgREST: 201, except 200 when merge-duplicates inserted nothing (every row was an update).
+    const status = row?.inserted !== null && row?.inserted !== undefined && Number(row.inserted) === 0 ? 200 : 201;
+    return { status, headers, body: representation ? body : undefined, rollback };
   }
   headers['Content-Range'] =
     plan.type === 'update' ? contentRange(0, pageTotal - 1, counted) : contentRange(1, 0, counted);

@@ -104,6 +104,10 @@ export function negotiateAccept(header: string | undefined, allowCsv = true): Me
 
 export type BodyType = 'json' | 'csv';
 
+/**
+ * Staykit answers an unsupported request Content-Type with 415 (issue 3); PostgREST v12 answers 406 PGRST107 since
+ * PostgREST PR #3224. The code stays PGRST107.
+ */
 export function parseContentType(header: string | undefined, allowCsv: boolean): BodyType {
   if (header === undefined || header.trim() === '') return 'json';
   const type = (header.split(';')[0] ?? '').trim().toLowerCase();

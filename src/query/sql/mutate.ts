@@ -6,10 +6,13 @@ import type { DeletePlan, InsertPlan, UpdatePlan } from '../plan/types.js';
 import { conditionSql } from './condition.js';
 import { Params, qualified, quoteIdent } from './quote.js';
 
-function returningSql(alias: string, columns: string[]): string {
-  if (columns.length === 0) return ' RETURNING 1 AS "pgrst_one"';
-  return ` RETURNING ${columns.map((c) => `${quoteIdent(alias)}.${quoteIdent(c)}`).join(', ')}`;
+function returningSql(alias: string, columns: string[], extra: string[] = []): string {
+  const items = [...columns.map((c) => `${quoteIdent(alias)}.${quoteIdent(c)}`), ...extra];
+  return items.length === 0 ? ' RETURNING 1 AS "pgrst_one"' : ` RETURNING ${items.join(', ')}`;
 }
+
+/** Merge-duplicates answers 201 only when a row was inserted (xmax = 0), 200 when all were updates. */
+export const INSERTED_FLAG = '"pgrst_inserted"';
 
 export function insertSql(plan: InsertPlan, params: Params): string {
   const table = qualified(plan.table.schema, plan.table.name);
@@ -49,7 +52,8 @@ export function insertSql(plan: InsertPlan, params: Params): string {
       conflict = ` ON CONFLICT (${on}) DO UPDATE SET ${sets}${guard}`;
     }
   }
-  return `INSERT INTO ${table} AS ${alias}${target}${rows}${conflict}${returningSql('pgrst_ins', plan.returningColumns)}`;
+  const extra = plan.onConflict?.resolution === 'merge-duplicates' ? [`(${alias}.xmax = 0) AS ${INSERTED_FLAG}`] : [];
+  return `INSERT INTO ${table} AS ${alias}${target}${rows}${conflict}${returningSql('pgrst_ins', plan.returningColumns, extra)}`;
 }
 
 export function updateSql(plan: UpdatePlan, params: Params): string {

@@ -5,7 +5,7 @@
  */
 import type { MediaType } from '../parse/types.js';
 import type { CountMode, Plan, ReadNode, RpcPlan } from '../plan/types.js';
-import { deleteSql, insertSql, updateSql } from './mutate.js';
+import { deleteSql, INSERTED_FLAG, insertSql, updateSql } from './mutate.js';
 import { functionSourceSql, nodeSelectSql, outputNames } from './read.js';
 import { Params, quoteIdent } from './quote.js';
 
@@ -111,9 +111,13 @@ export function buildStatement(plan: Plan, maxRows: number): Statement {
         page = `SELECT FROM ${quoteIdent('pgrst_source')}`;
         body = `''`;
       }
+      const inserted =
+        plan.type === 'insert' && plan.onConflict?.resolution === 'merge-duplicates'
+          ? `(SELECT count(*) FROM ${quoteIdent('pgrst_source')} WHERE ${INSERTED_FLAG})`
+          : 'NULL::bigint';
       const text =
         `WITH ${quoteIdent('pgrst_source')} AS (${cte}) ` +
-        `SELECT NULL::bigint AS total, count(*) AS page_total, ${body} AS body FROM (${page}) AS ${T}`;
+        `SELECT NULL::bigint AS total, count(*) AS page_total, ${body} AS body, ${inserted} AS inserted FROM (${page}) AS ${T}`;
       return { text, values: params.values };
     }
   }

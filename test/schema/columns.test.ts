@@ -302,6 +302,28 @@ forEachBackend('schema: tables and columns', (ctx) => {
     for (const word of ['seaside', 'cabin', 'strandhuisje', 'quiet', 'dunes']) assert.match(rows[0]!.fts, new RegExp(`'${word}'`));
   });
 
+  it('indexes the leading column of every foreign key', async () => {
+    const { rows } = await ctx.db.query<{ name: string }>(`
+      SELECT con.conrelid::regclass::text || ' ' || con.conname AS name
+      FROM pg_constraint AS con JOIN pg_namespace AS n ON n.oid = con.connamespace
+      WHERE con.contype = 'f' AND n.nspname IN ('api', 'staykit_internal')
+        AND NOT EXISTS (SELECT 1 FROM pg_index AS i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1])`);
+    assert.deepEqual(rows, []);
+  });
+
+  it('keeps updated_at with a trigger on every table that has it, except external_calendars', async () => {
+    const { rows } = await ctx.db.query<{ table_name: string; has_trigger: boolean }>(`
+      SELECT c.relname AS table_name,
+             EXISTS (SELECT 1 FROM pg_trigger AS t WHERE t.tgrelid = c.oid AND t.tgname = 'set_updated_at') AS has_trigger
+      FROM pg_class AS c
+      JOIN pg_namespace AS n ON n.oid = c.relnamespace
+      JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attname = 'updated_at' AND NOT a.attisdropped
+      WHERE n.nspname = 'api' AND c.relkind = 'r'`);
+    assert.ok(rows.length > 40);
+    const wrong = rows.filter((r) => r.has_trigger !== (r.table_name !== 'external_calendars')).map((r) => r.table_name);
+    assert.deepEqual(wrong, []);
+  });
+
   it('describes every spec resource and its described fields with comments', async () => {
     const { rows } = await ctx.db.query<{ table_name: string; comment: string | null }>(`
       SELECT c.relname AS table_name, obj_description(c.oid, 'pg_class') AS comment

@@ -170,6 +170,11 @@ BEGIN
     IF new_row ->> 'status' = 'paid' AND (old_row ->> 'status') IS DISTINCT FROM 'paid' THEN
       event_types := event_types || 'payments.paid'::text;
     END IF;
+  ELSIF resource = 'external_calendars' AND TG_OP <> 'DELETE' THEN
+    -- The sync records a failure in error: a new or different message is a new failure.
+    IF new_row ->> 'error' IS NOT NULL AND (old_row ->> 'error') IS DISTINCT FROM (new_row ->> 'error') THEN
+      event_types := event_types || 'external_calendars.sync_failed'::text;
+    END IF;
   END IF;
 
   payload := jsonb_build_object('new', staykit_internal.webhook_row_snapshot(new_row),

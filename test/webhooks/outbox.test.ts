@@ -114,7 +114,7 @@ forEachBackend('webhook outbox', (ctx) => {
     assert.equal(payload.old.deleted_at, null);
   });
 
-  it('emits calendar_events.confirmed/cancelled, calendar_event_tasks.completed and payments.paid', async () => {
+  it('emits the semantic events: confirmed, cancelled, completed, paid, sync_failed', async () => {
     const org = await createOrganization(ctx.db);
     const hook = await createWebhook(ctx.db, org, ENDPOINT);
     const { rows: products } = await ctx.db.query<{ id: string }>(
@@ -140,6 +140,13 @@ forEachBackend('webhook outbox', (ctx) => {
       [org],
     );
     await ctx.db.query(`UPDATE api.payments SET status = 'paid', paid_at = now() WHERE id = $1`, [payments[0]?.id]);
+    const { rows: calendars } = await ctx.db.query<{ id: string }>(
+      `INSERT INTO api.external_calendars (organization_id, product_id, ical_url) VALUES ($1, $2, 'https://feeds.example/a.ics') RETURNING id`,
+      [org, products[0]?.id],
+    );
+    await ctx.db.query(`UPDATE api.external_calendars SET last_synced = now() WHERE id = $1`, [calendars[0]?.id]);
+    await ctx.db.query(`UPDATE api.external_calendars SET error = 'HTTP 404', last_synced = now() WHERE id = $1`, [calendars[0]?.id]);
+    await ctx.db.query(`UPDATE api.external_calendars SET error = 'HTTP 404', last_synced = now() WHERE id = $1`, [calendars[0]?.id]);
 
     // One statement's notifications share created_at: compare as sets.
     const types = (await notifications(ctx.db, hook.id)).map((row) => row.event_type).sort();
@@ -152,6 +159,8 @@ forEachBackend('webhook outbox', (ctx) => {
       'calendar_event_tasks.updated', 'calendar_event_tasks.completed',
       'payments.created',
       'payments.updated', 'payments.paid',
+      'external_calendars.created',
+      'external_calendars.updated', 'external_calendars.sync_failed',
     ].sort());
   });
 

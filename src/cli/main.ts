@@ -7,6 +7,7 @@ import { createOrganization } from './commands/org.js';
 import { createKey, formatKeyTable, listKeys, revokeKey } from './commands/key.js';
 import { serve } from './commands/serve.js';
 import { seedCommand } from './commands/seed.js';
+import { rest as restServer } from './commands/rest.js';
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
@@ -18,6 +19,30 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   }
 }
 
+const SERVER_FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'database-url': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'log-level': { type: 'string' },
+  worker: { type: 'string' },
+} as const;
+
+/** The environment's configuration with `--flag` values taking precedence over their variables. */
+function configWithFlags(values: Partial<Record<keyof typeof SERVER_FLAGS, string>>) {
+  const overrides: Record<string, string | undefined> = {
+    PORT: values.port,
+    HOST: values.host,
+    DATABASE_URL: values['database-url'],
+    DATA_DIR: values['data-dir'],
+    LOG_LEVEL: values['log-level'],
+    STAYKIT_WORKER: values.worker,
+  };
+  const env = { ...process.env };
+  for (const [name, value] of Object.entries(overrides)) if (value !== undefined) env[name] = value;
+  return loadConfig(env);
+}
+
 function noPositionals(positionals: string[], command: string): void {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" for ${command}`);
 }
@@ -26,26 +51,14 @@ async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve': {
-      const { values, positionals } = parse(rest, {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'database-url': { type: 'string' },
-        'data-dir': { type: 'string' },
-        'log-level': { type: 'string' },
-        worker: { type: 'string' },
-      });
+      const { values, positionals } = parse(rest, SERVER_FLAGS);
       noPositionals(positionals, 'serve');
-      const overrides: Record<string, string | undefined> = {
-        PORT: values.port,
-        HOST: values.host,
-        DATABASE_URL: values['database-url'],
-        DATA_DIR: values['data-dir'],
-        LOG_LEVEL: values['log-level'],
-        STAYKIT_WORKER: values.worker,
-      };
-      const env = { ...process.env };
-      for (const [name, value] of Object.entries(overrides)) if (value !== undefined) env[name] = value;
-      return serve(loadConfig(env));
+      return serve(configWithFlags(values));
+    }
+    case 'rest': {
+      const { values, positionals } = parse(rest, { ...SERVER_FLAGS, schema: { type: 'string' }, role: { type: 'string' } });
+      noPositionals(positionals, 'rest');
+      return restServer(configWithFlags(values), values.schema, values.role);
     }
     case 'migrate': {
       noPositionals(parse(rest, {}).positionals, 'migrate');

@@ -200,3 +200,8 @@ export function spreadNotToOne(origin: string, target: string): ApiError {
     details: `'${origin}' and '${target}' do not form a many-to-one or one-to-one relationship`,
   });
 }
+
+/** 413 SK413: a bulk POST with more objects than allowed. */
+export function tooManyRows(max: number, given: number): ApiError {
+  return new ApiError(413, 'SK413', `a bulk insert takes at most ${max} rows`, { details: `The body holds ${given} rows` });
+}

@@ -206,3 +206,13 @@ describe('ranges and Content-Range', () => {
     assert.equal(rangeStatus(200, 199, 120), 416);
   });
 });
+
+describe('bulk insert limit', () => {
+  it('more rows than maxInsertRows is a 413', () => {
+    const body = Array.from({ length: 3 }, (_, i) => ({ id: i, name: `n${i}` }));
+    const error = apiError(() => plan('POST', 'clients', { body, options: { maxInsertRows: 2 } }));
+    assert.equal(error.status, 413);
+    assert.equal(error.code, 'SK413');
+    assert.equal(plan('POST', 'clients', { body, options: { maxInsertRows: 3 } }).type, 'insert');
+  });
+});

@@ -3,7 +3,7 @@
  * the tenant column or not granted → ignored, or 400 under `Prefer: handling=strict`), the mutation's filters, and
  * the read tree over the mutated rows (`pgrst_source`) that shapes the representation.
  */
-import { columnNotFound, columnNotWritable, filterRequired, notSupported } from '../../errors/catalogue.js';
+import { columnNotFound, columnNotWritable, filterRequired, notSupported, tooManyRows } from '../../errors/catalogue.js';
 import type { Column, Table } from '../../schema/types.js';
 import type { ParsedRequest, Payload } from '../parse/types.js';
 import { attachQuery, buildNode, logicToCondition, toCondition, type BuildContext } from './read.js';
@@ -79,6 +79,8 @@ export function planInsert(ctx: BuildContext, table: Table, request: ParsedReque
   const payload = request.payload as Payload;
   const prefs = request.preferences;
   const strict = prefs.handling === 'strict';
+  const max = ctx.options.maxInsertRows;
+  if (max !== undefined && payload.rowCount > max) throw tooManyRows(max, payload.rowCount);
   const keys = request.query.columns ?? payload.keys;
   const columns = writableColumns(ctx, table, keys, 'insert', strict);
   const tenant = ctx.options.tenant;

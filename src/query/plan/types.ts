@@ -18,6 +18,8 @@ export interface EngineOptions {
   maxEmbedDepth?: number;
   /** or/and nesting limit (DESIGN §8: 10). */
   maxLogicDepth?: number;
+  /** Most objects one POST may insert (DESIGN §8: 1000); unlimited when absent. */
+  maxInsertRows?: number;
 }
 
 /** Where a read node's rows come from. */

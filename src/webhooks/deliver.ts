@@ -1,7 +1,7 @@
 /**
  * One delivery attempt of one claimed notification: POST the stored payload, signed, to the webhook's endpoint
  * through the outbound client, then record the outcome (sent, retry later, error, or 410 → webhook disabled).
- * The HTTP request happens outside any transaction; the outcome is recorded in one short transaction.
+ * The HTTP request happens outside any transaction; the outcome is recorded in one statement.
  */
 import { outboundRequest, type OutboundResponse } from '../outbound/request.js';
 import { OutboundError, OutboundTooLargeError } from '../outbound/errors.js';
@@ -94,17 +94,19 @@ export async function deliverClaimed(db: Database, claimed: ClaimedNotification,
   // `status` is undefined unless a complete response arrived within the limits: a 2xx whose body is over the cap
   // is a failure like a timeout.
   const effective = decideOutcome(options.schedule, claimed.attempts + 1, result.status, result.retryAfterSeconds);
-  const recorded = await db.transaction(async (tx) => {
-    let query;
-    if (effective.kind === 'sent') query = recordFinal(claimed.id, claimed.lease_token, 'sent', result.response);
-    else if (effective.kind === 'retry') query = recordRetry(claimed.id, claimed.lease_token, effective.delaySeconds, result.response);
-    else query = recordFinal(claimed.id, claimed.lease_token, 'error', result.response);
-    const { rowCount } = await tx.query(query.text, query.values);
-    if (rowCount > 0 && effective.kind === 'gone') {
-      const disable = disableWebhook(claimed.webhook_id);
-      await tx.query(disable.text, disable.values);
-    }
-    return rowCount > 0;
-  });
+  let query;
+  if (effective.kind === 'sent') query = recordFinal(claimed.id, claimed.lease_token, 'sent', result.response);
+  else if (effective.kind === 'retry') query = recordRetry(claimed.id, claimed.lease_token, effective.delaySeconds, result.response);
+  else query = recordFinal(claimed.id, claimed.lease_token, 'error', result.response);
+  // One statement each (no transaction round trips); 410 adds a second one, together in a transaction.
+  const recorded =
+    effective.kind === 'gone'
+      ? await db.transaction(async (tx) => {
+          const { rowCount } = await tx.query(query.text, query.values);
+          const disable = disableWebhook(claimed.webhook_id);
+          if (rowCount > 0) await tx.query(disable.text, disable.values);
+          return rowCount > 0;
+        })
+      : (await db.query(query.text, query.values)).rowCount > 0;
   return { notificationId: claimed.id, ...result, outcome: effective, recorded };
 }

@@ -91,6 +91,10 @@ forEachBackend('engine errors and rpc', (ctx) => {
     assert.equal(getTable.headers['Content-Range'], '0-1/2');
     const ids = await request('GET', 'rpc/client_ids');
     assert.deepEqual(ids.json, [1, 2, 3]);
+    const options = await request('OPTIONS', 'rpc/add_them');
+    assert.equal(options.headers['Allow'], 'OPTIONS,GET,HEAD,POST');
+    const volatileOptions = await request('OPTIONS', 'rpc/do_nothing');
+    assert.equal(volatileOptions.headers['Allow'], 'OPTIONS,POST');
     const nothing = await request('POST', 'rpc/do_nothing');
     assert.equal(nothing.status, 204);
     assert.equal(nothing.body, undefined);

@@ -69,7 +69,7 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
   }
   const query = parseQueryString(request.query, { isRpc, ...limits });
   if (action.type === 'options') {
-    return { action, target, query, preferences, accept: 'json', range: undefined, payload: undefined, csvBody: undefined };
+    return { action, target, isRpc, query, preferences, accept: 'json', range: undefined, payload: undefined, csvBody: undefined };
   }
   const accept = negotiateAccept(headers['accept'], action.type === 'read' || action.type === 'rpc');
   const range = method === 'GET' || method === 'HEAD' ? parseRangeHeader(headers['range']) : undefined;
@@ -90,7 +90,7 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
       payload = parseJsonBody(request.body, { allowArray: false, requireSameKeys: false });
     }
   }
-  return { action, target, query, preferences, accept, range, payload, csvBody };
+  return { action, target, isRpc, query, preferences, accept, range, payload, csvBody };
 }
 
 export { ApiError };

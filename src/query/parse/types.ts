@@ -149,6 +149,8 @@ export interface ParsedRequest {
   action: Action;
   /** The table name, or the function name for rpc. */
   target: string;
+  /** The path was `rpc/<function>`. */
+  isRpc: boolean;
   query: QueryParams;
   preferences: Preferences;
   accept: MediaType;

@@ -2,7 +2,7 @@
  * Plan stage entry point (pure): ParsedRequest × SchemaCache × options → Plan. Checks the table exists (PGRST205),
  * that the role's privileges offer the method (405 with `Allow` otherwise), and computes the top-level range.
  */
-import { invalidRange, methodNotAllowed } from '../../errors/catalogue.js';
+import { functionNotFound, invalidRange, methodNotAllowed } from '../../errors/catalogue.js';
 import type { SchemaCache, Table } from '../../schema/types.js';
 import type { HeaderRange, ParsedRequest, QueryParams } from '../parse/types.js';
 import { planDelete, planInsert, planUpdate } from './mutate.js';
@@ -68,7 +68,14 @@ export function planRequest(request: ParsedRequest, cache: SchemaCache, options:
     return plan;
   }
   if (action.type === 'options') {
-    if (request.target === '' ) return { type: 'options', allow: 'OPTIONS,GET,HEAD' };
+    if (request.target === '') return { type: 'options', allow: 'OPTIONS,GET,HEAD' };
+    if (request.isRpc) {
+      const routines = cache.routines.get(request.target);
+      if (!routines || routines.length === 0) throw functionNotFound(cache.schema, request.target, [], null);
+      // PostgREST: volatile functions only accept POST.
+      const volatile = routines.every((routine) => routine.volatility === 'volatile');
+      return { type: 'options', allow: volatile ? 'OPTIONS,POST' : 'OPTIONS,GET,HEAD,POST' };
+    }
     return { type: 'options', allow: allowedMethods(lookupTable(ctx, request.target)) };
   }
   const table = lookupTable(ctx, request.target);

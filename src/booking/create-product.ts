@@ -1,0 +1,56 @@
+/**
+ * POST /v1/create-product: the documented way to add a unit (the API role has no INSERT on products). Required:
+ * `name` (a string or a multi-language object), `rent_period` (nightly | daily) and `timezone` (IANA). Every other
+ * client-settable column is optional and gets the column's default; server-owned or unknown fields are a 400.
+ * The row is written by staykit_internal.create_product (migrations/0060).
+ */
+import type { Queryable } from '../db/types.js';
+import { invalidInput } from './errors.js';
+import { isObject, requireObject } from './input.js';
+
+const SETTABLE = new Set([
+  'id', 'ac_id', 'parent_id', 'approximate_address', 'approximate_coordinates', 'cancel_after_initial_payment_error',
+  'confirm_after_initial_payment', 'confirmation_message', 'cooldown_time', 'cta', 'currency', 'description',
+  'exact_address', 'exact_coordinates', 'hide_exact_address', 'images', 'interaction', 'latest_arrival_time', 'name',
+  'price_breakdown_specificity', 'rent_period', 'rent_pricing_definition', 'request_status', 'timezone',
+]);
+const MULTI_LANGUAGE = ['name', 'description', 'confirmation_message'];
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function parseProductInput(value: unknown): Record<string, unknown> {
+  const body = { ...requireObject(value, 'The request body') };
+  const unknown = Object.keys(body).filter((key) => !SETTABLE.has(key));
+  if (unknown.length > 0) {
+    throw invalidInput(`Unknown or server-owned field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, null);
+  }
+  for (const key of MULTI_LANGUAGE) {
+    if (typeof body[key] === 'string') body[key] = { default: body[key] };
+  }
+  if (!isObject(body.name) || typeof body.name.default !== 'string' || body.name.default.trim() === '') {
+    throw invalidInput('name is required: a non-empty string or {"default": "…", "<language>": "…"}');
+  }
+  if (body.rent_period !== 'nightly' && body.rent_period !== 'daily') throw invalidInput('rent_period must be nightly or daily');
+  if (typeof body.timezone !== 'string' || !isTimeZone(body.timezone)) {
+    throw invalidInput('timezone must be an IANA time zone such as Europe/Amsterdam');
+  }
+  if (body.interaction !== undefined && body.interaction !== 'request' && body.interaction !== 'book') {
+    throw invalidInput('interaction must be request or book');
+  }
+  return body;
+}
+
+export async function createProduct(tx: Queryable, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { rows } = await tx.query<{ product: Record<string, unknown> }>(
+    'SELECT staykit_internal.create_product($1::jsonb) AS product',
+    [JSON.stringify(fields)],
+  );
+  return rows[0]!.product;
+}

@@ -1,0 +1,274 @@
+/**
+ * What pricing and the stay rules need, read as the API role (row-level security applies): a handful of
+ * statements per request whatever the number of products, each a small `{ text, values }` builder.
+ */
+import type { Queryable } from '../db/types.js';
+
+export type MultiLanguage = Record<string, string>;
+
+export interface Product {
+  id: string;
+  parent_id: string | null;
+  name: MultiLanguage;
+  currency: string;
+  timezone: string;
+  rent_period: 'nightly' | 'daily';
+  interaction: 'request' | 'book';
+  request_status: 'CANCELLED' | 'TENTATIVE' | 'CONFIRMED';
+  cooldown_time: number;
+  rent_pricing_definition: 'configurations' | 'services';
+}
+
+export interface Adjustment {
+  min_duration?: number;
+  min_advance?: number;
+  max_advance?: number;
+  percentage: number;
+}
+
+export interface Configuration {
+  id: string;
+  check_in_days: boolean[];
+  checkout_days: boolean[];
+  min_duration: number;
+  max_duration: number;
+  min_advance: number;
+  max_advance: number;
+  cooldown_time: number;
+  long_rent_adjustments: Adjustment[];
+  early_bird_adjustments: Adjustment[];
+  last_minute_adjustments: Adjustment[];
+}
+
+/** One date of a stay: the configuration that governs it and the rate that applies to it for this stay. */
+export interface Night {
+  date: string;
+  configuration: Configuration | null;
+  rate: number | null;
+}
+
+export interface BlockingEvent {
+  id: string;
+  product_id: string;
+  start_date: string;
+  end_date: string;
+  padding: number;
+  status: 'TENTATIVE' | 'CONFIRMED';
+  type: 'booking' | 'blocked period';
+}
+
+export interface CapacityGroup {
+  id: string;
+  name: MultiLanguage;
+  requires_explicit_input: boolean;
+  /** The element groups when this group is an accumulator (capacity_group_dependencies), else empty. */
+  elements: string[];
+}
+
+export interface Capacity {
+  product_id: string;
+  capacity_group_id: string;
+  min: number;
+  max: number | null;
+}
+
+export interface Pricing {
+  per: 'stay' | 'night' | 'guest' | 'guest_night' | 'unit';
+  amount: number;
+  deposit?: boolean | number;
+}
+
+export interface ServiceOption {
+  id: string;
+  name: MultiLanguage;
+  pricing: Pricing | null;
+}
+
+export interface Service {
+  id: string;
+  product_id: string;
+  name: MultiLanguage;
+  description: MultiLanguage;
+  type: 'fee' | 'text' | 'email' | 'phone' | 'number' | 'checkbox' | 'select' | 'quantity';
+  pricing: Pricing | null;
+  required: boolean;
+  max_quantity: number | null;
+  options: ServiceOption[];
+}
+
+export interface Tax {
+  id: string;
+  product_id: string;
+  name: string;
+  percentage: number;
+  inclusive: boolean;
+  applies_to: 'rent' | 'services' | 'all';
+}
+
+export interface CouponDefinition {
+  type: 'percentage' | 'fixed';
+  value: number;
+  min_duration?: number;
+  booking_from?: string;
+  booking_until?: string;
+  stay_from?: string;
+  stay_until?: string;
+}
+
+export interface Coupon {
+  id: string;
+  code: string;
+  definition: CouponDefinition;
+  quota: number | null;
+  scope: 'global' | 'product' | 'service' | 'rent';
+  stackable: boolean;
+  uses: number;
+  product_ids: string[];
+  service_ids: string[];
+}
+
+const CONFIGURATION_COLUMNS = `c.id, to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
+  c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time, c.long_rent_adjustments,
+  c.early_bird_adjustments, c.last_minute_adjustments`;
+
+/** The configuration of a date: highest `order`, then latest `updated_at` (DESIGN §4). */
+export const CONFIGURATION_OF_DATE = `LEFT JOIN LATERAL (
+    SELECT * FROM api.product_configurations AS pc
+    WHERE pc.product_id = p.id AND pc.intervals @> d.date
+    ORDER BY pc."order" DESC, pc.updated_at DESC, pc.id DESC
+    LIMIT 1
+  ) AS c ON true`;
+
+export function productsQuery(productIds: readonly string[]) {
+  return {
+    text: `SELECT id, parent_id, name, currency, timezone, rent_period, interaction, request_status, cooldown_time,
+             rent_pricing_definition
+           FROM api.products WHERE id = ANY ($1::uuid[]) AND deleted_at IS NULL ORDER BY created_at, id`,
+    values: [productIds],
+  };
+}
+
+/** Every date in [first, last] of each product with its configuration and the rate for `length` nights, `guests`. */
+export function nightsQuery(productIds: readonly string[], first: string, last: string, length: number, guests: number) {
+  return {
+    text: `SELECT p.id AS product_id, d.date::text AS date, ${CONFIGURATION_COLUMNS},
+             (SELECT (r ->> 'rate')::integer FROM jsonb_array_elements(c.rates) AS r
+              WHERE (r ->> 'duration')::integer <= $4 AND (r ->> 'occupancy')::integer <= $5
+              ORDER BY (r ->> 'duration')::integer DESC, (r ->> 'occupancy')::integer DESC
+              LIMIT 1) AS rate
+           FROM api.products AS p
+           CROSS JOIN LATERAL (SELECT g::date AS date FROM generate_series($2::date, $3::date, interval '1 day') AS g) AS d
+           ${CONFIGURATION_OF_DATE}
+           WHERE p.id = ANY ($1::uuid[])
+           ORDER BY p.id, d.date`,
+    values: [productIds, first, last, length, guests],
+  };
+}
+
+/** Non-cancelled bookings and blocked periods whose blocked range [start, end + padding) meets [from, to). */
+export function blockingEventsQuery(productIds: readonly string[], from: string, to: string) {
+  return {
+    text: `SELECT id, product_id, start_date::text AS start_date, end_date::text AS end_date, padding, status, type
+           FROM api.calendar_events
+           WHERE product_id = ANY ($1::uuid[]) AND status <> 'CANCELLED' AND type IN ('booking', 'blocked period')
+             AND daterange(start_date, end_date + padding, '[)') && daterange($2::date, $3::date, '[)')
+           ORDER BY product_id, start_date`,
+    values: [productIds, from, to],
+  };
+}
+
+export function capacityGroupsQuery() {
+  return {
+    text: `SELECT g.id, g.name, g.requires_explicit_input,
+             coalesce((SELECT jsonb_agg(dep.element_id ORDER BY dep.element_id) FROM api.capacity_group_dependencies AS dep
+                       WHERE dep.accumulator_id = g.id), '[]') AS elements
+           FROM api.capacity_groups AS g ORDER BY g."order", g.id`,
+    values: [],
+  };
+}
+
+export function capacitiesQuery(productIds: readonly string[]) {
+  return {
+    text: `SELECT product_id, capacity_group_id, min, max FROM api.capacities WHERE product_id = ANY ($1::uuid[])`,
+    values: [productIds],
+  };
+}
+
+export function servicesQuery(productIds: readonly string[]) {
+  return {
+    text: `SELECT ps.product_id, s.id, s.name, s.description, s.type, s.pricing, s.required, s.max_quantity,
+             coalesce((SELECT jsonb_agg(jsonb_build_object('id', o.id, 'name', o.name, 'pricing', o.pricing)
+                                        ORDER BY o."order", o.id)
+                       FROM api.service_options AS o WHERE o.service_id = s.id), '[]') AS options
+           FROM api.product_services AS ps JOIN api.services AS s ON s.id = ps.service_id
+           WHERE ps.product_id = ANY ($1::uuid[]) AND s.active
+           ORDER BY ps.product_id, ps."order", s."order", s.id`,
+    values: [productIds],
+  };
+}
+
+export function taxesQuery(productIds: readonly string[]) {
+  return {
+    text: `SELECT pt.product_id, t.id, t.name, t.percentage::float8 AS percentage, t.inclusive, t.applies_to
+           FROM api.product_taxes AS pt JOIN api.taxes AS t ON t.id = pt.tax_id
+           WHERE pt.product_id = ANY ($1::uuid[])
+           ORDER BY pt.product_id, t.inclusive DESC, t.name, t.id`,
+    values: [productIds],
+  };
+}
+
+/** Active coupons by code, case-insensitively; the newest wins when a code was reused after a soft delete. */
+export function couponsQuery(codes: readonly string[]) {
+  return {
+    text: `SELECT DISTINCT ON (lower(c.code)) c.id, c.code, c.definition, c.quota, c.scope, c.stackable,
+             (SELECT count(*) FROM api.coupon_uses AS u WHERE u.coupon_id = c.id)::integer AS uses,
+             coalesce((SELECT jsonb_agg(cp.product_id) FROM api.coupon_products AS cp WHERE cp.coupon_id = c.id), '[]')
+               AS product_ids,
+             coalesce((SELECT jsonb_agg(cs.service_id) FROM api.coupon_services AS cs WHERE cs.coupon_id = c.id), '[]')
+               AS service_ids
+           FROM api.coupons AS c
+           WHERE lower(c.code) = ANY ($1::text[]) AND c.deleted_at IS NULL
+           ORDER BY lower(c.code), c.created_at DESC, c.id`,
+    values: [codes.map((code) => code.toLowerCase())],
+  };
+}
+
+export function groupBy<T extends { product_id: string }>(rows: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.product_id);
+    if (list) list.push(row);
+    else map.set(row.product_id, [row]);
+  }
+  return map;
+}
+
+type NightRow = Configuration & { product_id: string; date: string; rate: number | null };
+
+export function toNights(rows: NightRow[]): Map<string, Night[]> {
+  const map = new Map<string, Night[]>();
+  for (const row of rows) {
+    const { product_id, date, rate, ...configuration } = row;
+    const night: Night = { date, configuration: configuration.id ? configuration : null, rate: configuration.id ? rate : null };
+    const list = map.get(product_id);
+    if (list) list.push(night);
+    else map.set(product_id, [night]);
+  }
+  return map;
+}
+
+export async function loadNights(
+  tx: Queryable, productIds: readonly string[], first: string, last: string, length: number, guests: number,
+): Promise<Map<string, Night[]>> {
+  const q = nightsQuery(productIds, first, last, length, guests);
+  return toNights((await tx.query<NightRow>(q.text, q.values)).rows);
+}
+
+export async function run<R>(tx: Queryable, q: { text: string; values: readonly unknown[] }): Promise<R[]> {
+  return (await tx.query<R>(q.text, q.values)).rows;
+}
+
+export function localize(name: MultiLanguage | null | undefined, language: string): string {
+  if (!name) return '';
+  return name[language] ?? name.default ?? Object.values(name)[0] ?? '';
+}

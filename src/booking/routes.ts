@@ -1,0 +1,131 @@
+/**
+ * The booking flow's HTTP routes (DESIGN §4): availability, search, quote, book, cart validate and checkout, and
+ * create-product. Each request: authorize (scope) → parse the body into a typed input (400s) → one tenant
+ * transaction (RLS as staykit_api) → respond. Writes and their Idempotency-Key share that transaction.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/types.js';
+import { ApiError } from '../errors/api-error.js';
+import { fromDatabaseError } from '../errors/database-error.js';
+import type { Authorize } from '../http/staykit-api.js';
+import { inTenantTransaction } from '../http/tenant-transaction.js';
+import { availability, parseAvailabilityQuery } from './availability.js';
+import { book } from './book.js';
+import { checkoutCart, parseCart, validateCart } from './cart.js';
+import { createProduct, parseProductInput } from './create-product.js';
+import { fromBookingWriteError } from './errors.js';
+import { parseIdempotencyKey, withIdempotency, type StoredResponse } from './idempotency.js';
+import { parseBookingInput, requireObject } from './input.js';
+import { prepareBooking, StayRejected } from './prepare.js';
+import { parseSearchInput, search } from './search.js';
+
+export interface BookingRouteDeps {
+  db: Database;
+  authorize: Authorize;
+  /** The clock behind "today" in each product's time zone; tests pin it. */
+  now?: () => Date;
+}
+
+export const BOOKING_PREFIX = '/v1';
+
+/** Any error of the booking flow → the ApiError a client sees. */
+export function toBookingApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof StayRejected) return error.first;
+  return fromBookingWriteError(error) ?? fromDatabaseError(error);
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toBookingApiError(error);
+  }
+}
+
+function send(reply: FastifyReply, response: StoredResponse): FastifyReply {
+  if (response.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.status(response.status).type('application/json; charset=utf-8').send(JSON.stringify(response.body));
+}
+
+export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps): Promise<void> {
+  const { db, authorize } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  app.get(`${BOOKING_PREFIX}/availability`, async (request, reply) => {
+    const principal = await authorize(request, 'bookings', 'read');
+    const query = parseAvailabilityQuery(request.query as Record<string, unknown>);
+    const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
+      result: await availability(tx, query, now()), rollback: true,
+    })));
+    return reply.send(result);
+  });
+
+  app.post(`${BOOKING_PREFIX}/search`, async (request, reply) => {
+    const principal = await authorize(request, 'bookings', 'read');
+    const input = parseSearchInput(request.body);
+    const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
+      result: await search(tx, input, now()), rollback: true,
+    })));
+    return reply.send(result);
+  });
+
+  app.post(`${BOOKING_PREFIX}/quote`, async (request, reply) => {
+    const principal = await authorize(request, 'bookings', 'read');
+    const input = parseBookingInput(request.body);
+    const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
+      result: (await prepareBooking(tx, input, now())).priced.quote, rollback: true,
+    })));
+    return reply.send(result);
+  });
+
+  app.post(`${BOOKING_PREFIX}/book`, async (request: FastifyRequest, reply) => {
+    const principal = await authorize(request, 'bookings', 'write');
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    const input = parseBookingInput(request.body);
+    const response = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
+      result: await withIdempotency(tx, principal.organizationId, key, 'book', request.body, async () => ({
+        status: 201, body: await book(tx, input, now()),
+      })),
+      rollback: false,
+    })));
+    return send(reply, response);
+  });
+
+  app.post(`${BOOKING_PREFIX}/cart-validate`, async (request, reply) => {
+    const principal = await authorize(request, 'bookings', 'read');
+    const body = requireObject(request.body, 'The request body');
+    const items = parseCart(body, body);
+    const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
+      result: await validateCart(tx, items, now(), toBookingApiError), rollback: true,
+    })));
+    return reply.send(result);
+  });
+
+  app.post(`${BOOKING_PREFIX}/cart-checkout`, async (request, reply) => {
+    const principal = await authorize(request, 'bookings', 'write');
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    const body = requireObject(request.body, 'The request body');
+    const items = parseCart(body.cart, body);
+    const response = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
+      result: await withIdempotency(tx, principal.organizationId, key, 'cart-checkout', request.body, async () => ({
+        status: 201, body: await checkoutCart(tx, items, now(), toBookingApiError),
+      })),
+      rollback: false,
+    })));
+    return send(reply, response);
+  });
+
+  app.post(`${BOOKING_PREFIX}/create-product`, async (request, reply) => {
+    const principal = await authorize(request, 'products', 'write');
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    const fields = parseProductInput(request.body);
+    const response = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
+      result: await withIdempotency(tx, principal.organizationId, key, 'create-product', request.body, async () => ({
+        status: 201, body: await createProduct(tx, fields),
+      })),
+      rollback: false,
+    })));
+    return send(reply, response);
+  });
+}

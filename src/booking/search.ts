@@ -1,0 +1,155 @@
+/**
+ * POST /v1/search: every product of the organization against an optional stay, occupancy and attribute options.
+ * Per product: whether it matches, why not (occupancy, options, availability), and its price — the full price of
+ * the stay (rent, adjustments, mandatory fees and taxes; no coupons or optional extras) when an interval is given,
+ * else the lowest and highest nightly rate for the occupancy. A fixed number of statements whatever the number
+ * of products.
+ */
+import type { Queryable } from '../db/types.js';
+import { addDays, todayIn } from './dates.js';
+import type { ShowOptions } from './availability.js';
+import { parseShowOptions } from './availability.js';
+import { invalidInput } from './errors.js';
+import { isObject, parseInterval, parseOccupancy, parseUuid, requireObject, type Interval } from './input.js';
+import {
+  blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, groupBy, loadNights, run, servicesQuery, taxesQuery,
+  type BlockingEvent, type Capacity, type CapacityGroup, type Night, type Product, type Service, type Tax,
+} from './load.js';
+import { priceStay } from './pricing.js';
+import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';
+
+export interface SearchInput extends ShowOptions {
+  interval: Interval | null;
+  occupancy: Record<string, number>;
+  optionIds: string[];
+}
+
+export interface SearchResult {
+  productId: string;
+  match: boolean;
+  occupancyMatches: boolean;
+  optionsMatch: boolean;
+  availability: string | null;
+  price: { min: number; max: number } | null;
+}
+
+export function parseSearchInput(value: unknown): SearchInput {
+  const body = value === undefined || value === null ? {} : requireObject(value, 'The request body');
+  let optionIds: string[] = [];
+  if (body.option_ids !== undefined && body.option_ids !== null) {
+    if (!Array.isArray(body.option_ids)) throw invalidInput('option_ids must be an array of attribute option ids');
+    optionIds = body.option_ids.map((id, index) => parseUuid(id, `option_ids[${index}]`));
+  }
+  return {
+    interval: body.interval === undefined || body.interval === null ? null : parseInterval(body.interval),
+    occupancy: parseOccupancy(body.occupancy),
+    optionIds,
+    ...parseShowOptions(isObject(body) ? body : {}),
+  };
+}
+
+const PRODUCTS = `SELECT id, parent_id, name, currency, timezone, rent_period, interaction, request_status, cooldown_time,
+    rent_pricing_definition
+  FROM api.products WHERE deleted_at IS NULL ORDER BY created_at, id`;
+
+function stayAvailability(stay: Stay, product: Product, nights: Night[], events: BlockingEvent[], today: string, show: ShowOptions): string {
+  if (nights.some((night) => !night.configuration)) return show.showClosedAs === 'closed' ? 'closed' : 'unavailable';
+  const conflicts = conflictingEvents(stay, paddingFor(product, nights[0]?.configuration ?? null), events)
+    .filter((event) => !(show.showPendingAs === 'CANCELLED' && event.type === 'booking' && event.status === 'TENTATIVE'));
+  if (conflicts.length > 0) {
+    const booked = show.showBookedAs === 'booked' ? 'booked' : 'unavailable';
+    if (conflicts.every((event) => event.type === 'booking' && event.status === 'TENTATIVE')) {
+      return show.showPendingAs === 'CONFIRMED' ? booked : 'tentative';
+    }
+    return conflicts.some((event) => event.type === 'booking') ? booked : 'unavailable';
+  }
+  if (stayRuleViolations(product, stay, nights, today).length > 0) return 'unavailable';
+  if (nights.some((night) => night.rate === null)) return 'unavailable';
+  return 'available';
+}
+
+export async function search(tx: Queryable, input: SearchInput, now: Date): Promise<SearchResult[]> {
+  const products = await run<Product>(tx, { text: PRODUCTS, values: [] });
+  if (products.length === 0) return [];
+  const ids = products.map((product) => product.id);
+  const groups = await run<CapacityGroup>(tx, capacityGroupsQuery());
+  const capacities = groupBy(await run<Capacity>(tx, capacitiesQuery(ids)));
+  const optionRows = groupBy(await run<{ product_id: string; attribute_option_id: string }>(tx, {
+    text: 'SELECT product_id, attribute_option_id FROM api.product_attribute_options WHERE product_id = ANY ($1::uuid[])',
+    values: [ids],
+  }));
+  // Occupancy: unknown groups are a 400 for the whole search (same check as /book).
+  const guests = resolveOccupancy(input.occupancy, groups, []).guests;
+
+  const stays = new Map<string, Stay | null>();
+  const nightsByProduct = new Map<string, Night[]>();
+  let events = new Map<string, BlockingEvent[]>();
+  let services = new Map<string, (Service & { product_id: string })[]>();
+  let taxes = new Map<string, Tax[]>();
+  if (input.interval) {
+    for (const period of ['nightly', 'daily'] as const) {
+      const periodProducts = products.filter((product) => product.rent_period === period);
+      if (periodProducts.length === 0) continue;
+      let stay: Stay | null = null;
+      try {
+        stay = toStay(period, input.interval);
+      } catch {
+        stay = null; // a zero-night interval cannot be a nightly stay
+      }
+      for (const product of periodProducts) stays.set(product.id, stay);
+      if (!stay) continue;
+      const nights = await loadNights(tx, periodProducts.map((p) => p.id), stay.start, addDays(stay.endExclusive, -1), stay.length, guests);
+      for (const [id, list] of nights) nightsByProduct.set(id, list);
+    }
+    const latest = addDays(input.interval.end, 62); // room for the cooldown after the stay
+    events = groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(ids, input.interval.start, latest)));
+    services = groupBy(await run<Service>(tx, servicesQuery(ids)));
+    taxes = groupBy(await run<Tax>(tx, taxesQuery(ids)));
+  }
+  const rateRanges = input.interval ? new Map<string, { min: number; max: number }>() : new Map(
+    (await run<{ product_id: string; min: number; max: number }>(tx, {
+      text: `SELECT c.product_id, min((r ->> 'rate')::integer) AS min, max((r ->> 'rate')::integer) AS max
+             FROM api.product_configurations AS c CROSS JOIN LATERAL jsonb_array_elements(c.rates) AS r
+             WHERE c.product_id = ANY ($1::uuid[]) AND (r ->> 'occupancy')::integer <= $2
+             GROUP BY c.product_id`,
+      values: [ids, guests],
+    })).map((row) => [row.product_id, { min: row.min, max: row.max }]),
+  );
+
+  return products.map((product) => {
+    const occupancy = resolveOccupancy(input.occupancy, groups, capacities.get(product.id) ?? []);
+    const occupancyMatches = occupancy.reasons.filter((reason) => !reason.endsWith('must be given')).length === 0;
+    const options = new Set((optionRows.get(product.id) ?? []).map((row) => row.attribute_option_id));
+    const optionsMatch = input.optionIds.every((id) => options.has(id));
+    if (!input.interval) {
+      return {
+        productId: product.id, match: occupancyMatches && optionsMatch, occupancyMatches, optionsMatch,
+        availability: null, price: rateRanges.get(product.id) ?? null,
+      };
+    }
+    const stay = stays.get(product.id) ?? null;
+    const nights = nightsByProduct.get(product.id) ?? [];
+    const today = todayIn(product.timezone, now);
+    const availability = stay
+      ? stayAvailability(stay, product, nights, events.get(product.id) ?? [], today, input)
+      : 'unavailable';
+    let price: SearchResult['price'] = null;
+    if (stay && availability === 'available') {
+      try {
+        const priced = priceStay({
+          product, stay, nights, guests: occupancy.guests, today, language: 'en',
+          services: (services.get(product.id) ?? []).filter((service) => service.type === 'fee'),
+          formValues: {}, taxes: taxes.get(product.id) ?? [], coupons: [], couponCodes: [],
+        });
+        price = { min: priced.quote.total, max: priced.quote.total };
+      } catch {
+        price = null;
+      }
+    }
+    return {
+      productId: product.id,
+      match: availability === 'available' && price !== null && occupancyMatches && optionsMatch,
+      occupancyMatches, optionsMatch, availability, price,
+    };
+  });
+}

@@ -178,6 +178,7 @@ describe('parse query string', () => {
   it('a non-filter on a table is a parse error; bad limit; embedding depth', () => {
     assert.equal(apiError(() => parseQueryString('name=bob', { isRpc: false })).code, 'PGRST100');
     assert.equal(apiError(() => parseQueryString('limit=abc', { isRpc: false })).code, 'PGRST100');
+    assert.equal(apiError(() => parseQueryString('rel.offset=99999999999999999999999', { isRpc: false })).code, 'PGRST100');
     assert.equal(apiError(() => parseQueryString('select=a(b(c(*)))', { isRpc: false, maxEmbedDepth: 2 })).code, 'PGRST100');
     assert.equal(apiError(() => parseQueryString('x=%E0%A4%A', { isRpc: false })).code, 'PGRST100');
   });

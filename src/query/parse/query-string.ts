@@ -50,10 +50,11 @@ function lastSegment(key: string): { path: string[]; last: string } {
 }
 
 function parseInteger(value: string, key: string): number {
-  if (!/^-?[0-9]+$/.test(value.trim())) {
+  const number = Number(value.trim());
+  if (!/^-?[0-9]+$/.test(value.trim()) || !Number.isSafeInteger(number)) {
     throw queryParamError(`"failed to parse ${key} parameter (${value})" (line 1, column 1)`, 'expecting digit');
   }
-  return Number(value.trim());
+  return number;
 }
 
 export function parseQueryString(raw: string, options: QueryStringOptions): QueryParams {

@@ -55,6 +55,24 @@ $$;
 CREATE TRIGGER webhook_notifications_enqueue AFTER INSERT OR UPDATE OF status ON api.webhook_notifications
   FOR EACH ROW EXECUTE FUNCTION staykit_internal.webhook_notifications_enqueue();
 
+-- While a webhook is disabled its queued notifications are parked at run_at = infinity, so claims (which scan due
+-- rows in run_at order) never wade through them; enabling it makes them due at once. Leased rows (in flight right
+-- now) are left alone: their worker records the outcome as usual.
+CREATE FUNCTION staykit_internal.webhooks_park_queue() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NEW.disabled_at IS NOT NULL AND OLD.disabled_at IS NULL THEN
+    UPDATE staykit_internal.webhook_queue SET run_at = 'infinity' WHERE webhook_id = NEW.id AND lease_token IS NULL;
+  ELSIF NEW.disabled_at IS NULL AND OLD.disabled_at IS NOT NULL THEN
+    UPDATE staykit_internal.webhook_queue SET run_at = now() WHERE webhook_id = NEW.id AND run_at = 'infinity';
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER webhooks_park_queue AFTER UPDATE OF disabled_at ON api.webhooks
+  FOR EACH ROW EXECUTE FUNCTION staykit_internal.webhooks_park_queue();
+
 -- POST /v1/webhook-redeliver: pending again, due now, with a fresh retry schedule (tries keeps counting).
 -- A notification that is still queued (pending, possibly being delivered right now) is left as it is.
 CREATE FUNCTION staykit_internal.requeue_webhook_notification(notification uuid) RETURNS uuid
@@ -211,6 +229,7 @@ REVOKE ALL ON FUNCTION staykit_internal.emit_webhook_event(uuid, text, jsonb) FR
 REVOKE ALL ON FUNCTION staykit_internal.requeue_webhook_notification(uuid) FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.webhook_outbox() FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.webhook_notifications_enqueue() FROM PUBLIC;
+REVOKE ALL ON FUNCTION staykit_internal.webhooks_park_queue() FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.webhook_row_snapshot(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.webhook_quiet_columns() FROM PUBLIC;
 REVOKE ALL ON staykit_internal.webhook_queue FROM PUBLIC;

@@ -33,7 +33,8 @@ forEachBackend('webhook delivery', (ctx) => {
 
   async function queueRow(notificationId: string) {
     const { rows } = await ctx.db.query<{ attempts: number; due_in: number; lease_token: string | null }>(
-      `SELECT attempts, extract(epoch FROM run_at - now())::float8 AS due_in, lease_token
+      `SELECT attempts, lease_token,
+              CASE WHEN run_at = 'infinity' THEN 'Infinity'::float8 ELSE extract(epoch FROM run_at - now())::float8 END AS due_in
        FROM staykit_internal.webhook_queue WHERE notification_id = $1`,
       [notificationId],
     );
@@ -146,6 +147,28 @@ forEachBackend('webhook delivery', (ctx) => {
     assert.ok(rows[0]?.disabled_at, 'disabled_at is set');
     await createContact(ctx.db, org, 'After');
     assert.equal((await notifications(ctx.db, hook.id)).length, 1, 'a disabled webhook gets no new notifications');
+  });
+
+  it('a disabled webhook keeps its pending notifications parked; enabling it delivers them', async () => {
+    const hook = await setUp((_receipt, n) => (n === 1 && receiver!.receipts.length === 1 ? { status: 410 } : { status: 200 }));
+    await createContact(ctx.db, org, 'One');
+    await createContact(ctx.db, org, 'Two');
+    await createContact(ctx.db, org, 'Three');
+    await deliverDue(ctx.db, config, { concurrency: 1 }); // the first answer is 410: the other two must wait
+    const rows = await notifications(ctx.db, hook.id);
+    assert.deepEqual(rows.map((row) => row.status).sort(), ['error', 'pending', 'pending']);
+    assert.equal(receiver!.receipts.length, 1);
+    const waiting = rows.filter((row) => row.status === 'pending');
+    for (const row of waiting) {
+      const queued = await queueRow(row.id);
+      assert.equal(queued?.attempts, 0, 'waiting does not use up retries');
+      assert.equal(queued?.due_in, Infinity, 'parked');
+    }
+    await ctx.db.query('UPDATE api.webhooks SET disabled_at = NULL WHERE id = $1', [hook.id]);
+    await deliverDue(ctx.db, config);
+    const after = await notifications(ctx.db, hook.id);
+    assert.deepEqual(after.map((row) => row.status).sort(), ['error', 'sent', 'sent']);
+    assert.equal(receiver!.receipts.length, 3);
   });
 
   it('a timeout is a failure that will be retried', async () => {

@@ -101,8 +101,10 @@ export function resolveOccupancy(
     }
   }
   const reasons: string[] = [];
+  // Explicit input is required for the groups the product has capacities for (other groups do not apply to it).
+  const limited = new Set(capacities.map((capacity) => capacity.capacity_group_id));
   for (const group of groups) {
-    if (group.requires_explicit_input && group.elements.length === 0 && !(group.id in given)) {
+    if (group.requires_explicit_input && limited.has(group.id) && group.elements.length === 0 && !(group.id in given)) {
       reasons.push(`The number of ${localize(group.name, language) || group.id} must be given`);
     }
   }

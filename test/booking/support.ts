@@ -65,6 +65,7 @@ export interface Fixtures {
 }
 
 export function fixtures(db: Queryable, organizationId: string): Fixtures {
+  let order = 0;
   const row = (table: string, fields: Record<string, unknown>) =>
     insert<{ id: string }>(db, table, { organization_id: organizationId, ...fields }).then((r) => r.id);
   return {
@@ -84,7 +85,7 @@ export function fixtures(db: Queryable, organizationId: string): Fixtures {
     },
     service: async (productId, fields) => {
       const id = await row('services', { name: { default: 'Service' }, ...fields });
-      await row('product_services', { product_id: productId, service_id: id });
+      await row('product_services', { product_id: productId, service_id: id, order: (order += 1) });
       return id;
     },
     option: (serviceId, name, pricing) => row('service_options', { service_id: serviceId, name: { default: name }, pricing }),

@@ -123,15 +123,22 @@ export function ambiguousRelationship(parent: string, child: string, candidates:
   );
 }
 
-/** 404 PGRST202. */
-export function functionNotFound(schema: string, name: string, argNames: string[], suggestion: string | null): ApiError {
+/** 404 PGRST202. `suggestion`: a function name, or `name(params)` when the name exists with other parameters. */
+export function functionNotFound(
+  schema: string,
+  name: string,
+  argNames: string[],
+  suggestion: string | null,
+  jsonBody = false,
+): ApiError {
   const params = argNames.length === 0 ? ' without parameters' : `(${argNames.join(', ')})`;
   const paramsDetail =
     argNames.length === 0
       ? ' without parameters'
       : ` with parameter${argNames.length > 1 ? 's' : ''} ${argNames.join(', ')}`;
+  const jsonDetail = jsonBody ? ' or with a single unnamed json/jsonb parameter' : '';
   return new ApiError(404, 'PGRST202', `Could not find the function ${schema}.${name}${params} in the schema cache`, {
-    details: `Searched for the function ${schema}.${name}${paramsDetail}, but no matches were found in the schema cache.`,
+    details: `Searched for the function ${schema}.${name}${paramsDetail}${jsonDetail}, but no matches were found in the schema cache.`,
     hint: suggestion === null ? null : `Perhaps you meant to call the function ${schema}.${suggestion}`,
   });
 }

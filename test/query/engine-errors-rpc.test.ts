@@ -107,10 +107,14 @@ forEachBackend('engine errors and rpc', (ctx) => {
       code: 'PGRST202',
       message: 'Could not find the function fixture.add_them(a, c) in the schema cache',
       details: 'Searched for the function fixture.add_them with parameters a, c, but no matches were found in the schema cache.',
-      hint: null,
+      hint: 'Perhaps you meant to call the function fixture.add_them(a, b)',
     });
     const typo = await request('POST', 'rpc/add_them2', { body: { a: 1, b: 2 } });
     assert.equal((typo.json as Row).hint, 'Perhaps you meant to call the function fixture.add_them');
+    assert.equal(
+      (typo.json as Row).details,
+      'Searched for the function fixture.add_them2 with parameters a, b or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+    );
     const badArg = await request('GET', 'rpc/add_them?a=x&b=1');
     assert.equal(badArg.status, 400);
     assert.equal((badArg.json as Row).code, '22P02');

@@ -48,8 +48,17 @@ export function planRpc(ctx: BuildContext, request: ParsedRequest): RpcPlan {
   const overloads = ctx.cache.routines.get(request.target) ?? [];
   const routine = overloads.find((candidate) => fits(candidate, names));
   if (!routine) {
-    const suggestion = overloads.length === 0 ? closest(request.target, ctx.cache.routines.keys(), 0.75) : null;
-    throw functionNotFound(ctx.cache.schema, request.target, [...names].sort(), suggestion);
+    // PostgREST: a close function name (score ≥ 0.75), or the closest parameter list of the overloads (≥ 0.33).
+    const listOf = (params: string[]): string => `(${[...params].sort().join(', ')})`;
+    const suggestion =
+      overloads.length === 0
+        ? closest(request.target, ctx.cache.routines.keys(), 0.75)
+        : (() => {
+            const lists = overloads.map((routine) => listOf(routine.args.map((arg) => arg.name)));
+            const best = closest(listOf(names), lists, 0.33) ?? null;
+            return best === null ? null : `${request.target}${best}`;
+          })();
+    throw functionNotFound(ctx.cache.schema, request.target, [...names].sort(), suggestion, fromJson);
   }
   const args: RpcArg[] = routine.args
     .filter((arg) => values.has(arg.name))

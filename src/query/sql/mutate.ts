@@ -26,9 +26,10 @@ export function insertSql(plan: InsertPlan, params: Params): string {
   if (plan.applyDefaults && names.length > 0) {
     // missing=default: one VALUES row per object, DEFAULT where the object lacks the key.
     const valueRows = plan.rowKeys.map((keys, index) => {
-      const record = plan.payloadKind === 'array' ? `(${body}::json -> ${index})` : `${body}::json`;
+      // jsonb: `->` on json would re-parse the whole body for every cell.
+      const record = plan.payloadKind === 'array' ? `(${body}::jsonb -> ${index})` : `${body}::jsonb`;
       const cells = names.map((name) =>
-        keys.includes(name) ? `(json_populate_record(NULL::${table}, ${record})).${quoteIdent(name)}` : 'DEFAULT',
+        keys.includes(name) ? `(jsonb_populate_record(NULL::${table}, ${record})).${quoteIdent(name)}` : 'DEFAULT',
       );
       if (tenantValue) cells.push(tenantValue);
       return `(${cells.join(', ')})`;

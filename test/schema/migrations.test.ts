@@ -46,6 +46,40 @@ forEachBackend('schema: migrations', (ctx) => {
       }
     });
 
+    it('creates the role race-safely: a second creator waiting on the first one succeeds too', async () => {
+      // The migration's own DO block, run for a throwaway role name by two transactions that overlap.
+      const file = (await loadMigrations()).find((m) => m.id.endsWith('_privileges_and_rls'))!;
+      const block = /DO \$\$\s*BEGIN\s*IF NOT EXISTS \(SELECT 1 FROM pg_roles[\s\S]*?END\s*\$\$;/.exec(file.sql)?.[0];
+      assert.ok(block, 'the role-creating DO block is in the migration');
+      const role = `staykit_race_${Date.now()}`;
+      const sql = block.replaceAll('staykit_api', role);
+      const other = await openPostgres({ connectionString: ctx.url!, maxConnections: 1 });
+      let release!: () => void;
+      const firstHolds = new Promise<void>((resolve) => { release = resolve; });
+      let secondStarted!: () => void;
+      const started = new Promise<void>((resolve) => { secondStarted = resolve; });
+      try {
+        const first = ctx.db.transaction(async (tx) => {
+          await tx.exec(sql);
+          await firstHolds; // keep the new role uncommitted while the second one tries
+        });
+        const second = other.transaction(async (tx) => {
+          await started;
+          await tx.exec(sql);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        secondStarted();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        release();
+        await Promise.all([first, second]);
+        const { rows } = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_roles WHERE rolname = $1`, [role]);
+        assert.equal(rows[0]!.n, 1);
+      } finally {
+        await other.close();
+        await ctx.db.query(`DROP ROLE IF EXISTS ${role}`);
+      }
+    });
+
     it('migrates several fresh databases of one cluster concurrently (the role is shared)', async () => {
       const databases = await Promise.all([1, 2, 3].map(() => createTestDatabase('postgres', { migrated: false })));
       try {

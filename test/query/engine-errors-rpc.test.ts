@@ -91,6 +91,11 @@ forEachBackend('engine errors and rpc', (ctx) => {
     assert.equal(getTable.headers['Content-Range'], '0-1/2');
     const ids = await request('GET', 'rpc/client_ids');
     assert.deepEqual(ids.json, [1, 2, 3]);
+    const arrays = await request('POST', 'rpc/sum_all', { body: { nums: [1, 2, 3], extra: { add: 10 }, label: 'total' } });
+    assert.equal(arrays.status, 200, arrays.body);
+    assert.equal(arrays.json, 'total:16');
+    const arraysGet = await request('GET', 'rpc/sum_all?nums=%7B4,5%7D');
+    assert.equal(arraysGet.json, 'sum:9');
     const options = await request('OPTIONS', 'rpc/add_them');
     assert.equal(options.headers['Allow'], 'OPTIONS,GET,HEAD,POST');
     const volatileOptions = await request('OPTIONS', 'rpc/do_nothing');

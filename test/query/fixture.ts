@@ -67,6 +67,8 @@ CREATE FUNCTION fixture.add_them(a int, b int) RETURNS int LANGUAGE sql IMMUTABL
 CREATE FUNCTION fixture.projects_of(cid int) RETURNS SETOF fixture.projects LANGUAGE sql STABLE
   AS 'SELECT * FROM fixture.projects WHERE client_id = cid';
 CREATE FUNCTION fixture.client_ids() RETURNS SETOF int LANGUAGE sql STABLE AS 'SELECT id FROM fixture.clients';
+CREATE FUNCTION fixture.sum_all(nums int[], extra jsonb DEFAULT '{}', label text DEFAULT 'sum') RETURNS text
+  LANGUAGE sql IMMUTABLE AS $f$ SELECT label || ':' || ((SELECT sum(x) FROM unnest(nums) AS x) + coalesce((extra->>'add')::int, 0)) $f$;
 CREATE FUNCTION fixture.do_nothing() RETURNS void LANGUAGE sql AS '';
 CREATE FUNCTION fixture.greet(name text DEFAULT 'world') RETURNS text LANGUAGE sql IMMUTABLE AS $f$ SELECT 'hello ' || name $f$;
 

@@ -62,11 +62,7 @@ export function planRpc(ctx: BuildContext, request: ParsedRequest): RpcPlan {
   }
   const args: RpcArg[] = routine.args
     .filter((arg) => values.has(arg.name))
-    .map((arg) => {
-      const value = values.get(arg.name);
-      const text = value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value);
-      return { name: arg.name, type: arg.type, value: text, fromJson };
-    });
+    .map((arg) => ({ name: arg.name, type: arg.type, value: values.get(arg.name) ?? null, fromJson }));
   const table = routine.returnsTable ? ctx.cache.tables.get(routine.returnsTable) : undefined;
   const knownColumns = table !== undefined;
   const scalar = !routine.returnsComposite;

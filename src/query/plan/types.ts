@@ -33,8 +33,12 @@ export type Source =
 export interface RpcArg {
   name: string;
   type: string;
-  value: string | null;
-  /** JSON values from a POST body are passed as JSON text and converted with `json_populate_record`-like casts. */
+  /**
+   * The argument as given: a string from the query string (GET), or any JSON value from a POST body. All arguments
+   * reach PostgreSQL as one JSON object read by `json_to_record`, which converts JSON arrays, objects, numbers and
+   * strings to the parameter types.
+   */
+  value: unknown;
   fromJson: boolean;
 }
 

@@ -27,7 +27,7 @@ function sourceSql(node: ReadNode, params: Params): string {
 export function functionSourceSql(source: Extract<Source, { kind: 'function' }>, alias: string, params: Params): string {
   const fn = qualified(source.routine.schema, source.routine.name);
   if (source.args.length === 0) return `${fn}() AS ${alias}`;
-  const json: Record<string, string | null> = {};
+  const json: Record<string, unknown> = {};
   for (const arg of source.args) json[arg.name] = arg.value;
   const defs = source.args.map((arg) => `${quoteIdent(arg.name)} ${safeTypeName(arg.type)}`).join(', ');
   const call = source.args.map((arg) => `${quoteIdent(arg.name)} := ${quoteIdent('pgrst_args')}.${quoteIdent(arg.name)}`);

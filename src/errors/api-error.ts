@@ -6,7 +6,8 @@
 export interface ErrorBody {
   code: string;
   message: string;
-  details: string | null;
+  /** A string, or (PGRST201) the list of candidate relationships. */
+  details: string | Record<string, string>[] | null;
   hint: string | null;
 }
 

@@ -2,7 +2,7 @@
  * The one catalogue of errors a client of the generic resource endpoints can see: PostgREST's codes (PGRSTnnn,
  * messages as in PostgREST v12's `Error.hs`) and Staykit's own (`SKnnn`). Every constructor returns an ApiError.
  */
-import { ApiError } from './api-error.js';
+import { ApiError, type ErrorBody } from './api-error.js';
 
 /** 400 PGRST100: a query parameter (select, filter, order, …) could not be parsed. */
 export function queryParamError(message: string, details: string): ApiError {
@@ -187,17 +187,17 @@ export function notSupported(feature: string): ApiError {
 
 /** Error bodies with a JSON (non-string) `details`, like PGRST201's list of candidates. */
 export class ApiErrorWithJsonDetails extends ApiError {
-  readonly jsonDetails: unknown;
-  constructor(base: ApiError, jsonDetails: unknown) {
+  readonly jsonDetails: Record<string, string>[];
+  constructor(base: ApiError, jsonDetails: Record<string, string>[]) {
     super(base.status, base.code, base.message, { hint: base.hint, headers: base.headers });
     this.jsonDetails = jsonDetails;
   }
-  override toBody(): { code: string; message: string; details: string | null; hint: string | null } {
-    return { ...super.toBody(), details: this.jsonDetails as string | null };
+  override toBody(): ErrorBody {
+    return { ...super.toBody(), details: this.jsonDetails };
   }
 }
 
-function withJsonDetails(error: ApiError, details: unknown): ApiError {
+function withJsonDetails(error: ApiError, details: Record<string, string>[]): ApiError {
   return new ApiErrorWithJsonDetails(error, details);
 }
 

@@ -130,6 +130,10 @@ describe('parse logic trees', () => {
       jsonPath: [{ arrow: '->>', key: 'g', isIndex: false }],
     });
   });
+  it('error messages show the value as given, columns counted with the operator', () => {
+    const error = apiError(() => parseLogicTree('or', false, '(id.eq.1'));
+    assert.equal(error.message, '"failed to parse logic tree ((id.eq.1)" (line 1, column 11)');
+  });
   it('negated root and depth limit', () => {
     const tree = parseLogicTree('and', true, '(a.eq.1)');
     assert.equal(tree.type === 'expr' && tree.negated, true);

@@ -10,6 +10,8 @@ export class Cursor {
   constructor(
     readonly input: string,
     readonly what: string,
+    /** The text shown in error messages (PostgREST shows a logic tree's value without its operator). */
+    readonly shown: string = input,
   ) {}
 
   get done(): boolean {
@@ -48,13 +50,13 @@ export class Cursor {
   error(expecting: string, at = this.pos): ApiError {
     const found = at >= this.input.length ? 'end of input' : `"${this.input[at]}"`;
     return queryParamError(
-      `"failed to parse ${this.what} (${this.input})" (line 1, column ${at + 1})`,
+      `"failed to parse ${this.what} (${this.shown})" (line 1, column ${at + 1})`,
       `unexpected ${found} ${expecting}`.trim(),
     );
   }
 
   fail(details: string, at = this.pos): ApiError {
-    return queryParamError(`"failed to parse ${this.what} (${this.input})" (line 1, column ${at + 1})`, details);
+    return queryParamError(`"failed to parse ${this.what} (${this.shown})" (line 1, column ${at + 1})`, details);
   }
 }
 

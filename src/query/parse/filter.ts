@@ -191,7 +191,7 @@ function readLogicTree(cursor: Cursor, depth: number, maxDepth: number): LogicTr
 /** `or=(…)` → key operator `or` (with `not.` when the key had it) and the value `(…)`. */
 export function parseLogicTree(operator: 'and' | 'or', negated: boolean, value: string, maxDepth = 10): LogicTree {
   const text = `${operator}${value}`;
-  const cursor = new Cursor(text, 'logic tree');
+  const cursor = new Cursor(text, 'logic tree', value);
   const tree = readLogicTree(cursor, 0, maxDepth);
   if (!cursor.done) throw cursor.error('expecting end of input');
   if (tree.type !== 'expr') throw cursor.error('expecting "("', operator.length);

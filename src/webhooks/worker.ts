@@ -118,16 +118,32 @@ export function startWebhookWorker(
       wakeUp = done;
     });
 
-  const run = (claimed: ClaimedNotification) => {
-    const task = deliverClaimed(db, claimed, delivery).then(
-      (report) => {
-        if (!report.recorded) logger.warn({ notification_id: claimed.id }, 'webhook lease expired before recording; another worker will retry');
-        else if (report.outcome.kind === 'gone') logger.warn({ webhook_id: claimed.webhook_id }, 'webhook endpoint answered 410 Gone; webhook disabled');
-        options.onDelivery?.(report);
-      },
+  const deliver = async (claimed: ClaimedNotification): Promise<void> => {
+    let report: DeliveryReport;
+    try {
+      report = await deliverClaimed(db, claimed, delivery);
+    } catch (error) {
       // Recording failed (database down): the lease expires and the notification is sent again later.
-      (error: unknown) => logger.error({ notification_id: claimed.id, err: error }, 'webhook delivery could not be recorded'),
-    ).finally(() => {
+      logger.error({ notification_id: claimed.id, err: error }, 'webhook delivery could not be recorded');
+      return;
+    }
+    if (!report.recorded) {
+      logger.warn({ notification_id: claimed.id }, 'webhook lease expired before recording; another worker will retry');
+    } else if (report.outcome.kind === 'gone') {
+      logger.warn({ webhook_id: claimed.webhook_id }, 'webhook endpoint answered 410 Gone; webhook disabled');
+    } else if (report.outcome.kind === 'error') {
+      logger.warn({ notification_id: claimed.id, webhook_id: claimed.webhook_id, response: report.response },
+        'webhook notification failed its last scheduled try');
+    }
+    try {
+      options.onDelivery?.(report);
+    } catch (error) {
+      logger.error({ err: error }, 'webhook onDelivery callback failed');
+    }
+  };
+
+  const run = (claimed: ClaimedNotification) => {
+    const task = deliver(claimed).finally(() => {
       inFlight.delete(task);
       wakeUp?.();
     });

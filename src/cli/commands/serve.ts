@@ -36,10 +36,11 @@ export async function serve(config: Config): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
-  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}`);
-  if (apiKey) {
-    console.log(`\nDemo organization API key: ${apiKey}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`);
-  }
+  const demo = apiKey
+    ? `\n\nDemo organization API key: ${apiKey}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`
+    : '';
+  // One write, so whoever reads the banner sees the key with it.
+  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${demo}`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -78,8 +78,10 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     text: 'SELECT product_id, attribute_option_id FROM api.product_attribute_options WHERE product_id = ANY ($1::uuid[])',
     values: [ids],
   }));
-  // Occupancy: unknown groups are a 400 for the whole search (same check as /book).
-  const guests = resolveOccupancy(input.occupancy, groups, []).guests;
+  // Occupancy: unknown groups are a 400 for the whole search (same check as /book). Without one, prices are for
+  // one guest.
+  const noOccupancy = Object.keys(input.occupancy).length === 0;
+  const guests = noOccupancy ? 1 : resolveOccupancy(input.occupancy, groups, []).guests;
 
   const stays = new Map<string, Stay | null>();
   const nightsByProduct = new Map<string, Night[]>();
@@ -110,15 +112,15 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     (await run<{ product_id: string; min: number; max: number }>(tx, {
       text: `SELECT c.product_id, min((r ->> 'rate')::integer) AS min, max((r ->> 'rate')::integer) AS max
              FROM api.product_configurations AS c CROSS JOIN LATERAL jsonb_array_elements(c.rates) AS r
-             WHERE c.product_id = ANY ($1::uuid[]) AND (r ->> 'occupancy')::integer <= $2
+             WHERE c.product_id = ANY ($1::uuid[]) AND ($2::integer IS NULL OR (r ->> 'occupancy')::integer <= $2)
              GROUP BY c.product_id`,
-      values: [ids, guests],
+      values: [ids, noOccupancy ? null : guests],
     })).map((row) => [row.product_id, { min: row.min, max: row.max }]),
   );
 
   return products.map((product) => {
     const occupancy = resolveOccupancy(input.occupancy, groups, capacities.get(product.id) ?? []);
-    const occupancyMatches = occupancy.reasons.filter((reason) => !reason.endsWith('must be given')).length === 0;
+    const occupancyMatches = noOccupancy || occupancy.reasons.filter((reason) => !reason.endsWith('must be given')).length === 0;
     const options = new Set((optionRows.get(product.id) ?? []).map((row) => row.attribute_option_id));
     const optionsMatch = input.optionIds.every((id) => options.has(id));
     if (!input.interval) {
@@ -137,7 +139,7 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     if (stay && availability === 'available') {
       try {
         const priced = priceStay({
-          product, stay, nights, guests: occupancy.guests, today, language: 'en',
+          product, stay, nights, guests, today, language: 'en',
           services: (services.get(product.id) ?? []).filter((service) => service.type === 'fee'),
           formValues: {}, taxes: taxes.get(product.id) ?? [], coupons: [], couponCodes: [],
         });

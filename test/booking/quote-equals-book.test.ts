@@ -69,7 +69,7 @@ forEachBackend('/v1/quote is exactly what /v1/book charges', (ctx) => {
         'SELECT line_item_id, tax_id, name, percentage::float8 AS percentage, inclusive, amount FROM api.line_item_taxes WHERE line_item_id = ANY ($1::uuid[])',
         [rows.map((row) => row.id)]);
       const stored = rows.map((row) => ({
-        item_type: row.item_type, fee_type: row.fee_type, name: row.name.default, quantity: row.quantity, amount: row.amount,
+        item_type: row.item_type, fee_type: row.fee_type, name: row.name.default ?? '', quantity: row.quantity, amount: row.amount,
         ...(row.service_id ? { service_id: row.service_id } : {}),
         taxes: taxes.rows.filter((t) => t.line_item_id === row.id)
           .map((t) => ({ tax_id: t.tax_id, name: t.name, percentage: Number(t.percentage), inclusive: t.inclusive, amount: t.amount })),

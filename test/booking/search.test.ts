@@ -1,0 +1,91 @@
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { forEachBackend } from '../support/databases.js';
+import { createOrganization } from '../support/app.js';
+import { client, fixtures, insert, startBookingApp } from './support.js';
+
+interface Result { productId: string; match: boolean; occupancyMatches: boolean; optionsMatch: boolean; availability: string | null; price: { min: number; max: number } | null }
+
+forEachBackend('POST /v1/search', (ctx) => {
+  let app: FastifyInstance;
+  let api: ReturnType<typeof client>;
+  let small: string;
+  let large: string;
+  let closed: string;
+  let booked: string;
+  let adults: string;
+  let pool: string;
+  let seaView: string;
+
+  before(async () => {
+    app = await startBookingApp(ctx.db);
+    const org = await createOrganization(ctx.db, 'Search');
+    api = client(app, org.key);
+    const f = fixtures(ctx.db, org.id);
+    adults = await f.group('Adults');
+    const attribute = await insert<{ id: string }>(ctx.db, 'attributes', { organization_id: org.id, name: JSON.stringify({ default: 'Features' }) });
+    pool = (await insert<{ id: string }>(ctx.db, 'attribute_options', { organization_id: org.id, attribute_id: attribute.id, name: JSON.stringify({ default: 'Pool' }) })).id;
+    seaView = (await insert<{ id: string }>(ctx.db, 'attribute_options', { organization_id: org.id, attribute_id: attribute.id, name: JSON.stringify({ default: 'Sea view' }) })).id;
+    small = await f.product({ name: { default: 'Small' } });
+    large = await f.product({ name: { default: 'Large' } });
+    closed = await f.product({ name: { default: 'Closed' } });
+    booked = await f.product({ name: { default: 'Booked' } });
+    const gone = await f.product({ name: { default: 'Gone' }, deleted_at: '2027-01-01T00:00:00Z' });
+    await f.configuration(small, { rates: [{ duration: 1, occupancy: 1, rate: 8000 }, { duration: 1, occupancy: 2, rate: 9000 }] });
+    await f.configuration(large, { rates: [{ duration: 1, occupancy: 1, rate: 15000 }, { duration: 1, occupancy: 4, rate: 20000 }] });
+    await f.configuration(booked, { rates: [{ duration: 1, occupancy: 1, rate: 7000 }] });
+    await f.configuration(gone, { rates: [{ duration: 1, occupancy: 1, rate: 7000 }] });
+    await f.capacity(small, adults, 1, 2);
+    await f.capacity(large, adults, 1, 6);
+    await f.service(large, { name: { default: 'Cleaning' }, type: 'fee', pricing: { per: 'stay', amount: 6000 } });
+    await f.event(booked, { start_date: '2027-03-10', end_date: '2027-03-20' });
+    for (const [product, option] of [[small, seaView], [large, seaView], [large, pool]] as const) {
+      await insert(ctx.db, 'product_attribute_options', { organization_id: org.id, product_id: product, attribute_option_id: option });
+    }
+  });
+  after(() => app.close());
+
+  const search = async (body: unknown) => {
+    const response = await api.post('/v1/search', body);
+    assert.equal(response.statusCode, 200, response.body);
+    return new Map((response.json() as Result[]).map((result) => [result.productId, result]));
+  };
+
+  it('without an interval: every active product with its nightly rate range', async () => {
+    const results = await search({});
+    assert.deepEqual([...results.keys()].sort(), [small, large, closed, booked].sort());
+    assert.deepEqual(results.get(small)!.price, { min: 8000, max: 9000 });
+    assert.equal(results.get(small)!.availability, null);
+    assert.equal(results.get(closed)!.price, null);
+  });
+
+  it('with a stay, occupancy and options: matches, reasons and the price of the stay', async () => {
+    const results = await search({ interval: { start: '2027-03-12', end: '2027-03-14' }, occupancy: { [adults]: 4 }, option_ids: [pool] });
+    // Large: 2 nights × 20000 (4 adults) + cleaning 6000 = 46000.
+    assert.deepEqual(results.get(large), { productId: large, match: true, occupancyMatches: true, optionsMatch: true, availability: 'available', price: { min: 46000, max: 46000 } });
+    const smallResult = results.get(small)!;
+    assert.equal(smallResult.match, false);
+    assert.equal(smallResult.occupancyMatches, false);
+    assert.equal(smallResult.optionsMatch, false);
+    assert.equal(results.get(booked)!.availability, 'unavailable');
+    assert.equal(results.get(booked)!.price, null);
+    assert.equal(results.get(closed)!.availability, 'unavailable');
+  });
+
+  it('honours show_booked_as and show_closed_as', async () => {
+    const results = await search({ interval: { start: '2027-03-12', end: '2027-03-14' }, show_booked_as: 'booked', show_closed_as: 'closed' });
+    assert.equal(results.get(booked)!.availability, 'booked');
+    assert.equal(results.get(closed)!.availability, 'closed');
+    // Without an occupancy, prices are for one guest: 2 nights × 8000.
+    assert.deepEqual(results.get(small)!.price, { min: 16000, max: 16000 });
+    assert.equal(results.get(small)!.match, true);
+  });
+
+  it('answers bad input with 400', async () => {
+    for (const body of [{ occupancy: { nope: 1 } }, { option_ids: 'pool' }, { interval: { start: '2027-03-14', end: '2027-03-12' } }, { show_closed_as: 'open' }]) {
+      const response = await api.post('/v1/search', body);
+      assert.equal(response.statusCode, 400, JSON.stringify(body));
+    }
+  });
+});

@@ -5,11 +5,11 @@
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
-/** True for a real calendar date in `YYYY-MM-DD` form (2026-02-30 is not). */
+/** True for a real calendar date in `YYYY-MM-DD` form (2026-02-30 is not) in the years 1900–2199. */
 export function isDate(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const match = DATE.exec(value);
-  if (!match) return false;
+  if (!match || Number(match[1]) < 1900 || Number(match[1]) > 2199) return false;
   const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
   return date.toISOString().slice(0, 10) === value;
 }

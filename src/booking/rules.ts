@@ -18,7 +18,13 @@ export interface Stay {
   length: number;
 }
 
+/** The longest stay the booking flow prices (a configuration's max_duration can only be stricter). */
+export const MAX_STAY_DAYS = 731;
+
 export function toStay(rentPeriod: Product['rent_period'], interval: Interval, field = 'interval'): Stay {
+  if (daysBetween(interval.start, interval.end) >= MAX_STAY_DAYS) {
+    throw invalidInput(`${field}: a stay may be at most ${MAX_STAY_DAYS} days`);
+  }
   if (rentPeriod === 'nightly') {
     if (interval.end <= interval.start) {
       throw invalidInput(`${field}.end must be after ${field}.start: a nightly stay has at least one night`);

@@ -1,0 +1,67 @@
+/**
+ * `observability(app, { db })`: the `X-Request-Id` response header, one JSON access line per request, and
+ * Prometheus metrics at `/metrics`. Needs the Fastify options of `observabilityFastifyOptions` (request ids
+ * accepted only when sane, Fastify's own request lines off, redaction).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/types.js';
+import type {} from '../http/staykit-api.js';
+import type { SchemaCache } from '../schema/index.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
+
+export interface ObservabilityOptions {
+  db: Database;
+  /** Lets `/v1/:resource` be labelled by resource (`/v1/bookings`) for the names it knows; others stay `:resource`. */
+  cache?: SchemaCache;
+  /** Default `/metrics`; false: no endpoint (the registry is still returned). */
+  metricsPath?: string | false;
+}
+
+/** The route label: the matched pattern, with known resource and function names filled in; `unmatched` for 404s. */
+export function routeLabel(request: FastifyRequest, cache: SchemaCache | undefined): string {
+  const pattern = request.routeOptions.url;
+  if (!pattern) return 'unmatched';
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  return pattern
+    .replace(':resource', (param) => (cache?.tables.has(String(params.resource)) ? String(params.resource) : param))
+    .replace(':fn', (param) => (cache?.routines.has(String(params.fn)) ? String(params.fn) : param));
+}
+
+export async function observability(app: FastifyInstance, options: ObservabilityOptions): Promise<Metrics> {
+  const metrics = createMetrics(options.db, (error, what) => app.log.warn({ err: error }, `metrics: reading ${what} failed`));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, String(request.id));
+  });
+
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = routeLabel(request, options.cache);
+    const status = reply.statusCode;
+    const seconds = reply.elapsedTime / 1000;
+    const labels = { method: request.method, route, status: String(status) };
+    metrics.requests.inc(labels);
+    metrics.duration.observe(labels, seconds);
+    const principal = request.principal;
+    // request_id comes from the request's child logger (requestIdLogLabel), once.
+    const line = {
+      organization_id: principal?.organizationId ?? null,
+      key_id: principal?.keyId ?? null,
+      method: request.method,
+      route,
+      path: request.url.split('?')[0],
+      status,
+      duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+    };
+    if (status >= 500) request.log.error(line, 'request failed');
+    else request.log.info(line, 'request');
+  });
+
+  if (options.metricsPath !== false) {
+    app.get(options.metricsPath ?? '/metrics', async (_request, reply) => {
+      const text = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(text);
+    });
+  }
+  return metrics;
+}

@@ -1,0 +1,197 @@
+/**
+ * The parts of the document every resource shares: PostgREST's query parameters and headers, the error body and
+ * the responses that carry it, the bearer scheme, and the shapes of Staykit's structured JSON columns.
+ */
+import type { JsonSchema } from './json-schema.js';
+
+const errorExample = (code: string, message: string, details: string | null = null, hint: string | null = null) => ({
+  value: { code, message, details, hint },
+});
+
+function errorResponse(description: string, examples: Record<string, { value: unknown }>, headers?: JsonSchema): JsonSchema {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples } },
+  };
+}
+
+export const responses: Record<string, JsonSchema> = {
+  BadRequest: errorResponse('The request is malformed: a query parameter, header or body could not be used.', {
+    parse: errorExample('PGRST100', '"failed to parse filter (eq)" (line 1, column 4)', 'unexpected end of input expecting value'),
+    column: errorExample('42703', 'column bookings.nope does not exist'),
+    filterRequired: errorExample('SK400', 'a filter is required for PATCH and DELETE'),
+  }),
+  Unauthorized: errorResponse('No API key, or an unknown, expired or revoked one.', {
+    missing: errorExample('SK401', 'An API key is required', null, 'Send the header "Authorization: Bearer <API_KEY>"'),
+    invalid: errorExample('SK401', 'The API key is invalid, expired or revoked'),
+  }, { 'WWW-Authenticate': { schema: { type: 'string' }, example: 'Bearer realm="staykit"' } }),
+  Forbidden: errorResponse('The API key lacks the scope this request needs.', {
+    scope: errorExample('SK403', 'This API key lacks the scope "bookings:write"', 'The request needs "bookings:write" (or the broader "write")'),
+  }),
+  NotFound: errorResponse('The resource, function or referenced row does not exist.', {
+    table: errorExample('PGRST205', "Could not find the table 'api.nope' in the schema cache"),
+    product: errorExample('SK602', 'Product 3f2a6c1e-8b7d-4c55-9a0e-2d4b6f8a1c3e not found'),
+  }),
+  MethodNotAllowed: errorResponse('The method is not offered on this resource; `Allow` lists those that are. Every method not documented for a path answers 405.', {
+    method: errorExample('SK405', "POST is not allowed on 'bookings'"),
+  }, { Allow: { schema: { type: 'string' }, example: 'OPTIONS,GET,HEAD,PATCH,DELETE' } }),
+  NotAcceptable: errorResponse('The `Accept` header cannot be met, or a single object was asked for and the result is not one row.', {
+    single: errorExample('PGRST116', 'Cannot coerce the result to a single JSON object', 'The result contains 0 rows'),
+  }),
+  Conflict: errorResponse('A constraint refused the change: duplicate key, a referenced row in use, overlapping dates, or an idempotency key still in use.', {
+    duplicate: errorExample('23505', 'duplicate key value violates unique constraint "coupons_code_key"'),
+    overlap: errorExample('SK610', 'The product is not available for these dates', null, 'GET /v1/availability shows the free dates'),
+  }),
+  PayloadTooLarge: errorResponse('The body is larger than 1 MiB, or a bulk POST holds more than 1000 rows.', {
+    bulk: errorExample('SK413', 'a bulk insert takes at most 1000 rows', 'The body holds 1200 rows'),
+  }),
+  RangeNotSatisfiable: errorResponse('The requested range starts past the end of the result.', {
+    range: errorExample('PGRST103', 'Requested range not satisfiable', 'An offset of 100 was requested, but there are only 3 rows.'),
+  }),
+  UnprocessableContent: errorResponse('The stay breaks a rule (stay rules, occupancy, rates, coupons), or an idempotency key was reused with another body.', {
+    rules: errorExample('SK611', 'Check-in is not possible on Tuesday', 'Check-in is not possible on Tuesday'),
+  }),
+};
+
+export const parameters: Record<string, JsonSchema> = {
+  select: {
+    name: 'select', in: 'query', required: false,
+    description: 'Columns to return: `*`, `id,name`, renames `label:name`, casts `amount::text`, JSON paths `data->>city`, embedded resources `name,calendar_events(start_date,end_date)`.',
+    schema: { type: 'string' }, example: '*',
+  },
+  order: {
+    name: 'order', in: 'query', required: false,
+    description: 'Ordering: `<column>.<asc|desc>[.<nullsfirst|nullslast>]`, comma-separated. Default: the primary key.',
+    schema: { type: 'string' }, example: 'created_at.desc',
+  },
+  limit: {
+    name: 'limit', in: 'query', required: false,
+    description: 'At most this many rows (never more than 1000).', schema: { type: 'integer', minimum: 0 }, example: 10,
+  },
+  offset: {
+    name: 'offset', in: 'query', required: false, description: 'Skip this many rows.', schema: { type: 'integer', minimum: 0 },
+  },
+  or: {
+    name: 'or', in: 'query', required: false,
+    description: 'Any of the filters holds: `(col.op.value,and(col.op.value,…))`, nested at most 10 levels. `and` likewise; prefix `not.` to negate.',
+    schema: { type: 'string' }, example: '(status.eq.CONFIRMED,status.eq.TENTATIVE)',
+  },
+  and: {
+    name: 'and', in: 'query', required: false, description: 'All of the filters hold: `(col.op.value,…)`.', schema: { type: 'string' },
+  },
+  columns: {
+    name: 'columns', in: 'query', required: false,
+    description: 'Only these keys of the body are written (comma-separated); others are ignored, missing ones are null or (with `Prefer: missing=default`) the default.',
+    schema: { type: 'string' },
+  },
+  on_conflict: {
+    name: 'on_conflict', in: 'query', required: false,
+    description: 'The unique columns an upsert (`Prefer: resolution=…`) matches on, instead of the primary key.',
+    schema: { type: 'string' },
+  },
+  Range: {
+    name: 'Range', in: 'header', required: false, description: 'Rows to return, zero-based and inclusive: `0-9`. Combined with `limit`/`offset` as an intersection.',
+    schema: { type: 'string', pattern: '^\\d+-\\d*$' }, example: '0-9',
+  },
+  'Range-Unit': { name: 'Range-Unit', in: 'header', required: false, schema: { type: 'string', enum: ['items'] } },
+  Accept: {
+    name: 'Accept', in: 'header', required: false,
+    description: '`application/json` (an array), `application/vnd.pgrst.object+json` (exactly one row as an object, else 406) or `text/csv`.',
+    schema: { type: 'string', enum: ['application/json', 'application/vnd.pgrst.object+json', 'text/csv'] },
+  },
+  preferRead: {
+    name: 'Prefer', in: 'header', required: false,
+    description: '`count=exact|planned|estimated` adds the total to `Content-Range` (and answers 206 for a partial page). `handling=strict` refuses unknown preferences.',
+    schema: { type: 'string' }, examples: { count: { value: 'count=exact' } },
+  },
+  preferWrite: {
+    name: 'Prefer', in: 'header', required: false,
+    description: 'Comma-separated: `return=minimal|representation|headers-only`, `resolution=merge-duplicates|ignore-duplicates` (POST upsert), `missing=default|null`, `count=exact`, `tx=rollback` (dry run), `handling=strict|lenient`.',
+    schema: { type: 'string' }, examples: { representation: { value: 'return=representation' } },
+  },
+  'Idempotency-Key': {
+    name: 'Idempotency-Key', in: 'header', required: false,
+    description: 'Makes the request safe to retry: the same key with the same body returns the stored first response (with `Idempotent-Replayed: true`); with another body 422; while the first is running 409. Keys are kept at least 24 hours.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 }, example: '5b0f9e3c-booking-42',
+  },
+};
+
+export const headers: Record<string, JsonSchema> = {
+  'Content-Range': {
+    description: 'The rows returned and, with a count, the total: `0-9/120`, `0-9/*`, `*/0`.',
+    schema: { type: 'string' },
+  },
+  'X-Request-Id': {
+    description: 'The id of this request (yours when you sent a sane `X-Request-Id`, else generated); it is in the server logs.',
+    schema: { type: 'string' },
+  },
+};
+
+export const sharedSchemas: Record<string, JsonSchema> = {
+  Error: {
+    type: 'object',
+    description: "PostgREST's error body. `code` is PostgREST's (PGRSTnnn), a PostgreSQL SQLSTATE, or Staykit's own (SKnnn).",
+    properties: {
+      code: { type: 'string', examples: ['PGRST100', '23505', 'SK610'] },
+      message: { type: 'string' },
+      details: {
+        description: 'More about the error; for PGRST201 the list of candidate relationships.',
+        anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } }, { type: 'null' }],
+      },
+      hint: { type: ['string', 'null'] },
+    },
+    required: ['code', 'message', 'details', 'hint'],
+  },
+  MultiLanguageString: {
+    type: 'object',
+    description: 'A localized text: `default` plus optional locale keys such as `nl-NL`; every value is a string.',
+    properties: { default: { type: 'string' } },
+    required: ['default'],
+    additionalProperties: { type: 'string' },
+    example: { default: 'Beach house', 'nl-NL': 'Strandhuis' },
+  },
+  Occupancy: {
+    type: 'object',
+    description: 'Guests per capacity group: capacity_groups ids → non-negative integers.',
+    propertyNames: { format: 'uuid' },
+    additionalProperties: { type: 'integer', minimum: 0 },
+    example: { '0b8c2f9e-2b1a-4f6e-9d41-6a0c1e7b5d23': 2 },
+  },
+  Moment: {
+    type: 'object',
+    properties: {
+      type: { type: 'string', enum: ['check-in', 'checkout', 'confirmation', 'on-site', 'request'] },
+      offset: { type: 'integer', description: 'Days relative to the moment (negative = before).' },
+    },
+    required: ['type', 'offset'],
+  },
+  Rate: {
+    type: 'object',
+    description: "A rate table entry: for a stay of at least `duration` nights and at least `occupancy` guests, `rate` (minor units) per night.",
+    properties: { duration: { type: 'integer', minimum: 1 }, occupancy: { type: 'integer', minimum: 0 }, rate: { type: 'integer', minimum: 0 } },
+    required: ['duration', 'occupancy', 'rate'],
+  },
+  CouponDefinition: {
+    type: 'object',
+    properties: {
+      type: { type: 'string', enum: ['percentage', 'fixed'] },
+      value: { type: 'number' },
+      min_duration: { type: 'integer' },
+      booking_from: { type: 'string', format: 'date' },
+      booking_until: { type: 'string', format: 'date' },
+      stay_from: { type: 'string', format: 'date' },
+      stay_until: { type: 'string', format: 'date' },
+    },
+    required: ['type', 'value'],
+  },
+};
+
+export const securitySchemes: Record<string, JsonSchema> = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'sk_<key_id>_<secret>',
+    description: 'An API key of your organization: `Authorization: Bearer sk_…`. Create one with `staykit key create --org <id>`. Scopes: `read`, `write`, or `<resource>:read` / `<resource>:write`.',
+  },
+};

@@ -1,0 +1,131 @@
+/**
+ * `buildOpenApiDocument`: the OpenAPI 3.1 description of Staykit's `/v1` API, generated from the schema cache (the
+ * resources, as the engine will answer them) plus the booking flow and the health endpoints. Pure: the CHECK lists
+ * that give closed value sets are read beforehand (check-enums.ts) and passed in.
+ */
+import type { SchemaCache } from '../schema/index.js';
+import { bookingPaths, bookingSchemas } from './booking.js';
+import type { CheckConstraints } from './check-enums.js';
+import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
+import type { JsonSchema } from './json-schema.js';
+import { exposedTables, tablePathItem, tableSchemas } from './resources.js';
+
+export interface OpenApiOptions {
+  /** CHECK-list enums and predicate shapes (loadCheckConstraints); without them columns are plain types. */
+  checks?: CheckConstraints;
+  /** The API's base URL as clients see it; default the relative `/v1` (resolved against the document's address). */
+  serverUrl?: string;
+  /** Document the booking flow operations (default true). */
+  bookingFlow?: boolean;
+  version?: string;
+}
+
+const DESCRIPTION = `Staykit's HTTP API for vacation-rental data. Resource endpoints speak PostgREST's protocol:
+\`select\` (with embedding), \`<column>=<operator>.<value>\` filters, \`order\`, \`limit\`/\`offset\`, \`Range\`,
+\`Prefer\`, \`Content-Range\`, and PostgREST's error body \`{code, message, details, hint}\`.
+
+Authenticate with \`Authorization: Bearer <API_KEY>\`. Every request runs as your organization: you only ever see
+and change its rows. A method not listed for a path answers **405** with \`Allow\`. Lists return at most 1000 rows.
+Every response carries \`X-Request-Id\`.`;
+
+const healthPaths = (): Record<string, JsonSchema> => {
+  const servers = [{ url: '/', description: 'The server root (outside /v1)' }];
+  return {
+    '/health': {
+      servers,
+      get: {
+        tags: ['operations'], operationId: 'health', summary: 'Liveness', security: [],
+        description: 'The process is up; which database backend it runs on, its Postgres version and newest migration.',
+        responses: {
+          200: {
+            description: 'Up.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    status: { const: 'ok' },
+                    backend: { type: 'string', enum: ['pglite', 'postgres'] },
+                    postgres_version: { type: ['string', 'null'] },
+                    migration: { type: ['string', 'null'] },
+                  },
+                  required: ['status', 'backend'],
+                },
+                example: { status: 'ok', backend: 'postgres', postgres_version: '16.4', migration: '0060_booking_flow' },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/ready': {
+      servers,
+      get: {
+        tags: ['operations'], operationId: 'ready', summary: 'Readiness', security: [],
+        description: 'The database answers and every migration is applied. Load balancers should route only to ready processes.',
+        responses: {
+          200: { description: 'Ready.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } } },
+          503: {
+            description: 'Not ready: the database is unreachable or migrations are pending.',
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } },
+          },
+        },
+      },
+    },
+  };
+};
+
+const readiness: JsonSchema = {
+  type: 'object',
+  properties: {
+    ready: { type: 'boolean' },
+    migration: { type: ['string', 'null'] },
+    pending: { type: 'array', items: { type: 'string' } },
+    database: { const: 'unreachable' },
+  },
+  required: ['ready'],
+};
+
+const documentPath: JsonSchema = {
+  get: {
+    tags: ['operations'], operationId: 'openapi', summary: 'This OpenAPI document', security: [],
+    description: 'Also served at `GET /v1/`.',
+    responses: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+  },
+};
+
+export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions = {}): Record<string, unknown> {
+  const checks = options.checks ?? { enums: new Map(), predicates: new Map() };
+  const tables = exposedTables(cache);
+  const paths: Record<string, JsonSchema> = {};
+  const schemas: Record<string, JsonSchema> = { ...sharedSchemas, Readiness: readiness };
+  if (options.bookingFlow !== false) {
+    Object.assign(paths, bookingPaths);
+    Object.assign(schemas, bookingSchemas);
+  }
+  for (const table of tables) {
+    paths[`/${table.name}`] = tablePathItem(table, checks);
+    Object.assign(schemas, tableSchemas(table, checks));
+  }
+  paths['/openapi.json'] = documentPath;
+  Object.assign(paths, healthPaths());
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Staykit API',
+      version: options.version ?? '1',
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: options.serverUrl ?? '/v1', description: 'This server' }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      ...(options.bookingFlow !== false ? [{ name: 'booking flow', description: 'Availability, search, quote, book, cart, create-product.' }] : []),
+      ...tables.map((table) => ({ name: table.name, ...(table.comment ? { description: table.comment } : {}) })),
+      { name: 'operations', description: 'Health, readiness and this document.' },
+    ],
+    paths,
+    components: { schemas, parameters, responses, headers, securitySchemes },
+  };
+}

@@ -1,0 +1,261 @@
+/**
+ * The generic resource endpoints in OpenAPI: for each table of the schema cache, the path `/<table>` with exactly
+ * the methods the API role may use (the same `allowedMethods` the engine answers OPTIONS and 405 with), PostgREST's
+ * query parameters and headers, and three schemas — the row as read, the body of a POST (insertable columns;
+ * required = NOT NULL without default) and the body of a PATCH (updatable columns).
+ */
+import { allowedMethods } from '../query/index.js';
+import type { Column, SchemaCache, Table } from '../schema/index.js';
+import type { CheckConstraints } from './check-enums.js';
+import { columnSchema, type JsonSchema } from './json-schema.js';
+
+export const TENANT_COLUMN = 'organization_id';
+
+const ref = (kind: 'schemas' | 'parameters' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** A column the client never writes: no INSERT and no UPDATE privilege (ids, timestamps, `fts`, the tenant, …). */
+export function isServerOwned(column: Column): boolean {
+  return column.generated || column.name === TENANT_COLUMN || (!column.canInsert && !column.canUpdate);
+}
+
+function isRequiredOnInsert(column: Column): boolean {
+  return column.canInsert && !column.nullable && !column.hasDefault && !column.identity && !column.generated;
+}
+
+function schemaOf(table: Table, column: Column, checks: CheckConstraints): JsonSchema {
+  return columnSchema(column, {
+    enumValues: checks.enums.get(table.name)?.get(column.name),
+    predicate: checks.predicates.get(table.name)?.get(column.name),
+  });
+}
+
+const SAMPLE_UUID = '3f2a6c1e-8b7d-4c55-9a0e-2d4b6f8a1c3e';
+
+/** A plausible value for an example row; null when nothing sensible can be made up. */
+function sampleValue(table: Table, column: Column, checks: CheckConstraints): unknown {
+  const values = column.enumValues ?? checks.enums.get(table.name)?.get(column.name);
+  if (values?.length) return column.isArray ? [values[0]] : values[0];
+  const predicate = checks.predicates.get(table.name)?.get(column.name);
+  if (predicate === 'is_multi_language_string') return { default: column.name === 'name' ? 'Beach house' : '' };
+  if (predicate === 'is_currency') return 'EUR';
+  if (predicate === 'is_time_zone') return 'Europe/Amsterdam';
+  if (predicate === 'is_language') return 'en';
+  if (predicate === 'is_weekday_mask') return [true, true, true, true, true, true, true];
+  if (column.isArray) return [];
+  switch (column.udtName) {
+    case 'uuid':
+      return SAMPLE_UUID;
+    case 'timestamptz':
+    case 'timestamp':
+      return column.nullable ? null : '2025-05-01T09:30:00Z';
+    case 'date':
+      return column.name.startsWith('end') ? '2025-07-15' : '2025-07-08';
+    case 'bool':
+      return false;
+    case 'int2':
+    case 'int4':
+    case 'int8':
+    case 'numeric':
+    case 'float4':
+    case 'float8':
+      return column.name === 'exchange_rate' ? 1 : 0;
+    case 'json':
+    case 'jsonb':
+      return column.nullable ? null : {};
+    case 'time':
+      return column.nullable ? null : '16:00:00';
+    case 'datemultirange':
+      return '{[2025-06-01,2025-09-01)}';
+    default:
+      return column.nullable ? null : '';
+  }
+}
+
+/** `components.schemas` for one table: `<t>`, `<t>.create` (when POST is allowed), `<t>.update` (when PATCH is). */
+export function tableSchemas(table: Table, checks: CheckConstraints): Record<string, JsonSchema> {
+  const visible = table.columns.filter((column) => column.canSelect);
+  const row: JsonSchema = {
+    type: 'object',
+    ...(table.comment ? { description: table.comment } : {}),
+    properties: Object.fromEntries(visible.map((column) => {
+      const schema = schemaOf(table, column, checks);
+      if (isServerOwned(column) && (table.privileges.insert || table.privileges.update)) schema.readOnly = true;
+      return [column.name, schema];
+    })),
+    required: visible.filter((column) => !column.nullable).map((column) => column.name),
+    example: Object.fromEntries(visible.map((column) => [column.name, sampleValue(table, column, checks)])),
+  };
+  const schemas: Record<string, JsonSchema> = { [table.name]: row };
+  if (table.privileges.insert) {
+    const writable = table.columns.filter((column) => column.canInsert && !isServerOwned(column));
+    const required = writable.filter(isRequiredOnInsert).map((column) => column.name);
+    schemas[`${table.name}.create`] = {
+      type: 'object',
+      description: `A new ${table.name} row. Server-owned columns (${serverOwnedList(table)}) are set by the server and ignored when sent (400 SK401 under \`Prefer: handling=strict\`).`,
+      properties: Object.fromEntries(writable.map((column) => [column.name, schemaOf(table, column, checks)])),
+      ...(required.length > 0 ? { required } : {}),
+      example: Object.fromEntries(required.map((name) => [name, sampleValue(table, table.columns.find((c) => c.name === name)!, checks)])),
+    };
+  }
+  if (table.privileges.update) {
+    const writable = table.columns.filter((column) => column.canUpdate && !isServerOwned(column));
+    schemas[`${table.name}.update`] = {
+      type: 'object',
+      description: `The fields to change on every ${table.name} row the filters match.`,
+      properties: Object.fromEntries(writable.map((column) => [column.name, schemaOf(table, column, checks)])),
+      minProperties: 1,
+    };
+  }
+  return schemas;
+}
+
+function serverOwnedList(table: Table): string {
+  return table.columns.filter(isServerOwned).map((column) => `\`${column.name}\``).join(', ') || 'none';
+}
+
+const FILTER_DESCRIPTION =
+  'PostgREST filter on this column: `<operator>.<value>`, e.g. `eq.`, `neq.`, `gt.`, `gte.`, `lt.`, `lte.`, `like.*x*`, ' +
+  '`ilike.`, `in.(a,b)`, `is.null`, `is.true`, `cs.{a,b}`, `ov.`, `fts.`; prefix with `not.` to negate. ' +
+  'Repeat parameters to combine filters (all must hold).';
+
+function filterParameters(table: Table, checks: CheckConstraints): JsonSchema[] {
+  return table.columns.filter((column) => column.canSelect).map((column) => {
+    const type = schemaOf(table, column, checks);
+    const values = Array.isArray(type.enum) ? (type.enum as unknown[]).filter((value) => value !== null) : [];
+    const example = values.length > 0 ? `eq.${String(values[0])}` : column.udtName === 'uuid' ? `eq.${SAMPLE_UUID}` : undefined;
+    return {
+      name: column.name,
+      in: 'query',
+      required: false,
+      description: `${column.comment ? `${column.comment} ` : ''}${FILTER_DESCRIPTION}`,
+      schema: { type: 'string' },
+      ...(example ? { example } : {}),
+    };
+  });
+}
+
+function rowsContent(table: Table): JsonSchema {
+  const rows = { type: 'array', items: ref('schemas', table.name) };
+  return {
+    'application/json': { schema: rows },
+    'application/vnd.pgrst.object+json': { schema: ref('schemas', table.name) },
+  };
+}
+
+export function tablePathItem(table: Table, checks: CheckConstraints): JsonSchema {
+  const allowed = new Set(allowedMethods(table).split(','));
+  const tags = [table.name];
+  const filters = filterParameters(table, checks);
+  const auth = [ref('responses', 'Unauthorized'), ref('responses', 'Forbidden')];
+  const errors = (...names: string[]) => Object.fromEntries([
+    ...names.map((name) => [ERROR_STATUS[name], ref('responses', name)]),
+    ['401', auth[0]], ['403', auth[1]],
+  ]);
+  const item: JsonSchema = {};
+  const summary = table.comment ? ` ${table.comment}` : '';
+  if (allowed.has('GET')) {
+    item.get = {
+      tags,
+      operationId: `list_${table.name}`,
+      summary: `List ${table.name}`,
+      description: `Rows of \`${table.name}\` of your organization, at most 1000 per response, ordered by the primary key unless \`order\` is given.${summary}`,
+      parameters: [
+        ref('parameters', 'select'), ...filters, ref('parameters', 'or'), ref('parameters', 'and'),
+        ref('parameters', 'order'), ref('parameters', 'limit'), ref('parameters', 'offset'),
+        ref('parameters', 'Range'), ref('parameters', 'Range-Unit'), ref('parameters', 'preferRead'), ref('parameters', 'Accept'),
+      ],
+      responses: {
+        200: {
+          description: 'The rows (an empty array when none match).',
+          headers: { 'Content-Range': ref('headers', 'Content-Range') },
+          content: { ...rowsContent(table), 'text/csv': { schema: { type: 'string' } } },
+        },
+        206: {
+          description: 'Partial content: a page of a larger result (with `Prefer: count=…`).',
+          headers: { 'Content-Range': ref('headers', 'Content-Range') },
+          content: rowsContent(table),
+        },
+        ...errors('BadRequest', 'NotAcceptable', 'RangeNotSatisfiable'),
+      },
+    };
+  }
+  if (allowed.has('POST')) {
+    const body = ref('schemas', `${table.name}.create`);
+    item.post = {
+      tags,
+      operationId: `create_${table.name}`,
+      summary: `Create ${table.name}`,
+      description: 'One object or an array of objects (at most 1000). With `Prefer: resolution=merge-duplicates` an upsert on the primary key or `on_conflict`.',
+      parameters: [
+        ref('parameters', 'select'), ref('parameters', 'columns'), ref('parameters', 'on_conflict'),
+        ref('parameters', 'preferWrite'),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { oneOf: [body, { type: 'array', items: body, maxItems: 1000 }] },
+          },
+          'text/csv': { schema: { type: 'string' } },
+        },
+      },
+      responses: {
+        201: {
+          description: 'Created. The rows are returned with `Prefer: return=representation`; `return=headers-only` adds `Location`.',
+          content: rowsContent(table),
+        },
+        200: { description: 'Upsert where every row already existed (with `return=representation`).', content: rowsContent(table) },
+        ...errors('BadRequest', 'Conflict', 'PayloadTooLarge'),
+      },
+    };
+  }
+  if (allowed.has('PATCH')) {
+    item.patch = {
+      tags,
+      operationId: `update_${table.name}`,
+      summary: `Update ${table.name}`,
+      description: 'Applies the object to every row the filters match. At least one filter is required (400 SK400).',
+      parameters: [ref('parameters', 'select'), ...filters, ref('parameters', 'or'), ref('parameters', 'and'), ref('parameters', 'preferWrite')],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', `${table.name}.update`) } } },
+      responses: {
+        204: { description: 'Updated.', headers: { 'Content-Range': ref('headers', 'Content-Range') } },
+        200: { description: 'The updated rows (with `Prefer: return=representation`).', content: rowsContent(table) },
+        ...errors('BadRequest', 'Conflict'),
+      },
+    };
+  }
+  if (allowed.has('DELETE')) {
+    item.delete = {
+      tags,
+      operationId: `delete_${table.name}`,
+      summary: `Delete ${table.name}`,
+      description: `Deletes every row the filters match. At least one filter is required (400 SK400).${table.name === 'coupons' ? ' A coupon is soft-deleted: `deleted_at` is set and the row stays readable.' : ''}`,
+      parameters: [ref('parameters', 'select'), ...filters, ref('parameters', 'or'), ref('parameters', 'and'), ref('parameters', 'preferWrite')],
+      responses: {
+        204: { description: 'Deleted.' },
+        200: { description: 'The deleted rows (with `Prefer: return=representation`).', content: rowsContent(table) },
+        ...errors('BadRequest', 'Conflict'),
+      },
+    };
+  }
+  return item;
+}
+
+export const ERROR_STATUS: Record<string, string> = {
+  BadRequest: '400',
+  Unauthorized: '401',
+  Forbidden: '403',
+  NotFound: '404',
+  MethodNotAllowed: '405',
+  NotAcceptable: '406',
+  Conflict: '409',
+  PayloadTooLarge: '413',
+  RangeNotSatisfiable: '416',
+  UnprocessableContent: '422',
+};
+
+/** The tables shown, in name order: those the API role can read. */
+export function exposedTables(cache: SchemaCache): Table[] {
+  return [...cache.tables.values()].filter((table) => table.columns.some((column) => column.canSelect))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

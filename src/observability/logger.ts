@@ -5,7 +5,7 @@
  * errors keep type, code and message (never a driver's `detail`, which quotes row values); known secret fields are
  * redacted wherever they appear.
  */
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyServerOptions } from 'fastify';
 import { genReqId } from './request-id.js';
 
 export const REDACTED_PATHS = [
@@ -46,13 +46,12 @@ export function loggerOptions(level: string) {
 
 /** The Fastify options observability depends on; `buildApp` spreads them into `Fastify({ … })`. */
 export function observabilityFastifyOptions(logLevel: string): Pick<
-  FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'requestIdLogLabel' | 'disableRequestLogging'
+  FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'logController'
 > {
   return {
     logger: loggerOptions(logLevel),
     genReqId,
     requestIdHeader: false,
-    requestIdLogLabel: 'request_id',
-    disableRequestLogging: true,
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
   };
 }

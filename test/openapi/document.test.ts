@@ -63,7 +63,7 @@ forEachBackend('OpenAPI document', (ctx) => {
   it('passes a real OpenAPI 3.1 validator, and every $ref resolves', async () => {
     assert.equal(doc.openapi, '3.1.0');
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(doc) as unknown as object);
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 4000));
     assert.equal(validator.version, '3.1');
     assert.deepEqual(unresolvedRefs(doc), []);

@@ -37,13 +37,16 @@ COMMENT ON TABLE staykit_internal.webhook_queue IS
   'Notifications still to be delivered. run_at: when the next attempt is due, or (while leased) when the lease of '
   'the worker delivering it expires. attempts: failed attempts since it was (re)queued, the retry schedule index.';
 
--- A notification that is (or becomes) pending is queued; one that leaves pending is no longer delivered.
+-- A notification that is (or becomes) pending is queued (parked if its webhook is disabled, see below); one that
+-- leaves pending is no longer delivered.
 CREATE FUNCTION staykit_internal.webhook_notifications_enqueue() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF NEW.status = 'pending' AND (TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM 'pending') THEN
-    INSERT INTO staykit_internal.webhook_queue (notification_id, organization_id, webhook_id)
-    VALUES (NEW.id, NEW.organization_id, NEW.webhook_id)
+    INSERT INTO staykit_internal.webhook_queue (notification_id, organization_id, webhook_id, run_at)
+    SELECT NEW.id, NEW.organization_id, NEW.webhook_id,
+           CASE WHEN w.disabled_at IS NULL THEN now() ELSE 'infinity'::timestamptz END
+    FROM api.webhooks AS w WHERE w.id = NEW.webhook_id
     ON CONFLICT (notification_id) DO NOTHING;
   ELSIF TG_OP = 'UPDATE' AND NEW.status <> 'pending' AND OLD.status = 'pending' THEN
     DELETE FROM staykit_internal.webhook_queue WHERE notification_id = NEW.id;
@@ -79,8 +82,11 @@ CREATE FUNCTION staykit_internal.requeue_webhook_notification(notification uuid)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   UPDATE api.webhook_notifications SET status = 'pending' WHERE id = notification AND status <> 'pending';
-  INSERT INTO staykit_internal.webhook_queue (notification_id, organization_id, webhook_id)
-  SELECT n.id, n.organization_id, n.webhook_id FROM api.webhook_notifications AS n WHERE n.id = notification
+  INSERT INTO staykit_internal.webhook_queue (notification_id, organization_id, webhook_id, run_at)
+  SELECT n.id, n.organization_id, n.webhook_id,
+         CASE WHEN w.disabled_at IS NULL THEN now() ELSE 'infinity'::timestamptz END
+  FROM api.webhook_notifications AS n JOIN api.webhooks AS w ON w.id = n.webhook_id
+  WHERE n.id = notification
   ON CONFLICT (notification_id) DO NOTHING;
   RETURN notification;
 END

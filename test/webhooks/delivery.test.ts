@@ -280,4 +280,23 @@ forEachBackend('webhook delivery', (ctx) => {
     assert.equal(again?.tries, 2);
     assert.deepEqual(receiver!.receipts.map((receipt) => receipt.id), [row!.id, row!.id]);
   });
+
+  it('redelivering a notification of a disabled webhook parks it until the webhook is enabled', async () => {
+    const hook = await setUp(() => ({ status: 500 }));
+    await createContact(ctx.db, org);
+    await deliverDue(ctx.db, { ...config, webhookRetrySchedule: [0] });
+    const [row] = await notifications(ctx.db, hook.id);
+    assert.equal(row?.status, 'error');
+    await ctx.db.query('UPDATE api.webhooks SET disabled_at = now() WHERE id = $1', [hook.id]);
+    assert.deepEqual(await requeueNotifications(ctx.db, org, [row!.id]), [row!.id]);
+    assert.equal((await queueRow(row!.id))?.due_in, Infinity);
+    receiver!.reply = () => ({ status: 200 });
+    await ctx.db.query('UPDATE api.webhooks SET disabled_at = NULL WHERE id = $1', [hook.id]);
+    await deliverDue(ctx.db, config);
+    assert.equal((await notifications(ctx.db, hook.id))[0]?.status, 'sent');
+  });
+
+  it('refuses a lease shorter than the delivery timeout', () => {
+    assert.throws(() => startWebhookWorker(ctx.db, config, undefined, { leaseSeconds: 5, timeoutMs: 10_000 }), /leaseSeconds/);
+  });
 });

@@ -1,0 +1,93 @@
+/**
+ * The webhook operations' HTTP routes, ready to register next to the resource API:
+ * - `POST /v1/webhook-test` `{"webhook_id"}` → 200 `{id, ok, status, response}`: one signed `webhook.test` message
+ *   sent now, nothing stored (scope `webhooks:write`);
+ * - `POST /v1/webhook-redeliver` `{"ids": [notification ids]}` → 200 `{"requeued": [ids]}`: those notifications
+ *   pending again, due now (scope `webhooks:write`; ids of other organizations are ignored);
+ * - a guard on `POST`/`PATCH /v1/webhooks` that answers 400 when an `endpoint` can never be delivered to under the
+ *   outbound rules (http, private or metadata addresses), instead of letting every delivery fail.
+ * Both operations run on the server's connection (the queue is internal), scoped by the key's organization.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../db/types.js';
+import { ApiError } from '../errors/api-error.js';
+import { invalidBody } from '../errors/catalogue.js';
+import type { Authorize } from '../http/staykit-api.js';
+import { checkWebhookEndpoint } from './endpoint.js';
+import { requeueNotifications, sendTestEvent } from './redeliver.js';
+import type { WebhookWorker, WorkerConfig } from './worker.js';
+
+export const WEBHOOK_PREFIX = '/v1';
+export const MAX_REDELIVER_IDS = 1000;
+/** The endpoint guard waits this long for DNS at most; a slow or failing lookup is left to delivery time. */
+const GUARD_DNS_TIMEOUT_MS = 2_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface WebhookRouteDeps {
+  db: Database;
+  authorize: Authorize;
+  config: WorkerConfig;
+  /** The embedded worker, if any: woken after a redelivery instead of waiting for its next poll. */
+  worker?: () => WebhookWorker | undefined;
+}
+
+function objectBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidBody('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function uuidField(value: unknown, name: string): string {
+  if (typeof value !== 'string' || !UUID.test(value)) throw invalidBody(`"${name}" must be a uuid`);
+  return value.toLowerCase();
+}
+
+/** 400 when the endpoints of a webhook write can never be delivered to. */
+async function guardEndpoints(body: unknown, allowPrivate: boolean): Promise<void> {
+  const rows = Array.isArray(body) ? body : [body];
+  for (const row of rows) {
+    if (typeof row !== 'object' || row === null) continue;
+    const endpoint = (row as Record<string, unknown>).endpoint;
+    if (typeof endpoint !== 'string') continue;
+    const problem = await Promise.race([
+      checkWebhookEndpoint(endpoint, allowPrivate),
+      delay(GUARD_DNS_TIMEOUT_MS, undefined, { ref: false }),
+    ]);
+    if (problem?.kind === 'refused') {
+      throw new ApiError(400, 'SK420', 'The webhook endpoint is not allowed', {
+        details: problem.message,
+        hint: 'Endpoints must be https URLs whose host resolves to public addresses only',
+      });
+    }
+  }
+}
+
+export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
+  const { db, authorize, config } = deps;
+
+  app.addHook('preHandler', async (request) => {
+    if (request.method !== 'POST' && request.method !== 'PATCH') return;
+    if (request.url.split('?')[0] !== `${WEBHOOK_PREFIX}/webhooks`) return;
+    await guardEndpoints(request.body, config.outboundAllowPrivate);
+  });
+
+  app.post(`${WEBHOOK_PREFIX}/webhook-test`, async (request, reply) => {
+    const principal = await authorize(request, 'webhooks', 'write');
+    const webhookId = uuidField(objectBody(request).webhook_id, 'webhook_id');
+    const result = await sendTestEvent(db, config, principal.organizationId, webhookId);
+    if (!result) throw new ApiError(404, 'SK404', `No webhook ${webhookId}`);
+    return reply.send({ id: result.id, ok: result.ok, status: result.status ?? null, response: result.response });
+  });
+
+  app.post(`${WEBHOOK_PREFIX}/webhook-redeliver`, async (request, reply) => {
+    const principal = await authorize(request, 'webhooks', 'write');
+    const ids = objectBody(request).ids;
+    if (!Array.isArray(ids) || ids.length === 0) throw invalidBody('"ids" must be a non-empty array of notification ids');
+    if (ids.length > MAX_REDELIVER_IDS) throw invalidBody(`"ids" takes at most ${MAX_REDELIVER_IDS} notification ids`);
+    const requeued = await requeueNotifications(db, principal.organizationId, ids.map((id, i) => uuidField(id, `ids[${i}]`)));
+    if (requeued.length > 0) deps.worker?.()?.wake();
+    return reply.send({ requeued });
+  });
+}

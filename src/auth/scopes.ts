@@ -8,14 +8,17 @@ const SCOPE_PATTERN = /^(?:([a-z][a-z0-9_]*):)?(read|write)$/;
 
 export class ScopeError extends Error {}
 
-/** Validates scope strings; `resources` is the set of known resource names (for `<resource>:…`). */
-export function parseScopes(raw: string, resources: ReadonlySet<string>): string[] {
+/**
+ * Validates scope strings; `resources` is the set of known resource names for `<resource>:…` (undefined checks
+ * only the form).
+ */
+export function parseScopes(raw: string, resources?: ReadonlySet<string>): string[] {
   const scopes = raw.split(',').map((scope) => scope.trim()).filter(Boolean);
   if (scopes.length === 0) throw new ScopeError('at least one scope is required');
   for (const scope of scopes) {
     const match = SCOPE_PATTERN.exec(scope);
     if (!match) throw new ScopeError(`invalid scope "${scope}": use read, write, <resource>:read or <resource>:write`);
-    if (match[1] && !resources.has(match[1])) throw new ScopeError(`invalid scope "${scope}": no resource "${match[1]}"`);
+    if (match[1] && resources && !resources.has(match[1])) throw new ScopeError(`invalid scope "${scope}": no resource "${match[1]}"`);
   }
   return [...new Set(scopes)];
 }

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { UsageError, USAGE } from './usage-error.js';
 import { withDatabase } from './database.js';
 import { createOrganization } from './commands/org.js';
-import { createKey, formatKeyTable, listKeys, revokeKey } from './commands/key.js';
+import { createKey, formatKeyTable, keyCreateArguments, listKeys, organizationArgument, revokeKey } from './commands/key.js';
 import { serve } from './commands/serve.js';
 import { seedCommand } from './commands/seed.js';
 import { rest as restServer } from './commands/rest.js';
@@ -87,20 +87,21 @@ async function run(argv: string[]): Promise<void> {
       const [sub, ...args] = positionals;
       if (sub === 'create') {
         noPositionals(args, 'key create');
-        return withDatabase(async (db) =>
-          print(await createKey(db, { org: values.org, name: values.name, scopes: values.scopes, expiresAt: values['expires-at'] })),
-        );
+        const checked = keyCreateArguments({ org: values.org, name: values.name, scopes: values.scopes, expiresAt: values['expires-at'] });
+        return withDatabase(async (db) => print(await createKey(db, checked)));
       }
       if (sub === 'list') {
         noPositionals(args, 'key list');
+        const org = organizationArgument(values.org);
         return withDatabase(async (db) => {
-          const keys = await listKeys(db, values.org);
+          const keys = await listKeys(db, org);
           console.log(values.json ? JSON.stringify(keys, null, 2) : formatKeyTable(keys));
         });
       }
       if (sub === 'revoke') {
-        if (args.length !== 1) throw new UsageError('usage: staykit key revoke KEY_ID');
-        return withDatabase(async (db) => print(await revokeKey(db, args[0])));
+        const keyId = args[0];
+        if (keyId === undefined || args.length !== 1) throw new UsageError('usage: staykit key revoke KEY_ID');
+        return withDatabase(async (db) => print(await revokeKey(db, keyId)));
       }
       throw new UsageError('usage: staykit key create|list|revoke …');
     }

@@ -75,6 +75,7 @@ export async function staykitApi(
     basePath: API_PREFIX,
     maxEmbedDepth: 8,
     maxLogicDepth: 10,
+    maxInsertRows: MAX_ROWS,
   };
 
   await engineRoutes(app, {

@@ -110,8 +110,10 @@ for (const backend of BACKENDS) {
       assertUsageError(await staykit(['key', 'create', '--org', 'not-a-uuid'], env), /--org must be an organization id/);
       assertUsageError(await staykit(['key', 'create', '--org', '00000000-0000-0000-0000-000000000000'], env), /no organization/);
       assertUsageError(await staykit(['key', 'create', '--org', orgId, '--scopes', 'guests:read'], env), /no resource "guests"/);
+      assertUsageError(await staykit(['key', 'create', '--org', orgId, '--scopes', 'admin'], env), /invalid scope "admin"/);
       assertUsageError(await staykit(['key', 'create', '--org', orgId, '--expires-at', 'tomorrow'], env), /--expires-at/);
       assertUsageError(await staykit(['key', 'create', '--org', orgId, '--expires-at', '2001-01-01'], env), /in the future/);
+      assertUsageError(await staykit(['key', 'list'], env), /--org is required/);
       assertUsageError(await staykit(['key', 'revoke', 'nosuchkey'], env), /no API key nosuchkey/);
       assertUsageError(await staykit(['serve', '--port', 'eighty'], env), /PORT must be an integer/);
       assert.equal(await countKeys(), before);

@@ -5,9 +5,14 @@ import { UsageError } from '../usage-error.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function requireOrganization(db: Queryable, id: string | undefined): Promise<string> {
+/** Checks an `--org` value's form before any database is opened. */
+export function organizationArgument(id: string | undefined): string {
   if (!id) throw new UsageError('--org is required');
   if (!UUID.test(id)) throw new UsageError(`--org must be an organization id (uuid), got "${id}"`);
+  return id;
+}
+
+async function requireOrganization(db: Queryable, id: string): Promise<string> {
   const { rows } = await db.query('SELECT 1 FROM api.organizations WHERE id = $1', [id]);
   if (rows.length === 0) throw new UsageError(`no organization ${id}`);
   return id;
@@ -21,7 +26,16 @@ async function resourceNames(db: Queryable): Promise<Set<string>> {
   return new Set(rows.map((row) => row.name));
 }
 
-function parseExpiry(raw: string | undefined): string | null {
+function scopes(raw: string, resources?: ReadonlySet<string>): string[] {
+  try {
+    return parseScopes(raw, resources);
+  } catch (error) {
+    if (error instanceof ScopeError) throw new UsageError(`--scopes: ${error.message}`);
+    throw error;
+  }
+}
+
+function expiry(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   const time = Date.parse(raw);
   if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time)) throw new UsageError(`--expires-at must be an ISO 8601 date or timestamp, got "${raw}"`);
@@ -29,27 +43,27 @@ function parseExpiry(raw: string | undefined): string | null {
   return new Date(time).toISOString();
 }
 
-export interface KeyCreateOptions {
-  org: string | undefined;
-  name: string | undefined;
-  scopes: string | undefined;
-  expiresAt: string | undefined;
+export interface KeyCreateArguments {
+  org: string;
+  name: string;
+  scopes: string;
+  expiresAt: string | null;
 }
 
-export async function createKey(db: Database, options: KeyCreateOptions) {
-  const organizationId = await requireOrganization(db, options.org);
-  let scopes: string[];
-  try {
-    scopes = parseScopes(options.scopes ?? 'read,write', await resourceNames(db));
-  } catch (error) {
-    if (error instanceof ScopeError) throw new UsageError(`--scopes: ${error.message}`);
-    throw error;
-  }
+/** Everything `key create` can check without the database, so bad input fails fast. */
+export function keyCreateArguments(values: { org?: string; name?: string; scopes?: string; expiresAt?: string }): KeyCreateArguments {
+  const raw = values.scopes ?? 'read,write';
+  scopes(raw);
+  return { org: organizationArgument(values.org), name: values.name ?? 'api key', scopes: raw, expiresAt: expiry(values.expiresAt) };
+}
+
+export async function createKey(db: Database, args: KeyCreateArguments) {
+  const organizationId = await requireOrganization(db, args.org);
   const key = await createApiKey(db, {
     organizationId,
-    name: options.name ?? 'api key',
-    scopes,
-    expiresAt: parseExpiry(options.expiresAt),
+    name: args.name,
+    scopes: scopes(args.scopes, await resourceNames(db)),
+    expiresAt: args.expiresAt,
   });
   return {
     id: key.id,
@@ -62,12 +76,11 @@ export async function createKey(db: Database, options: KeyCreateOptions) {
   };
 }
 
-export async function listKeys(db: Database, org: string | undefined): Promise<ApiKeyRecord[]> {
+export async function listKeys(db: Database, org: string): Promise<ApiKeyRecord[]> {
   return listApiKeys(db, await requireOrganization(db, org));
 }
 
-export async function revokeKey(db: Database, keyIdOrId: string | undefined): Promise<ApiKeyRecord> {
-  if (!keyIdOrId) throw new UsageError('key revoke needs a KEY_ID (or the key\'s id)');
+export async function revokeKey(db: Database, keyIdOrId: string): Promise<ApiKeyRecord> {
   const key = await revokeApiKey(db, keyIdOrId);
   if (!key) throw new UsageError(`no API key ${keyIdOrId}`);
   return key;

@@ -16,6 +16,7 @@ import { createOrganization, createWebhook, startReceiver, waitFor, type Receive
 
 const config: WorkerConfig = { webhookRetrySchedule: [0, 1, 1], outboundAllowPrivate: true };
 const WORKER_SCRIPT = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));
+const WORKER_COMMAND = fileURLToPath(new URL('./fixtures/worker-command.ts', import.meta.url));
 
 async function countByStatus(db: Database, webhookId: string): Promise<Record<string, number>> {
   const { rows } = await db.query<{ status: string; n: number }>(
@@ -122,5 +123,31 @@ describe('webhook workers on one PostgreSQL', { skip: BACKENDS.includes('postgre
     for (const id of inFlight) assert.equal(counts.get(id), 2, 'the ones in flight at the kill were sent again');
     for (const [id, n] of counts) if (!inFlight.has(id)) assert.equal(n, 1, 'the others once');
     assert.ok(receiver.receipts.every((receipt) => receipt.concurrentSameId === 1 || inFlight.has(receipt.id)));
+  });
+
+  it('runWorkerCommand (staykit worker) delivers and stops cleanly on SIGTERM', async () => {
+    await receiver?.close();
+    receiver = await startReceiver(() => ({ status: 200, delayMs: 300 }));
+    const org = await createOrganization(testDb.db);
+    const hook = await createWebhook(testDb.db, org, receiver.url, ['contacts.created']);
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER_COMMAND], {
+      env: { ...process.env, DATABASE_URL: testDb.url, STAYKIT_OUTBOUND_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(child);
+    await createContacts(testDb.db, org, 3);
+    await waitFor(() => receiver!.receipts.length >= 1, 30_000, 'a delivery from the worker process');
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+    // Whatever it had in flight when told to stop was recorded, not abandoned to the lease.
+    const { rows } = await testDb.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM staykit_internal.webhook_queue WHERE webhook_id = $1 AND lease_token IS NOT NULL`,
+      [hook.id],
+    );
+    assert.equal(rows[0]?.n, 0);
+    const counts = await countByStatus(testDb.db, hook.id);
+    assert.equal((counts.sent ?? 0) + (counts.pending ?? 0), 3);
+    assert.ok((counts.sent ?? 0) >= 1);
   });
 });

@@ -41,11 +41,17 @@ function clean(text: string): string {
   return text.replaceAll('\u0000', '\uFFFD');
 }
 
-/** `response` as stored: a JSON object, `{"status", "body", "truncated"?}` or `{"error", "message"}`. */
+/**
+ * `response` as stored: a JSON object, `{"status", "body", "truncated"?, "location"?}` (location for redirects,
+ * which are not followed) or `{"error", "message"}`.
+ */
 export function describeResponse(response: OutboundResponse): string {
   const body = clean(response.body.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'));
-  const truncated = response.body.length > RESPONSE_EXCERPT_BYTES;
-  return JSON.stringify(truncated ? { status: response.status, body, truncated } : { status: response.status, body });
+  const described: Record<string, unknown> = { status: response.status, body };
+  if (response.body.length > RESPONSE_EXCERPT_BYTES) described.truncated = true;
+  const location = response.headers.location;
+  if (response.status >= 300 && response.status < 400 && typeof location === 'string') described.location = clean(location.slice(0, 2048));
+  return JSON.stringify(described);
 }
 
 export function describeError(error: OutboundError): string {

@@ -132,7 +132,7 @@ forEachBackend('webhook delivery', (ctx) => {
     const [row] = await notifications(ctx.db, hook.id);
     assert.equal(row?.status, 'pending');
     assert.equal(row?.tries, 1);
-    assert.equal(JSON.parse(row?.response ?? '').status, 301);
+    assert.deepEqual(JSON.parse(row?.response ?? ''), { status: 301, body: '', location: 'http://127.0.0.1:1/elsewhere' });
     assert.equal(receiver!.receipts.length, 1);
   });
 

@@ -128,7 +128,7 @@ export function startWebhookWorker(
       return;
     }
     if (!report.recorded) {
-      logger.warn({ notification_id: claimed.id }, 'webhook lease expired before recording; another worker will retry');
+      logger.warn({ notification_id: claimed.id }, 'webhook attempt not recorded: the lease expired (another worker retries) or the webhook was deleted');
     } else if (report.outcome.kind === 'gone') {
       logger.warn({ webhook_id: claimed.webhook_id }, 'webhook endpoint answered 410 Gone; webhook disabled');
     } else if (report.outcome.kind === 'error') {

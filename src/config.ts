@@ -12,6 +12,7 @@ export interface Config {
   webhookRetrySchedule: number[];
   icalSyncIntervalSeconds: number;
   rateLimitPerMinute: number;
+  statementTimeoutSeconds: number;
   worker: 'embedded' | 'off';
   logLevel: string;
 }
@@ -26,6 +27,7 @@ export const CONFIG_VARIABLES = {
   webhookRetrySchedule: 'STAYKIT_WEBHOOK_RETRY_SCHEDULE',
   icalSyncIntervalSeconds: 'STAYKIT_ICAL_SYNC_INTERVAL',
   rateLimitPerMinute: 'STAYKIT_RATE_LIMIT',
+  statementTimeoutSeconds: 'STAYKIT_STATEMENT_TIMEOUT',
   worker: 'STAYKIT_WORKER',
   logLevel: 'LOG_LEVEL',
 } as const satisfies Record<keyof Config, string>;
@@ -73,6 +75,7 @@ export function loadConfig(source: Source = process.env): Config {
     webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),
     icalSyncIntervalSeconds: integer(source, CONFIG_VARIABLES.icalSyncIntervalSeconds, 900, 1),
     rateLimitPerMinute: integer(source, CONFIG_VARIABLES.rateLimitPerMinute, 600, 1),
+    statementTimeoutSeconds: integer(source, CONFIG_VARIABLES.statementTimeoutSeconds, 10, 1),
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',
   };

@@ -33,6 +33,7 @@ function wrap(target: PgQueryable, notify: (text: string) => void): Queryable {
 export interface PostgresOptions {
   connectionString: string;
   maxConnections?: number;
+  connectionTimeoutMs?: number;
 }
 
 /** A pooled connection to a PostgreSQL server (DATABASE_URL). Every session runs in UTC. */
@@ -42,6 +43,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     max: options.maxConnections ?? 10,
     types,
     options: '-c TimeZone=UTC',
+    // Waiting for a connection (server down, or pool exhausted) ends in an error instead of a hang: the API answers 503.
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
   });
   // An idle client losing its server (restart, network) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

@@ -63,11 +63,38 @@ export function statusForSqlState(code: string, message = '', authenticated = tr
   return 400;
 }
 
+/** Errors of the connection itself (server gone, refused, reset, pool wait timed out), not of a statement. */
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_ERROR_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|the database system is (starting up|shutting down)/i;
+
+export function isConnectionError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P03')) return true;
+  return typeof message === 'string' && CONNECTION_ERROR_MESSAGES.test(message);
+}
+
+/** 503 while the database cannot be reached; clients retry after `Retry-After` seconds. */
+export function databaseUnavailable(): ApiError {
+  return new ApiError(503, 'SK503', 'The database is unavailable', {
+    hint: 'Retry the request; nothing of it was applied unless it was acknowledged',
+    headers: { 'retry-after': '1' },
+  });
+}
+
 /** Any error thrown by `tx.query` → ApiError. Non-database errors become a 500 without internals. */
 export function fromDatabaseError(error: unknown, options: { authenticated?: boolean } = {}): ApiError {
   if (error instanceof ApiError) return error;
+  if (isConnectionError(error)) return databaseUnavailable();
   if (!isPgLikeError(error)) {
     return new ApiError(500, 'PGRSTX00', 'Internal server error');
+  }
+  if (error.code === '57014') {
+    // Staykit: a statement cancelled by statement_timeout is a gateway timeout, not an opaque 500.
+    return new ApiError(504, error.code, error.message, {
+      details: error.detail ?? null,
+      hint: 'The request took longer than the statement timeout; narrow it with filters or a smaller limit',
+    });
   }
   const status = statusForSqlState(error.code, error.message, options.authenticated ?? true);
   return new ApiError(status, error.code, error.message, {

@@ -15,6 +15,7 @@ export interface AppOptions {
   db: Database;
   logLevel?: string;
   bodyLimitBytes?: number;
+  statementTimeoutMs?: number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -29,7 +30,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   healthRoutes(app, options.db);
   const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
-  await staykitApi(app, { db: options.db, cache });
+  await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs });
   await app.ready();
   return app;
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
+import { fromDatabaseError, isConnectionError } from '../errors/database-error.js';
 
 const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'SK413', message: 'The request body is too large' },
@@ -14,6 +15,7 @@ const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
 
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  if (isConnectionError(error)) return fromDatabaseError(error);
   const fastifyError = error as Partial<FastifyError>;
   const statusCode = fastifyError.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {

@@ -35,6 +35,8 @@ export interface StaykitApiOptions {
   db: Database;
   cache: SchemaCache;
   authenticator?: Authenticator;
+  /** Per-request statement timeout (DESIGN §8: 10 s). */
+  statementTimeoutMs?: number;
 }
 
 export async function staykitApi(
@@ -84,10 +86,15 @@ export async function staykitApi(
     execute: async (request, path, run) => {
       const principal = await authorize(request, path.replace(/^rpc\//, ''), accessFor(request.method));
       const tenant = { column: 'organization_id', value: principal.organizationId };
-      return inTenantTransaction(db, principal, async (tx) => {
-        const response = await run(tx, { ...engine, tenant });
-        return { result: response, rollback: response.rollback };
-      });
+      return inTenantTransaction(
+        db,
+        principal,
+        async (tx) => {
+          const response = await run(tx, { ...engine, tenant });
+          return { result: response, rollback: response.rollback };
+        },
+        options.statementTimeoutMs,
+      );
     },
   });
   return { requestLog, authorize };

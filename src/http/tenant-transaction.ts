@@ -9,15 +9,20 @@ import { inRequestTransaction } from './request-transaction.js';
 
 export const API_ROLE = 'staykit_api';
 
+/** Statement timeout of API transactions unless configured (DESIGN §8). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
+
 export function inTenantTransaction<T>(
   db: Database,
   principal: Principal,
   work: (tx: Transaction) => Promise<{ result: T; rollback: boolean }>,
+  statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
 ): Promise<T> {
   const prepare = async (tx: Transaction) => {
     await tx.query(
-      `SELECT set_config('role', $1, true), set_config('staykit.organization_id', $2, true), set_config('staykit.key_id', $3, true)`,
-      [API_ROLE, principal.organizationId, principal.keyId],
+      `SELECT set_config('role', $1, true), set_config('staykit.organization_id', $2, true),
+              set_config('staykit.key_id', $3, true), set_config('statement_timeout', $4, true)`,
+      [API_ROLE, principal.organizationId, principal.keyId, String(statementTimeoutMs)],
     );
   };
   return inRequestTransaction(db, prepare, work);

@@ -32,7 +32,7 @@ async function demoApiKey(db: Database, config: Config): Promise<string | undefi
 export async function serve(config: Config): Promise<void> {
   const db = await openMigratedDatabase(config);
   const apiKey = await demoApiKey(db, config);
-  const app = await buildApp({ db, logLevel: config.logLevel });
+  const app = await buildApp({ db, logLevel: config.logLevel, statementTimeoutMs: config.statementTimeoutSeconds * 1000 });
   const address = await app.listen({ port: config.port, host: config.host });
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;

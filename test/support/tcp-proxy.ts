@@ -1,0 +1,44 @@
+/**
+ * A TCP proxy in front of PostgreSQL that a test can cut and restore: cutting drops every open connection and
+ * refuses new ones, as a crashed or restarting database server would, without touching the server other
+ * tests share.
+ */
+import net from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, targetHost);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  const listen = (port: number) =>
+    new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  const port = await listen(0);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  return {
+    port,
+    cut: stop,
+    restore: async () => {
+      await listen(port);
+    },
+    close: () => (server.listening ? stop() : Promise.resolve()),
+  };
+}

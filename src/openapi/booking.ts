@@ -250,7 +250,7 @@ export const bookingPaths: Record<string, JsonSchema> = {
       tags, operationId: 'availability', summary: 'Availability of products per date',
       description: 'Scope `read` (or `bookings:read`).',
       parameters: [
-        { name: 'product_ids', in: 'query', description: 'Comma-separated product ids (`product_id` is accepted too); all products when absent.', schema: { type: 'string' }, example: EXAMPLE_PRODUCT },
+        { name: 'product_ids', in: 'query', description: 'Comma-separated product ids (`product_id` is accepted too); all products when absent.', schema: { type: 'string' } },
         { name: 'start', in: 'query', description: 'First date (default today).', schema: date() },
         { name: 'end', in: 'query', description: 'End date, exclusive (default today + 365 days).', schema: date() },
         { name: 'perform_sync', in: 'query', schema: { type: 'boolean', default: false } },

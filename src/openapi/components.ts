@@ -62,8 +62,8 @@ export const parameters: Record<string, JsonSchema> = {
   },
   order: {
     name: 'order', in: 'query', required: false,
-    description: 'Ordering: `<column>.<asc|desc>[.<nullsfirst|nullslast>]`, comma-separated. Default: the primary key.',
-    schema: { type: 'string' }, example: 'created_at.desc',
+    description: 'Ordering: `<column>.<asc|desc>[.<nullsfirst|nullslast>]`, comma-separated, e.g. `created_at.desc`. Default: the primary key.',
+    schema: { type: 'string' },
   },
   limit: {
     name: 'limit', in: 'query', required: false,
@@ -74,8 +74,8 @@ export const parameters: Record<string, JsonSchema> = {
   },
   or: {
     name: 'or', in: 'query', required: false,
-    description: 'Any of the filters holds: `(col.op.value,and(col.op.value,…))`, nested at most 10 levels. `and` likewise; prefix `not.` to negate.',
-    schema: { type: 'string' }, example: '(status.eq.CONFIRMED,status.eq.TENTATIVE)',
+    description: 'Any of the filters holds: `(col.op.value,and(col.op.value,…))`, nested at most 10 levels, e.g. `(status.eq.CONFIRMED,status.eq.TENTATIVE)`. `and` likewise; prefix `not.` to negate.',
+    schema: { type: 'string' },
   },
   and: {
     name: 'and', in: 'query', required: false, description: 'All of the filters hold: `(col.op.value,…)`.', schema: { type: 'string' },
@@ -113,7 +113,7 @@ export const parameters: Record<string, JsonSchema> = {
   'Idempotency-Key': {
     name: 'Idempotency-Key', in: 'header', required: false,
     description: 'Makes the request safe to retry: the same key with the same body returns the stored first response (with `Idempotent-Replayed: true`); with another body 422; while the first is running 409. Keys are kept at least 24 hours.',
-    schema: { type: 'string', minLength: 1, maxLength: 255 }, example: '5b0f9e3c-booking-42',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
 };
 

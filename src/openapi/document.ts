@@ -8,7 +8,7 @@ import { bookingPaths, bookingSchemas } from './booking.js';
 import type { CheckConstraints } from './check-enums.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
-import { exposedTables, tablePathItem, tableSchemas } from './resources.js';
+import { exposedTables, filterParameters, FILTER_OPERATORS, tablePathItem, tableSchemas } from './resources.js';
 
 export interface OpenApiOptions {
   /** CHECK-list enums and predicate shapes (loadCheckConstraints); without them columns are plain types. */
@@ -26,7 +26,9 @@ const DESCRIPTION = `Staykit's HTTP API for vacation-rental data. Resource endpo
 
 Authenticate with \`Authorization: Bearer <API_KEY>\`. Every request runs as your organization: you only ever see
 and change its rows. A method not listed for a path answers **405** with \`Allow\`. Lists return at most 1000 rows.
-Every response carries \`X-Request-Id\`.`;
+Every response carries \`X-Request-Id\`.
+
+`;
 
 const healthPaths = (): Record<string, JsonSchema> => {
   const servers = [{ url: '/', description: 'The server root (outside /v1)' }];
@@ -100,6 +102,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
   const tables = exposedTables(cache);
   const paths: Record<string, JsonSchema> = {};
   const schemas: Record<string, JsonSchema> = { ...sharedSchemas, Readiness: readiness };
+  const allParameters: Record<string, JsonSchema> = { ...parameters };
   if (options.bookingFlow !== false) {
     Object.assign(paths, bookingPaths);
     Object.assign(schemas, bookingSchemas);
@@ -107,6 +110,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
   for (const table of tables) {
     paths[`/${table.name}`] = tablePathItem(table, checks);
     Object.assign(schemas, tableSchemas(table, checks));
+    Object.assign(allParameters, filterParameters(table, checks));
   }
   paths['/openapi.json'] = documentPath;
   Object.assign(paths, healthPaths());
@@ -115,7 +119,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     info: {
       title: 'Staykit API',
       version: options.version ?? '1',
-      description: DESCRIPTION,
+      description: DESCRIPTION + FILTER_OPERATORS,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: options.serverUrl ?? '/v1', description: 'This server' }],
@@ -126,6 +130,6 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
       { name: 'operations', description: 'Health, readiness and this document.' },
     ],
     paths,
-    components: { schemas, parameters, responses, headers, securitySchemes },
+    components: { schemas, parameters: allParameters, responses, headers, securitySchemes },
   };
 }

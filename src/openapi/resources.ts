@@ -113,25 +113,32 @@ function serverOwnedList(table: Table): string {
   return table.columns.filter(isServerOwned).map((column) => `\`${column.name}\``).join(', ') || 'none';
 }
 
-const FILTER_DESCRIPTION =
-  'PostgREST filter on this column: `<operator>.<value>`, e.g. `eq.`, `neq.`, `gt.`, `gte.`, `lt.`, `lte.`, `like.*x*`, ' +
-  '`ilike.`, `in.(a,b)`, `is.null`, `is.true`, `cs.{a,b}`, `ov.`, `fts.`; prefix with `not.` to negate. ' +
-  'Repeat parameters to combine filters (all must hold).';
+/** Operators, said once in the document's description (document.ts); each filter parameter points at it. */
+export const FILTER_OPERATORS =
+  'A filter is a query parameter named after a column, valued `<operator>.<value>`: `eq`, `neq`, `gt`, `gte`, `lt`, ' +
+  '`lte`, `like` and `ilike` (`*` is the wildcard: `like.*son`), `match`/`imatch` (regex), `in.(a,b)`, ' +
+  '`is.null|true|false`, `isdistinct`, `cs`/`cd`/`ov` (contains, contained in, overlaps: `cs.{a,b}`), `fts`/`plfts`/' +
+  '`phfts`/`wfts` (full-text search), range operators `sl sr nxr nxl adj`; prefix `not.` to negate. Several filters ' +
+  'all apply; `or=(…)` and `and=(…)` combine them.';
 
-function filterParameters(table: Table, checks: CheckConstraints): JsonSchema[] {
-  return table.columns.filter((column) => column.canSelect).map((column) => {
+/** `components.parameters` key of a column filter. */
+export const filterParameterName = (table: Table, column: Column) => `${table.name}.${column.name}`;
+
+/** `components.parameters`: one filter parameter per readable column, shared by GET, PATCH and DELETE. */
+export function filterParameters(table: Table, checks: CheckConstraints): Record<string, JsonSchema> {
+  return Object.fromEntries(table.columns.filter((column) => column.canSelect).map((column) => {
+    // No `example`: reference pages pre-fill "try it" with examples, and an optional filter must start empty.
     const type = schemaOf(table, column, checks);
     const values = Array.isArray(type.enum) ? (type.enum as unknown[]).filter((value) => value !== null) : [];
-    const example = values.length > 0 ? `eq.${String(values[0])}` : column.udtName === 'uuid' ? `eq.${SAMPLE_UUID}` : undefined;
-    return {
+    const hint = values.length > 0 ? ` Values: ${values.map((value) => `\`${String(value)}\``).join(', ')}.` : '';
+    return [filterParameterName(table, column), {
       name: column.name,
       in: 'query',
       required: false,
-      description: `${column.comment ? `${column.comment} ` : ''}${FILTER_DESCRIPTION}`,
+      description: `${column.comment ? `${column.comment} ` : ''}Filter: \`<operator>.<value>\`, e.g. \`eq.${String(values[0] ?? '…')}\`.${hint}`,
       schema: { type: 'string' },
-      ...(example ? { example } : {}),
-    };
-  });
+    }];
+  }));
 }
 
 function rowsContent(table: Table): JsonSchema {
@@ -145,7 +152,7 @@ function rowsContent(table: Table): JsonSchema {
 export function tablePathItem(table: Table, checks: CheckConstraints): JsonSchema {
   const allowed = new Set(allowedMethods(table).split(','));
   const tags = [table.name];
-  const filters = filterParameters(table, checks);
+  const filters = table.columns.filter((column) => column.canSelect).map((column) => ref('parameters', filterParameterName(table, column)));
   const auth = [ref('responses', 'Unauthorized'), ref('responses', 'Forbidden')];
   const errors = (...names: string[]) => Object.fromEntries([
     ...names.map((name) => [ERROR_STATUS[name], ref('responses', name)]),

@@ -148,9 +148,15 @@ forEachBackend('OpenAPI document', (ctx) => {
   it('lists the PostgREST query parameters and error responses', () => {
     const list = doc.paths['/bookings']!.get!;
     const names = list.parameters!.map((p) => p.name ?? p.$ref!.split('/').pop());
-    for (const name of ['select', 'order', 'limit', 'offset', 'or', 'Range', 'preferRead', 'Accept', 'id', 'reference', 'confirmed_at']) {
+    for (const name of ['select', 'order', 'limit', 'offset', 'or', 'Range', 'preferRead', 'Accept', 'bookings.id', 'bookings.reference', 'bookings.confirmed_at']) {
       assert.ok(names.includes(name), `${name} in ${names.join(',')}`);
     }
+    const parameters = (doc.components as unknown as { parameters: Record<string, { name: string; in: string; description: string }> }).parameters;
+    assert.equal(parameters['bookings.reference']!.name, 'reference');
+    assert.equal(parameters['bookings.reference']!.in, 'query');
+    assert.match(parameters['calendar_events.status']!.description, /`CANCELLED`, `TENTATIVE`, `CONFIRMED`/);
+    const patchNames = doc.paths['/bookings']!.patch!.parameters!.map((p) => p.$ref!.split('/').pop());
+    assert.ok(patchNames.includes('bookings.id') && !patchNames.includes('limit'), patchNames.join(','));
     const post = doc.paths['/coupons']!.post!;
     const postNames = post.parameters!.map((p) => p.$ref!.split('/').pop());
     assert.deepEqual(postNames, ['select', 'columns', 'on_conflict', 'preferWrite']);

@@ -82,13 +82,20 @@ export function recordFinal(
   };
 }
 
-/** Records a failed attempt that will be retried `delaySeconds` from now. */
+/**
+ * Records a failed attempt that will be retried `delaySeconds` from now — or parked, if the webhook was disabled
+ * meanwhile (see webhooks_park_queue in migration 0050).
+ */
 export function recordRetry(notificationId: string, leaseToken: string, delaySeconds: number, response: string): SqlQuery {
   return {
     text: `
       WITH leased AS (
-        UPDATE staykit_internal.webhook_queue
-        SET run_at = now() + make_interval(secs => $3::double precision),
+        UPDATE staykit_internal.webhook_queue AS q
+        SET run_at = CASE
+              WHEN EXISTS (SELECT 1 FROM api.webhooks AS w WHERE w.id = q.webhook_id AND w.disabled_at IS NOT NULL)
+              THEN 'infinity'::timestamptz
+              ELSE now() + make_interval(secs => $3::double precision)
+            END,
             attempts = attempts + 1,
             lease_token = NULL,
             leased_at = NULL

@@ -281,6 +281,21 @@ forEachBackend('webhook delivery', (ctx) => {
     assert.deepEqual(receiver!.receipts.map((receipt) => receipt.id), [row!.id, row!.id]);
   });
 
+  it('a failure recorded after the webhook was disabled (410 on a concurrent delivery) is parked', async () => {
+    const hook = await setUp(() =>
+      receiver!.receipts.length === 1 ? { status: 410, delayMs: 100 } : { status: 500, delayMs: 600 });
+    await createContact(ctx.db, org, 'One');
+    await createContact(ctx.db, org, 'Two');
+    await deliverDue(ctx.db, config, { concurrency: 2 });
+    assert.equal(receiver!.receipts.length, 2, 'both were in flight together');
+    const rows = await notifications(ctx.db, hook.id);
+    const failed = rows.find((row) => row.status === 'pending');
+    assert.ok(failed, JSON.stringify(rows.map((row) => row.status)));
+    const queued = await queueRow(failed.id);
+    assert.equal(queued?.attempts, 1);
+    assert.equal(queued?.due_in, Infinity, 'parked, not scheduled');
+  });
+
   it('redelivering a notification of a disabled webhook parks it until the webhook is enabled', async () => {
     const hook = await setUp(() => ({ status: 500 }));
     await createContact(ctx.db, org);

@@ -8,7 +8,6 @@ import type { Queryable } from '../db/types.js';
 import { addDays, daysBetween, isDate, todayIn, weekdayIndex } from './dates.js';
 import { invalidInput, productNotFound } from './errors.js';
 import { UUID } from './input.js';
-import { CONFIGURATION_OF_DATE } from './load.js';
 
 export type DayStatus = 'available' | 'tentative' | 'unavailable' | 'booked' | 'reserved' | 'closed';
 
@@ -109,34 +108,59 @@ export function parseAvailabilityQuery(query: Record<string, unknown>): Availabi
   };
 }
 
-/** One statement: every date of [first, last] of each product with its configuration and what blocks it. */
+/**
+ * One statement: every date of [first, last] of each product with its configuration and what blocks it. Events are
+ * expanded into their blocked dates once and joined by (product, date) — not looked up per date — so a year for a
+ * hundred products stays a few hash joins.
+ */
 export function availabilityQuery(productIds: string[] | null, first: string, last: string, includeTentative: boolean) {
   return {
-    text: `SELECT p.id AS product_id, p.timezone, p.rent_period,
-             CASE WHEN p.rent_pricing_definition = 'services' THEN p.cooldown_time END AS product_cooldown,
-             d.date::text AS date, c.id AS configuration_id,
-             to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
-             c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time,
-             (SELECT min((r ->> 'rate')::integer) FROM jsonb_array_elements(c.rates) AS r
-              WHERE (r ->> 'duration')::integer <= greatest(c.min_duration, 1)) AS rate,
-             e.block
-           FROM api.products AS p
-           CROSS JOIN LATERAL (SELECT g::date AS date FROM generate_series($2::date, $3::date, interval '1 day') AS g) AS d
-           ${CONFIGURATION_OF_DATE}
-           LEFT JOIN LATERAL (
-             SELECT CASE WHEN d.date >= ev.end_date THEN 'padding'
-                         WHEN ev.type = 'blocked period' THEN 'blocked'
-                         WHEN ev.status = 'CONFIRMED' THEN 'booked'
-                         ELSE 'tentative' END AS block
+    text: `WITH p AS (
+             SELECT id, timezone, rent_period, created_at,
+               CASE WHEN rent_pricing_definition = 'services' THEN cooldown_time END AS product_cooldown
+             FROM api.products
+             WHERE deleted_at IS NULL AND ($1::uuid[] IS NULL OR id = ANY ($1::uuid[]))
+           ), days AS (
+             SELECT p.id AS product_id, g::date AS date
+             FROM p CROSS JOIN generate_series($2::date, $3::date, interval '1 day') AS g
+           ), cfg AS MATERIALIZED (
+             SELECT c.id, c.product_id, c.intervals, c."order", c.updated_at,
+               to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
+               c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time,
+               (SELECT min((r ->> 'rate')::integer) FROM jsonb_array_elements(c.rates) AS r
+                WHERE (r ->> 'duration')::integer <= greatest(c.min_duration, 1)) AS rate
+             FROM api.product_configurations AS c
+             WHERE c.product_id IN (SELECT id FROM p)
+           ), day_cfg AS (
+             SELECT DISTINCT ON (days.product_id, days.date) days.product_id, days.date, cfg.id, cfg.check_in_days,
+               cfg.checkout_days, cfg.min_duration, cfg.max_duration, cfg.min_advance, cfg.max_advance, cfg.cooldown_time,
+               cfg.rate
+             FROM days JOIN cfg ON cfg.product_id = days.product_id AND cfg.intervals @> days.date
+             ORDER BY days.product_id, days.date, cfg."order" DESC, cfg.updated_at DESC, cfg.id DESC
+           ), blocks AS (
+             SELECT DISTINCT ON (ev.product_id, b.date) ev.product_id, b.date,
+               CASE WHEN b.date >= ev.end_date THEN 'padding'
+                    WHEN ev.type = 'blocked period' THEN 'blocked'
+                    WHEN ev.status = 'CONFIRMED' THEN 'booked'
+                    ELSE 'tentative' END AS block
              FROM api.calendar_events AS ev
-             WHERE ev.product_id = p.id AND ev.status <> 'CANCELLED' AND ev.type IN ('booking', 'blocked period')
-               AND ev.start_date <= d.date AND d.date < ev.end_date + ev.padding
-               AND ($4 OR ev.type <> 'booking' OR ev.status <> 'TENTATIVE')
-             ORDER BY (d.date < ev.end_date) DESC, ev.start_date
-             LIMIT 1
-           ) AS e ON true
-           WHERE p.deleted_at IS NULL AND ($1::uuid[] IS NULL OR p.id = ANY ($1::uuid[]))
-           ORDER BY p.created_at, p.id, d.date`,
+             CROSS JOIN LATERAL (
+               SELECT g::date AS date
+               FROM generate_series(greatest(ev.start_date, $2::date), least(ev.end_date + ev.padding - 1, $3::date), interval '1 day') AS g
+             ) AS b
+             WHERE ev.product_id IN (SELECT id FROM p) AND ev.status <> 'CANCELLED'
+               AND ev.type IN ('booking', 'blocked period') AND ($4 OR ev.type <> 'booking' OR ev.status <> 'TENTATIVE')
+               AND ev.start_date <= $3::date AND ev.end_date + ev.padding > $2::date
+             ORDER BY ev.product_id, b.date, (b.date < ev.end_date) DESC, ev.start_date
+           )
+           SELECT p.id AS product_id, p.timezone, p.rent_period, p.product_cooldown, days.date::text AS date,
+             dc.id AS configuration_id, dc.check_in_days, dc.checkout_days, dc.min_duration, dc.max_duration,
+             dc.min_advance, dc.max_advance, dc.cooldown_time, dc.rate, blocks.block
+           FROM days
+           JOIN p ON p.id = days.product_id
+           LEFT JOIN day_cfg AS dc ON dc.product_id = days.product_id AND dc.date = days.date
+           LEFT JOIN blocks ON blocks.product_id = days.product_id AND blocks.date = days.date
+           ORDER BY p.created_at, p.id, days.date`,
     values: [productIds, first, last, includeTentative],
   };
 }
@@ -165,42 +189,41 @@ export function dayStatus(row: DayRow, today: string, show: ShowOptions): DaySta
  * checkout: a stay may end here (weekday of the configuration of the last night, that night free, cooldown free).
  */
 export function buildDays(rows: DayRow[], first: string, end: string, today: string, show: ShowOptions): Day[] {
-  const index = new Map(rows.map((row, position) => [row.date, position]));
-  const free = (date: string): boolean => {
-    const row = rows[index.get(date) ?? -1];
-    return row !== undefined && row.configuration_id !== null && row.block === null && date >= today;
+  // rows are consecutive dates (generate_series), so "n days later" is "n rows later".
+  const free = (i: number): boolean => {
+    const row = rows[i];
+    return row !== undefined && row.configuration_id !== null && row.block === null && row.date >= today;
   };
-  const unblocked = (from: string, days: number): boolean => {
-    for (let offset = 0; offset < days; offset += 1) {
-      const row = rows[index.get(addDays(from, offset)) ?? -1];
-      if (row && row.block !== null) return false;
-    }
+  const unblocked = (from: number, days: number): boolean => {
+    for (let i = from; i < from + days && i < rows.length; i += 1) if (rows[i]!.block !== null) return false;
     return true;
   };
   const cooldown = (row: DayRow): number => row.product_cooldown ?? row.cooldown_time ?? 0;
+  const todayMs = Date.parse(`${today}T00:00:00Z`);
   const days: Day[] = [];
-  for (let date = first; date < end; date = addDays(date, 1)) {
-    const row = rows[index.get(date) ?? -1];
-    if (!row) continue;
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i]!;
+    if (row.date < first || row.date >= end) continue;
     const status = dayStatus(row, today, show);
+    const weekday = weekdayIndex(row.date);
     let checkIn = false;
-    if (status === 'available' && row.check_in_days?.[weekdayIndex(date)]) {
-      const advance = daysBetween(today, date);
+    if (status === 'available' && row.check_in_days?.[weekday]) {
+      const advance = Math.round((Date.parse(`${row.date}T00:00:00Z`) - todayMs) / 86_400_000);
       const length = Math.max(row.min_duration ?? 1, 1);
       checkIn = advance >= (row.min_advance ?? 0) && (!row.max_advance || advance <= row.max_advance);
-      for (let night = 0; checkIn && night < length; night += 1) checkIn = free(addDays(date, night));
-      checkIn &&= unblocked(addDays(date, length), cooldown(row));
+      for (let night = 0; checkIn && night < length; night += 1) checkIn = free(i + night);
+      checkIn &&= unblocked(i + length, cooldown(row));
     }
     let checkout = false;
     if (row.rent_period === 'nightly') {
-      const lastNight = rows[index.get(addDays(date, -1)) ?? -1];
-      checkout = lastNight !== undefined && free(lastNight.date) && Boolean(lastNight.checkout_days?.[weekdayIndex(date)])
-        && unblocked(date, cooldown(lastNight));
+      const lastNight = rows[i - 1];
+      checkout = lastNight !== undefined && free(i - 1) && Boolean(lastNight.checkout_days?.[weekday])
+        && unblocked(i, cooldown(lastNight));
     } else {
-      checkout = free(date) && Boolean(row.checkout_days?.[weekdayIndex(date)]) && unblocked(addDays(date, 1), cooldown(row));
+      checkout = free(i) && Boolean(row.checkout_days?.[weekday]) && unblocked(i + 1, cooldown(row));
     }
     days.push({
-      date, status, check_in: checkIn, checkout, min_duration: row.min_duration, max_duration: row.max_duration,
+      date: row.date, status, check_in: checkIn, checkout, min_duration: row.min_duration, max_duration: row.max_duration,
       rate: row.configuration_id ? row.rate : null,
     });
   }
@@ -209,10 +232,12 @@ export function buildDays(rows: DayRow[], first: string, end: string, today: str
 
 export function toIntervals(days: Day[]): ProductAvailability['intervals'] {
   const intervals: ProductAvailability['intervals'] = [];
-  for (const day of days) {
+  for (let i = 0; i < days.length; i += 1) {
+    const day = days[i]!;
+    const next = days[i + 1]?.date ?? addDays(day.date, 1);
     const last = intervals.at(-1);
-    if (last && last.status === day.status && last.end === day.date) last.end = addDays(day.date, 1);
-    else intervals.push({ start: day.date, end: addDays(day.date, 1), status: day.status });
+    if (last && last.status === day.status && last.end === day.date) last.end = next;
+    else intervals.push({ start: day.date, end: next, status: day.status });
   }
   return intervals;
 }

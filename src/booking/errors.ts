@@ -114,6 +114,8 @@ export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };
   if (code === '23P01') return notAvailable(typeof constraint === 'string' ? `constraint ${constraint}` : null);
+  // Two carts taking the same dates in opposite order: PostgreSQL aborts one of them; it lost the race.
+  if (code === '40P01' || code === '40001') return notAvailable('a concurrent booking took some of these dates; retry to see what is left');
   if (code === 'SKP01') return new ApiError(404, 'SK602', 'Product not found');
   if (code === 'SKQ01') return new ApiError(422, 'SK615', 'A coupon has no uses left');
   if (code === 'SKQ02') return new ApiError(404, 'SK605', 'A coupon was deleted');

@@ -108,7 +108,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     Object.assign(schemas, bookingSchemas);
   }
   for (const table of tables) {
-    paths[`/${table.name}`] = tablePathItem(table, checks);
+    paths[`/${table.name}`] = tablePathItem(table);
     Object.assign(schemas, tableSchemas(table, checks));
     Object.assign(allParameters, filterParameters(table, checks));
   }

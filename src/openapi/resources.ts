@@ -149,7 +149,7 @@ function rowsContent(table: Table): JsonSchema {
   };
 }
 
-export function tablePathItem(table: Table, checks: CheckConstraints): JsonSchema {
+export function tablePathItem(table: Table): JsonSchema {
   const allowed = new Set(allowedMethods(table).split(','));
   const tags = [table.name];
   const filters = table.columns.filter((column) => column.canSelect).map((column) => ref('parameters', filterParameterName(table, column)));

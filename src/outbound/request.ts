@@ -39,6 +39,8 @@ export interface OutboundRequest {
   maxResponseBytes?: number;
   /** Aborting rejects with an OutboundNetworkError ("aborted"). */
   signal?: AbortSignal;
+  /** PEM certificates trusted for https instead of Node's default roots (tests, private CAs). */
+  trustedCa?: string | Buffer;
   /** Name resolution, replaceable in tests; defaults to the system resolver (`dns.lookup`, all addresses). */
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
 }
@@ -174,6 +176,7 @@ function send(
       agent: false,
       lookup: pinnedLookup(target),
       signal,
+      ...(request.trustedCa === undefined ? {} : { ca: request.trustedCa }),
     });
     req.on('error', reject);
     req.on('response', (res) => {

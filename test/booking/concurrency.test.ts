@@ -107,4 +107,19 @@ forEachBackend('No double booking under concurrent /v1/book', (ctx) => {
       [org.id]);
     assert.equal(orphans.rows[0]!.n, 0);
   });
+
+  it('two carts taking the same dates in opposite order: one wins, the other gets 409, never a 500', async () => {
+    const [x, y] = couponProducts as [string, string];
+    for (let round = 0; round < 8; round += 1) {
+      const day = String(1 + round * 3).padStart(2, '0');
+      const end = String(3 + round * 3).padStart(2, '0');
+      const item = (id: string, product: string) => ({ id, product_id: product, interval: { start: `2027-07-${day}`, end: `2027-07-${end}` } });
+      const responses = await Promise.all([
+        client(apps[0]!, org.key).post('/v1/cart-checkout', { cart: { items: [item('1', x), item('2', y)] } }),
+        client(apps[1 % apps.length]!, org.key).post('/v1/cart-checkout', { cart: { items: [item('1', y), item('2', x)] } }),
+      ]);
+      const statuses = responses.map((r) => r.statusCode).sort();
+      assert.deepEqual(statuses, [201, 409], responses.map((r) => r.body).join('\n'));
+    }
+  });
 });

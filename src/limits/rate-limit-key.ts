@@ -1,0 +1,17 @@
+/**
+ * Whose budget a request spends: the API key's public `key_id` when the Authorization header holds something
+ * shaped like a Staykit key (no database lookup — a wrong secret still spends that key_id's budget), otherwise the
+ * client address (`request.ip`, which follows Fastify's `trustProxy` setting).
+ */
+import type { FastifyRequest } from 'fastify';
+import { parseApiKey } from '../auth/api-key-format.js';
+
+export function rateLimitKey(request: Pick<FastifyRequest, 'headers' | 'ip'>): string {
+  const header = request.headers.authorization;
+  if (typeof header === 'string') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const parsed = match ? parseApiKey(match[1]!) : undefined;
+    if (parsed) return `key:${parsed.keyId}`;
+  }
+  return `ip:${request.ip}`;
+}

@@ -1,0 +1,66 @@
+/**
+ * `requestSizeLimits(app, { maxUrlBytes, maxEmbeds })`: limits checked before a request reaches a route, in the
+ * API's error shape. The request target (path + query string) longer than `maxUrlBytes` → 414 `SK414`; a `select`
+ * on the resource API embedding more than `maxEmbeds` resources (at any depth, spreads included) → 400 `PGRST100`.
+ * The other size limits live where they are enforced: body size in Fastify (`bodyLimit` → 413 `SK413`), rows per
+ * bulk insert, `select` depth and `or`/`and` depth in the query engine. See docs/limits.md.
+ */
+import type { FastifyInstance } from 'fastify';
+import { parseSelect } from '../query/parse/select.js';
+import type { SelectItem } from '../query/parse/types.js';
+import { splitQueryString } from '../query/parse/query-string.js';
+import { tooManyEmbeds, uriTooLong } from './errors.js';
+
+export interface RequestSizeOptions {
+  /** Longest accepted request target in bytes (default 8192). */
+  maxUrlBytes?: number;
+  /** Most embedded resources in one `select` (default 32). */
+  maxEmbeds?: number;
+  /** Where `select` is the engine's (default `/v1/`). */
+  apiPrefix?: string;
+}
+
+export const DEFAULT_MAX_URL_BYTES = 8 * 1024;
+export const DEFAULT_MAX_EMBEDS = 32;
+
+export function countEmbeds(items: readonly SelectItem[]): number {
+  let count = 0;
+  for (const item of items) if (item.type === 'embed') count += 1 + countEmbeds(item.select);
+  return count;
+}
+
+/** The number of embeds of the `select` parameters of a raw query string; unparseable ones count 0 (the engine answers). */
+export function embedsInQuery(query: string): number {
+  let pairs: [string, string | undefined][];
+  try {
+    pairs = splitQueryString(query);
+  } catch {
+    return 0;
+  }
+  let max = 0;
+  for (const [key, value] of pairs) {
+    if (key !== 'select' || value === undefined) continue;
+    try {
+      max = Math.max(max, countEmbeds(parseSelect(value)));
+    } catch {
+      // The engine reports the parse error with its position.
+    }
+  }
+  return max;
+}
+
+export function requestSizeLimits(app: FastifyInstance, options: RequestSizeOptions = {}): void {
+  const maxUrlBytes = options.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES;
+  const maxEmbeds = options.maxEmbeds ?? DEFAULT_MAX_EMBEDS;
+  const apiPrefix = options.apiPrefix ?? '/v1/';
+
+  app.addHook('onRequest', async (request) => {
+    const url = request.url;
+    const bytes = Buffer.byteLength(url);
+    if (bytes > maxUrlBytes) throw uriTooLong(maxUrlBytes, bytes);
+    const q = url.indexOf('?');
+    if (q < 0 || !url.startsWith(apiPrefix) || !url.includes('select=')) return;
+    const embeds = embedsInQuery(url.slice(q + 1));
+    if (embeds > maxEmbeds) throw tooManyEmbeds(maxEmbeds, embeds);
+  });
+}

@@ -3,3 +3,4 @@ export { observability, routeLabel, type ObservabilityOptions } from './plugin.j
 export { observabilityFastifyOptions, loggerOptions, REDACTED_PATHS } from './logger.js';
 export { genReqId, isSaneRequestId, REQUEST_ID_HEADER } from './request-id.js';
 export { createMetrics, type Metrics, type PoolStats } from './metrics.js';
+export { closeConnectionsWhenDraining } from './drain.js';

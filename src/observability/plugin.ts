@@ -1,12 +1,13 @@
 /**
- * `observability(app, { db })`: the `X-Request-Id` response header, one JSON access line per request, and
- * Prometheus metrics at `/metrics`. Needs the Fastify options of `observabilityFastifyOptions` (request ids
+ * `observability(app, { db })`: the `X-Request-Id` response header, one JSON access line per request,
+ * Prometheus metrics at `/metrics`, and `Connection: close` on responses sent while the app is closing (drain.ts). Needs the Fastify options of `observabilityFastifyOptions` (request ids
  * accepted only when sane, Fastify's own request lines off, redaction).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
 import type {} from '../http/staykit-api.js';
 import type { SchemaCache } from '../schema/index.js';
+import { closeConnectionsWhenDraining } from './drain.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
@@ -30,6 +31,8 @@ export function routeLabel(request: FastifyRequest, cache: SchemaCache | undefin
 
 export async function observability(app: FastifyInstance, options: ObservabilityOptions): Promise<Metrics> {
   const metrics = createMetrics(options.db, (error, what) => app.log.warn({ err: error }, `metrics: reading ${what} failed`));
+
+  closeConnectionsWhenDraining(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, String(request.id));

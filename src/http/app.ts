@@ -10,6 +10,7 @@ import { ApiError } from '../errors/api-error.js';
 import { loadSchemaCache } from '../schema/index.js';
 import { staykitApi } from './staykit-api.js';
 import { API_ROLE } from './tenant-transaction.js';
+import { bookingRoutes } from '../booking/routes.js';
 
 export interface AppOptions {
   db: Database;
@@ -30,7 +31,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   healthRoutes(app, options.db);
   const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
-  await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs });
+  const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs });
+  await bookingRoutes(app, { db: options.db, authorize });
   await app.ready();
   return app;
 }

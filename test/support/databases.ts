@@ -17,7 +17,7 @@ async function postgresAdminUrl(): Promise<string | undefined> {
   const explicit = process.env.TEST_DATABASE_URL;
   if (explicit) return explicit;
   if (process.env.STAYKIT_TEST_BACKENDS === 'pglite') return undefined;
-  const client = new pg.Client({ connectionString: LOCAL_POSTGRES, connectionTimeoutMillis: 1000 });
+  const client = new pg.Client({ connectionString: LOCAL_POSTGRES, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
     return LOCAL_POSTGRES;

@@ -120,6 +120,9 @@ function parseContact(value: unknown): ContactInput | null {
     const field = optionalString(contact[key], `contact.${key}`, 320);
     if (field !== null) result[key] = field;
   }
+  if (result.email !== undefined && result.email !== '' && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(result.email)) {
+    throw invalidInput('contact.email must be an e-mail address');
+  }
   return result;
 }
 

@@ -204,6 +204,17 @@ forEachBackend('POST /v1/book', (ctx) => {
       assert.equal(count.rows[0]!.n, 1);
     });
 
+    it('takes the guest from the contact object too, and validates its e-mail', async () => {
+      const response = await api.post('/v1/book', {
+        product_id: onRequest, interval: interval('2027-06-10', '2027-06-12'), occupancy: { [adults]: 1 },
+        contact: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', phone: '+1 555 0100' },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      const contacts = (await ctx.db.query('SELECT c.first_name, c.last_name, c.email, c.phone FROM api.contacts c JOIN api.contact_bookings cb ON cb.contact_id = c.id WHERE cb.booking_id = $1', [response.json().booking_id])).rows;
+      assert.deepEqual(contacts, [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', phone: '+1 555 0100' }]);
+      await rejects('/v1/book', { product_id: onRequest, interval: interval('2027-06-20', '2027-06-22'), occupancy: { [adults]: 1 }, contact: { email: 'nope' } }, 400, 'SK601');
+    });
+
     it('gives request products the request_status and no confirmed_at', async () => {
       const response = await api.post('/v1/book', { product_id: onRequest, interval: interval('2027-03-20', '2027-03-22'), occupancy: { [adults]: 1 } });
       assert.equal(response.statusCode, 201, response.body);

@@ -1,0 +1,18 @@
+-- iCal export and import (issue 7): look-ups of a unit by its feed secret, and the claims that keep several sync
+-- workers off one external calendar (FOR UPDATE SKIP LOCKED + a lease, like the webhook outbox).
+
+-- GET /v1/ical/<secret>.ics finds the unit by either secret.
+CREATE INDEX products_ical_export_secret_idx ON api.products (ical_export_secret);
+CREATE INDEX products_ical_export_secret_no_details_idx ON api.products (ical_export_secret_no_details);
+
+-- One row per external calendar that a worker has tried to sync. claimed_until is the lease of the worker that
+-- holds it (NULL when nobody does); attempted_at is when the last attempt started, successful or not, so a
+-- failing feed is retried after the sync interval (or at once when sync_requested_at moves past it), not in a
+-- tight loop. Internal: not exposed through /v1.
+CREATE TABLE staykit_internal.ical_sync_claims (
+  calendar_id uuid PRIMARY KEY REFERENCES api.external_calendars (id) ON DELETE CASCADE,
+  claimed_until timestamptz,
+  attempted_at timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE staykit_internal.ical_sync_claims IS
+  'iCal sync leases: which worker holds an external calendar until when, and when its last attempt started.';

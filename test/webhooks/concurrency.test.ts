@@ -90,6 +90,41 @@ describe('webhook workers on one PostgreSQL', { skip: BACKENDS.includes('postgre
     assert.equal(tries[0]?.max, 1);
   });
 
+  it('two worker processes deliver 1,000 notifications once each, never concurrently', async () => {
+    const N = 1000;
+    await receiver?.close();
+    receiver = await startReceiver(() => ({ status: 200 }));
+    const org = await createOrganization(testDb.db);
+    const hook = await createWebhook(testDb.db, org, receiver.url, ['contacts.created']);
+    receiver.secret = hook.signing_secret;
+    const workers = [0, 1].map(() => {
+      const child = spawn(process.execPath, ['--import', 'tsx', WORKER_SCRIPT, testDb.url as string], {
+        env: { ...process.env, WORKER_CONCURRENCY: '8' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      children.push(child);
+      return child;
+    });
+    const output = workers.map((child) => {
+      const text = { value: '' };
+      child.stdout!.on('data', (chunk: Buffer) => (text.value += chunk.toString()));
+      return text;
+    });
+    await waitFor(() => output.every((text) => text.value.includes('ready')), 30_000, 'both workers to start');
+    await createContacts(testDb.db, org, N);
+    await waitFor(async () => (await countByStatus(testDb.db, hook.id)).sent === N, 120_000, `${N} sent`);
+    for (const child of workers) child.kill('SIGTERM');
+    await Promise.all(workers.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+    const delivered = output.map((text) => Number(/delivered (\d+)/.exec(text.value)?.[1] ?? 0));
+    assert.ok(delivered.every((n) => n > 0), `both processes delivered: ${delivered.join(' / ')}`);
+    assert.equal(delivered[0]! + delivered[1]!, N);
+    const counts = receiptsById(receiver);
+    assert.equal(counts.size, N, 'every notification arrived');
+    assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'none arrived twice');
+    assert.ok(receiver.receipts.every((receipt) => receipt.concurrentSameId === 1));
+    assert.ok(receiver.receipts.every((receipt) => receipt.verified));
+  });
+
   it('a worker process killed mid-delivery loses nothing; the survivors resend with the same webhook-id', async () => {
     const N = 40;
     await receiver?.close();

@@ -114,6 +114,25 @@ forEachBackend('POST /v1/book', (ctx) => {
       }
     });
 
+    it('with the real clock: advance counted from today in the product time zone', async () => {
+      const real = await startBookingApp(ctx.db, null);
+      try {
+        const zone = 'Asia/Tokyo';
+        const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+        const plus = (days: number) => new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+        const tokyo = await f.product({ timezone: zone });
+        await f.configuration(tokyo, { intervals: `{[${plus(-5)},${plus(400)})}`, min_advance: 2, max_advance: 30, rates: [{ duration: 1, occupancy: 0, rate: 100 }] });
+        const realApi = client(real, org.key);
+        const at = (start: number) => realApi.post('/v1/quote', { product_id: tokyo, interval: interval(plus(start), plus(start + 2)) });
+        assert.equal((await at(1)).statusCode, 422);
+        assert.equal((await at(2)).statusCode, 200);
+        assert.equal((await at(30)).statusCode, 200);
+        assert.equal((await at(31)).statusCode, 422);
+      } finally {
+        await real.close();
+      }
+    });
+
     it('books daily products by inclusive last day', async () => {
       const daily = await f.product({ rent_period: 'daily', name: { default: 'Boat' } });
       await f.configuration(daily, { intervals: '{[2027-03-01,2027-04-01)}', checkout_days: [true, true, true, true, false, true, true],

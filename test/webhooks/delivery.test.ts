@@ -311,6 +311,19 @@ forEachBackend('webhook delivery', (ctx) => {
     assert.equal((await notifications(ctx.db, hook.id))[0]?.status, 'sent');
   });
 
+  it('keeps at most `concurrency` deliveries in flight', async () => {
+    const hook = await setUp(() => ({ status: 200, delayMs: 150 }));
+    for (let i = 0; i < 9; i += 1) await createContact(ctx.db, org, `Guest ${i}`);
+    const worker = startWebhookWorker(ctx.db, config, undefined, { pollIntervalMs: 20, concurrency: 3 });
+    try {
+      await waitFor(async () => (await notifications(ctx.db, hook.id)).every((row) => row.status === 'sent'), 30_000, 'all sent');
+    } finally {
+      await worker.stop();
+    }
+    assert.equal(receiver!.receipts.length, 9);
+    assert.equal(receiver!.maxConcurrent, 3);
+  });
+
   it('refuses a lease shorter than the delivery timeout', () => {
     assert.throws(() => startWebhookWorker(ctx.db, config, undefined, { leaseSeconds: 5, timeoutMs: 10_000 }), /leaseSeconds/);
   });

@@ -44,6 +44,8 @@ export interface Receiver {
   reply: (receipt: Receipt, attempt: number) => Reply;
   /** Secret to verify with (set once the webhook exists). */
   secret: string | undefined;
+  /** The most requests that were being handled at once. */
+  maxConcurrent: number;
   close(): Promise<void>;
 }
 
@@ -51,7 +53,8 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
   const attempts = new Map<string, number>();
   const active = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
-  const receiver = { receipts: [] as Receipt[], reply, secret: undefined as string | undefined } as Receiver;
+  const receiver = { receipts: [] as Receipt[], reply, secret: undefined as string | undefined, maxConcurrent: 0 } as Receiver;
+  let handling = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -62,6 +65,8 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
       );
       const id = headers['webhook-id'] ?? '';
       active.set(id, (active.get(id) ?? 0) + 1);
+      handling += 1;
+      receiver.maxConcurrent = Math.max(receiver.maxConcurrent, handling);
       let verified = false;
       let libraryVerified: boolean | undefined;
       if (receiver.secret) {
@@ -95,6 +100,7 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
       const answer = receiver.reply(receipt, attempt);
       const send = () => {
         active.set(id, (active.get(id) ?? 1) - 1);
+        handling -= 1;
         if (res.destroyed) return;
         res.writeHead(answer.status, answer.headers ?? {});
         res.end(answer.body ?? '');

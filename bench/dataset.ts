@@ -31,13 +31,15 @@ export async function generateDataset(db: Database, size: DatasetSize): Promise<
       SELECT gen_random_uuid() AS id, n FROM generate_series(0, ${size.organizations - 1}) AS n;
     INSERT INTO api.organizations (id, name) SELECT id, 'Bench org ' || n FROM bench_orgs;
     CREATE TEMP TABLE bench_products AS
-      SELECT gen_random_uuid() AS id, p AS n, (SELECT id FROM bench_orgs WHERE bench_orgs.n = p % ${size.organizations}) AS org
+      -- The first organization owns half of the products (the scenarios' tenant); the rest are spread out.
+      SELECT gen_random_uuid() AS id, p AS n,
+             (SELECT id FROM bench_orgs WHERE bench_orgs.n = CASE WHEN p < ${size.products} / 2 THEN 0 ELSE p % ${size.organizations} END) AS org
       FROM generate_series(0, ${size.products - 1}) AS p;
     INSERT INTO api.products (id, organization_id, name, rent_period, timezone, interaction)
       SELECT id, org, jsonb_build_object('default', 'Bench unit ' || n), 'nightly', 'Europe/Amsterdam', 'book' FROM bench_products;
     INSERT INTO api.product_configurations (product_id, organization_id, name, intervals, rates, min_duration, max_advance)
       SELECT id, org, '{"default": "All year"}', '{[2020-01-01,2035-01-01)}',
-             '[{"duration": 1, "occupancy": 1, "rate": 10000}, {"duration": 7, "occupancy": 1, "rate": 9000}]', 1, 0
+             '[{"duration": 1, "occupancy": 0, "rate": 10000}, {"duration": 7, "occupancy": 0, "rate": 9000}]', 1, 0
       FROM bench_products;
     CREATE TEMP TABLE bench_events AS
       SELECT p.id AS product_id, p.org, e AS k, CASE WHEN e < ${bookingsPerProduct} THEN gen_random_uuid() END AS booking_id

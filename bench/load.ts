@@ -14,11 +14,14 @@ export interface LoadResult {
 }
 
 export async function httpLoad(baseUrl: string, apiKey: string, scenario: Scenario, connections: number, seconds: number): Promise<LoadResult> {
+  let sent = 0;
+  const bodyFor = scenario.bodyFor;
   const result = await autocannon({
     url: `${baseUrl}${scenario.path}`,
     method: scenario.method,
     headers: { authorization: `Bearer ${apiKey}`, ...scenario.headers },
     body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
+    requests: bodyFor ? [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyFor(sent++)) }) }] : undefined,
     connections,
     duration: seconds,
   });

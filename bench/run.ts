@@ -89,7 +89,8 @@ try {
         direct = await directLoad(databaseUrl, dataset.organizationId, statement, connections, seconds, SERVER_POOL_SIZE);
       }
       console.log(` ${api.requestsPerSecond.toFixed(0)} req/s${direct ? ` vs ${direct.requestsPerSecond.toFixed(0)} direct` : ''}`);
-      if (api.errors > 0 || (direct?.errors ?? 0) > 0) failed = true;
+      // A scenario that completed nothing in its time failed as surely as one that returned errors.
+      if (api.errors > 0 || api.requests === 0 || (direct?.errors ?? 0) > 0) failed = true;
       results.push({ name: scenario.name, api, direct, target: scenario.target });
     }
   } finally {

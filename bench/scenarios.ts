@@ -8,6 +8,8 @@ export interface Scenario {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** A body per request (the n-th request of the run), when each must differ. */
+  bodyFor?: (n: number) => unknown;
   /** Resource-engine scenarios are also run directly against PostgreSQL with the engine's own SQL. */
   engine: boolean;
   /** Targets of DESIGN/issue: API throughput as a share of direct SQL. */
@@ -57,6 +59,47 @@ export function scenarios(dataset: Dataset): Scenario[] {
       headers: { ...json, prefer: 'return=minimal' },
       body: Array.from({ length: 1000 }, (_, i) => ({ first_name: `Guest ${i}`, last_name: 'Bulk' })),
       engine: true,
+    },
+    {
+      name: `availability of ${Math.min(100, dataset.productIds.length)} products over 365 days`,
+      method: 'GET',
+      path: `/v1/availability?product_ids=${dataset.productIds.slice(0, 100).join(',')}&start=2027-01-01&end=2028-01-01`,
+      engine: false,
+    },
+    {
+      name: `search over ${dataset.productIds.length} products`,
+      method: 'POST',
+      path: '/v1/search',
+      headers: json,
+      body: { interval: { start: '2027-05-03', end: '2027-05-10' }, occupancy: {} },
+      engine: false,
+    },
+    {
+      name: 'quote of a week',
+      method: 'POST',
+      path: '/v1/quote',
+      headers: json,
+      body: { product_id: product, interval: { start: '2027-05-03', end: '2027-05-10' }, occupancy: {} },
+      engine: false,
+    },
+    {
+      // Every connection books the same few products at once, each request other dates: the exclusion
+      // constraint is checked under contention, and every request must still succeed.
+      name: 'book under contention (4 products, distinct dates)',
+      method: 'POST',
+      path: '/v1/book',
+      headers: json,
+      bodyFor: (n) => {
+        const start = new Date(Date.UTC(2028, 0, 1) + Math.floor(n / 4) * 3 * 86_400_000);
+        const end = new Date(start.getTime() + 2 * 86_400_000);
+        return {
+          product_id: dataset.productIds[n % 4],
+          interval: { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) },
+          occupancy: {},
+          silent: true,
+        };
+      },
+      engine: false,
     },
     {
       name: 'single product with its configurations',

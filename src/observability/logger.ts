@@ -5,6 +5,7 @@
  * errors keep type, code and message (never a driver's `detail`, which quotes row values); known secret fields are
  * redacted wherever they appear.
  */
+import { hostname } from 'node:os';
 import { LogController, type FastifyServerOptions } from 'fastify';
 import { genReqId } from './request-id.js';
 
@@ -39,7 +40,7 @@ export function loggerOptions(level: string) {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers,
-    base: { service: 'staykit' },
+    base: { service: 'staykit', pid: process.pid, hostname: hostname() },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
   };
 }

@@ -78,6 +78,7 @@ forEachBackend('observability', (ctx) => {
     assert.equal(line.status, 200);
     assert.equal(typeof line.duration_ms, 'number');
     assert.equal(line.level, 30);
+    if (process.env.STAYKIT_PRINT_LOG_LINE) console.log(JSON.stringify(line));
     assert.equal(logs.filter((entry) => entry.request_id === 'log-test-2').length, 1);
     const everything = JSON.stringify(logs);
     assert.ok(!everything.includes(org.key), 'the API key is never logged');

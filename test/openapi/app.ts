@@ -15,6 +15,7 @@ import { API_ROLE } from '../../src/http/tenant-transaction.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { loadSchemaCache } from '../../src/schema/index.js';
 import { openApiRoutes } from '../../src/openapi/index.js';
+import { bookingRoutes } from '../../src/booking/routes.js';
 import { loggerOptions, observability, observabilityFastifyOptions } from '../../src/observability/index.js';
 
 export interface WiredApp {
@@ -55,7 +56,8 @@ export async function startWiredApp(db: Database, options: { captureLogs?: boole
   await observability(app, { db, cache });
   healthRoutes(app, db);
   await openApiRoutes(app, { cache, db });
-  await staykitApi(app, { db, cache });
+  const { authorize } = await staykitApi(app, { db, cache });
+  await bookingRoutes(app, { db, authorize });
   await app.ready();
   return { app, logs, real: false };
 }

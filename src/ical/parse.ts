@@ -117,6 +117,31 @@ function startOf(event: ICAL.Event, uid: string): ICAL.Time {
   return start;
 }
 
+const DATE_VALUE = '\\d{4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3])[0-5]\\d(?:[0-5]\\d|60)Z?)?';
+const DATE_LIST = new RegExp(`^${DATE_VALUE}(?:,${DATE_VALUE})*$`);
+// The value is after the last colon (a quoted TZID parameter may contain colons; date values never do).
+const DATE_PROPERTY = /^(DTSTART|DTEND|RECURRENCE-ID|EXDATE)[;:].*:([^:]*)$/i;
+
+/**
+ * Checks ical.js is lenient about: BEGIN/END must pair up (it closes unterminated components silently, so a
+ * truncated feed would pass), and date values must be real dates (it reads "2026-13-45" as some other date).
+ */
+function checkStructure(source: string): void {
+  const open: string[] = [];
+  for (const line of source.replace(/\r?\n[ \t]/g, '').split(/\r?\n/)) {
+    const date = DATE_PROPERTY.exec(line);
+    if (date && !DATE_LIST.test(date[2]!.trim())) {
+      throw new FeedParseError(`malformed iCalendar feed: ${date[1]!.toUpperCase()} has an invalid date "${date[2]!.slice(0, 40)}"`);
+    }
+    const match = /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(line);
+    if (!match) continue;
+    const name = match[2]!.toUpperCase();
+    if (match[1]!.toUpperCase() === 'BEGIN') open.push(name);
+    else if (open.pop() !== name) throw new FeedParseError(`malformed iCalendar feed: END:${name} does not close the open component`);
+  }
+  if (open.length > 0) throw new FeedParseError(`malformed iCalendar feed: BEGIN:${open[open.length - 1]} is never closed (truncated feed?)`);
+}
+
 /** Parses a feed; throws FeedParseError when it is not a usable iCalendar object. */
 export function parseFeed(body: string, options: ParseOptions): FeedEvent[] {
   const horizon = addDays(options.today, options.horizonDays ?? 730);
@@ -126,6 +151,7 @@ export function parseFeed(body: string, options: ParseOptions): FeedEvent[] {
     const start = JSON.stringify(source.slice(0, 40));
     throw new FeedParseError(`not an iCalendar feed: it does not start with BEGIN:VCALENDAR (it starts with ${start})`);
   }
+  checkStructure(source);
   let root: ICAL.Component;
   try {
     root = new ICAL.Component(ICAL.parse(source) as unknown as unknown[]);

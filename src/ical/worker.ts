@@ -1,0 +1,222 @@
+/**
+ * Scheduling of the iCal import. A calendar is due when it is active, nobody holds its lease, and either its last
+ * attempt is older than the sync interval or `sync_requested_at` is later than the start of its last attempt (a
+ * PATCH of `sync_requested_at` asks for a sync at once). Claiming is one statement: `FOR UPDATE SKIP LOCKED` on
+ * the calendars, then an upsert of the lease that only succeeds where no live lease exists — so any number of
+ * workers (and `perform_sync` requests) never sync one calendar at the same time. The fetch runs outside any
+ * transaction; the lease expires by itself if a worker dies.
+ */
+import type { Config } from '../config.js';
+import type { Database } from '../db/types.js';
+import { DEFAULT_TIMEOUT_MS } from '../outbound/request.js';
+import { syncCalendar, type SyncOptions, type SyncReport } from './sync.js';
+import type { SqlQuery } from './export-queries.js';
+
+export interface IcalWorkerLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export interface IcalWorkerOptions {
+  /** How often to look for due calendars (ms). Default 5000. */
+  pollIntervalMs?: number;
+  /** Calendars synced at once. Default 4. */
+  concurrency?: number;
+  /** Per-feed deadline (ms). Default 10 000. */
+  timeoutMs?: number;
+  /** Lease length (s); must exceed the timeout. Default 120. */
+  leaseSeconds?: number;
+  /** Called after each sync (tests, metrics). */
+  onSync?: (report: SyncReport) => void;
+  /** Passed to the fetch (tests). */
+  resolve?: SyncOptions['resolve'];
+}
+
+export type IcalWorkerConfig = Pick<Config, 'icalSyncIntervalSeconds' | 'outboundAllowPrivate'>;
+
+export interface IcalWorker {
+  /** Look for due calendars now. */
+  wake(): void;
+  /** Stops claiming and waits for the syncs in flight. */
+  stop(): Promise<void>;
+}
+
+/** Claims up to `limit` due calendars (or, with `productId`, that unit's active calendars, due or not). */
+export function claimCalendars(limit: number, leaseSeconds: number, intervalSeconds: number, productId: string | null): SqlQuery {
+  return {
+    text: `WITH candidates AS (
+             SELECT c.id FROM api.external_calendars c
+               LEFT JOIN staykit_internal.ical_sync_claims l ON l.calendar_id = c.id
+              WHERE c.active
+                AND (l.claimed_until IS NULL OR l.claimed_until < now())
+                AND ($4::uuid IS NOT NULL AND c.product_id = $4::uuid
+                     OR $4::uuid IS NULL AND (l.attempted_at IS NULL
+                                              OR l.attempted_at < now() - make_interval(secs => $3)
+                                              OR c.sync_requested_at > l.attempted_at))
+              ORDER BY l.attempted_at NULLS FIRST, c.id
+              LIMIT $1
+              FOR UPDATE OF c SKIP LOCKED
+           )
+           INSERT INTO staykit_internal.ical_sync_claims AS l (calendar_id, claimed_until, attempted_at)
+           SELECT id, now() + make_interval(secs => $2), now() FROM candidates
+           ON CONFLICT (calendar_id) DO UPDATE
+             SET claimed_until = EXCLUDED.claimed_until, attempted_at = EXCLUDED.attempted_at
+             WHERE l.claimed_until IS NULL OR l.claimed_until < now()
+           RETURNING calendar_id`,
+    values: [limit, leaseSeconds, intervalSeconds, productId],
+  };
+}
+
+export function releaseCalendar(calendarId: string): SqlQuery {
+  return { text: `UPDATE staykit_internal.ical_sync_claims SET claimed_until = NULL WHERE calendar_id = $1`, values: [calendarId] };
+}
+
+const silent: IcalWorkerLogger = { info() {}, warn() {}, error() {} };
+
+async function claim(db: Database, query: SqlQuery): Promise<string[]> {
+  const { rows } = await db.query<{ calendar_id: string }>(query.text, query.values);
+  return rows.map((row) => row.calendar_id);
+}
+
+async function syncClaimed(db: Database, calendarId: string, options: SyncOptions): Promise<SyncReport> {
+  try {
+    return await syncCalendar(db, calendarId, options);
+  } finally {
+    const release = releaseCalendar(calendarId);
+    await db.query(release.text, release.values).catch(() => undefined); // the lease expires anyway
+  }
+}
+
+/** Syncs every due calendar once (tests, one-shot runs); returns the reports. */
+export async function syncDueCalendars(db: Database, config: IcalWorkerConfig, options: IcalWorkerOptions = {}): Promise<SyncReport[]> {
+  const reports: SyncReport[] = [];
+  const sync: SyncOptions = { allowPrivate: config.outboundAllowPrivate, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, resolve: options.resolve };
+  for (;;) {
+    const ids = await claim(db, claimCalendars(options.concurrency ?? 4, options.leaseSeconds ?? 120, config.icalSyncIntervalSeconds, null));
+    if (ids.length === 0) return reports;
+    reports.push(...(await Promise.all(ids.map((id) => syncClaimed(db, id, sync)))));
+  }
+}
+
+export interface ProductSyncOptions {
+  /** The whole call's bound (ms): fetches get at most this long, and calendars held by a worker are waited for
+   *  at most this long. Default 5000. */
+  timeoutMs?: number;
+  allowPrivate?: boolean;
+  resolve?: SyncOptions['resolve'];
+}
+
+export interface ProductSyncResult {
+  /** Syncs this call ran. */
+  reports: SyncReport[];
+  /** Calendars that were being synced elsewhere and did not finish within the bound. */
+  pending: string[];
+}
+
+/**
+ * `/availability?perform_sync=true`: syncs the unit's active calendars now, within `timeoutMs`. Calendars a
+ * worker is syncing at that moment are waited for (their result lands in the database), not fetched twice.
+ */
+export async function syncProductCalendars(db: Database, productId: string, options: ProductSyncOptions = {}): Promise<ProductSyncResult> {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const deadline = Date.now() + timeoutMs;
+  const leaseSeconds = Math.max(30, Math.ceil(timeoutMs / 1000) * 2);
+  const claimed = await claim(db, claimCalendars(1000, leaseSeconds, 0, productId));
+  const sync: SyncOptions = { allowPrivate: options.allowPrivate ?? false, timeoutMs: Math.max(1, timeoutMs), resolve: options.resolve };
+  const reports = await Promise.all(claimed.map((id) => syncClaimed(db, id, sync)));
+
+  // Calendars held by someone else: wait (bounded) until their lease is released.
+  const heldQuery = {
+    text: `SELECT c.id FROM api.external_calendars c JOIN staykit_internal.ical_sync_claims l ON l.calendar_id = c.id
+            WHERE c.product_id = $1 AND c.active AND l.claimed_until > now() AND NOT (c.id = ANY($2::uuid[]))`,
+    values: [productId, claimed],
+  };
+  let pending = (await db.query<{ id: string }>(heldQuery.text, heldQuery.values)).rows.map((row) => row.id);
+  while (pending.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(1, deadline - Date.now()))));
+    pending = (await db.query<{ id: string }>(heldQuery.text, heldQuery.values)).rows.map((row) => row.id);
+  }
+  return { reports, pending };
+}
+
+export function startIcalWorker(
+  db: Database,
+  config: IcalWorkerConfig,
+  logger: IcalWorkerLogger = silent,
+  options: IcalWorkerOptions = {},
+): IcalWorker {
+  const pollIntervalMs = options.pollIntervalMs ?? 5000;
+  const concurrency = options.concurrency ?? 4;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const leaseSeconds = options.leaseSeconds ?? 120;
+  if (leaseSeconds * 1000 <= timeoutMs) throw new Error(`leaseSeconds (${leaseSeconds}) must be longer than the fetch timeout (${timeoutMs} ms)`);
+  const sync: SyncOptions = { allowPrivate: config.outboundAllowPrivate, timeoutMs, resolve: options.resolve };
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  let wakeUp: (() => void) | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const run = (calendarId: string) => {
+    const task = syncClaimed(db, calendarId, sync)
+      .then((report) => {
+        if (report.status === 'failed') logger.warn({ calendar_id: calendarId, error: report.error }, 'iCal sync failed');
+        else if (report.status === 'conflicts') logger.warn({ calendar_id: calendarId, error: report.error }, 'iCal sync left out conflicting events');
+        try {
+          options.onSync?.(report);
+        } catch (error) {
+          logger.error({ err: error }, 'iCal onSync callback failed');
+        }
+      })
+      .catch((error: unknown) => logger.error({ calendar_id: calendarId, err: error }, 'iCal sync could not be recorded'))
+      .finally(() => {
+        inFlight.delete(task);
+        wakeUp?.();
+      });
+    inFlight.add(task);
+  };
+
+  const loop = async () => {
+    let failures = 0;
+    while (!stopping) {
+      const free = concurrency - inFlight.size;
+      let claimed: string[] = [];
+      if (free > 0) {
+        try {
+          claimed = await claim(db, claimCalendars(free, leaseSeconds, config.icalSyncIntervalSeconds, null));
+          failures = 0;
+        } catch (error) {
+          failures += 1;
+          if (!stopping) logger.error({ err: error }, 'claiming iCal calendars failed');
+        }
+      }
+      claimed.forEach(run);
+      if (stopping) break;
+      if (free > 0 && claimed.length === free && failures === 0) continue;
+      await sleep(failures > 0 ? Math.min(pollIntervalMs * 2 ** failures, 60_000) : pollIntervalMs);
+    }
+  };
+
+  const looping = loop();
+  return {
+    wake() {
+      wakeUp?.();
+    },
+    async stop() {
+      stopping = true;
+      wakeUp?.();
+      await looping;
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+  };
+}

@@ -19,6 +19,9 @@ export interface ObservabilityOptions {
   metricsPath?: string | false;
 }
 
+/** Probes and scrapes that succeed are logged at `debug`: a load balancer polling `/ready` must not flood the log. */
+const QUIET_ROUTES = new Set(['/health', '/ready', '/metrics']);
+
 /** The route label: the matched pattern, with known resource and function names filled in; `unmatched` for 404s. */
 export function routeLabel(request: FastifyRequest, cache: SchemaCache | undefined): string {
   const pattern = request.routeOptions.url;
@@ -57,6 +60,7 @@ export async function observability(app: FastifyInstance, options: Observability
       duration_ms: Math.round(reply.elapsedTime * 100) / 100,
     };
     if (status >= 500) request.log.error(line, 'request failed');
+    else if (QUIET_ROUTES.has(route) && status < 400) request.log.debug(line, 'request');
     else request.log.info(line, 'request');
   });
 

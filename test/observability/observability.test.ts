@@ -88,6 +88,13 @@ forEachBackend('observability', (ctx) => {
     assert.ok(!everything.includes('session=abc'), 'nor cookies');
   });
 
+  it('successful probes and scrapes are not logged at info', async () => {
+    logs.length = 0;
+    await app.inject({ method: 'GET', url: '/ready', headers: { 'x-request-id': 'probe-1' } });
+    await app.inject({ method: 'GET', url: '/metrics', headers: { 'x-request-id': 'probe-2' } });
+    assert.deepEqual(logs.filter((entry) => String(entry.request_id).startsWith('probe-')), []);
+  });
+
   it('an unauthenticated request is logged without organization or key', async () => {
     logs.length = 0;
     await app.inject({ method: 'GET', url: '/v1/bookings', headers: { authorization: 'Bearer sk_aaaaaaaaaaaa_notarealsecret', 'x-request-id': 'anon-1' } });

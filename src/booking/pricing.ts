@@ -305,13 +305,17 @@ function applyTaxes(input: PricingInput, drafts: Draft[]): void {
 export function priceStay(input: PricingInput): Priced {
   const { product, stay, nights, today } = input;
   const drafts: Draft[] = [];
-  for (const night of nights) if (night.rate === null) throw noRate(night.date);
-  const rent = nights.reduce((total, night) => total + (night.rate ?? 0), 0);
-  drafts.push({ item_type: 'rent', fee_type: 'fee', name: 'Rent', names: { default: 'Rent' }, quantity: stay.length, amount: rent, taxes: [], category: 'rent' });
+  // rent_pricing_definition = services: the rent is whatever the product's services charge; no rates apply.
+  const ratesApply = product.rent_pricing_definition !== 'services';
+  if (ratesApply) for (const night of nights) if (night.rate === null) throw noRate(night.date);
+  const rent = ratesApply ? nights.reduce((total, night) => total + (night.rate ?? 0), 0) : 0;
+  if (ratesApply) {
+    drafts.push({ item_type: 'rent', fee_type: 'fee', name: 'Rent', names: { default: 'Rent' }, quantity: stay.length, amount: rent, taxes: [], category: 'rent' });
+  }
 
   const arrival = nights[0]?.configuration;
   let running = rent;
-  if (arrival) {
+  if (arrival && ratesApply) {
     for (const { kind, entry } of bestAdjustments(arrival, stay.length, daysBetween(today, stay.start))) {
       const amount = percentOf(running, entry.percentage);
       running += amount;
@@ -337,7 +341,7 @@ export function priceStay(input: PricingInput): Priced {
       deposit,
       line_items: lineItems,
       coupons,
-      nights: nights.map((night) => ({ date: night.date, rate: night.rate ?? 0 })),
+      nights: ratesApply ? nights.map((night) => ({ date: night.date, rate: night.rate ?? 0 })) : [],
       valid: true,
     },
     storedNames: drafts.map((item) => item.names),

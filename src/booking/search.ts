@@ -64,7 +64,7 @@ function stayAvailability(stay: Stay, product: Product, nights: Night[], events:
     return conflicts.some((event) => event.type === 'booking') ? booked : 'unavailable';
   }
   if (stayRuleViolations(product, stay, nights, today).length > 0) return 'unavailable';
-  if (nights.some((night) => night.rate === null)) return 'unavailable';
+  if (product.rent_pricing_definition !== 'services' && nights.some((night) => night.rate === null)) return 'unavailable';
   return 'available';
 }
 

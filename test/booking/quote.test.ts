@@ -236,6 +236,17 @@ forEachBackend('POST /v1/quote', (ctx) => {
     });
   });
 
+  it('prices products whose rent is defined by services without rates', async () => {
+    const f = fixtures(ctx.db, (await ctx.db.query<{ organization_id: string }>('SELECT organization_id FROM api.products WHERE id = $1', [main])).rows[0]!.organization_id);
+    const byServices = await f.product({ rent_pricing_definition: 'services', cooldown_time: 1 });
+    await f.configuration(byServices, { rates: [] });
+    await f.service(byServices, { name: { default: 'Boat hire' }, type: 'fee', pricing: { per: 'night', amount: 7000 } });
+    // 3 nights × 7000 from the service; no rent line, no rate needed.
+    const result = await quote({ product_id: byServices, interval: { start: '2027-03-15', end: '2027-03-18' } });
+    assert.deepEqual(brief(result), ['service/fee Boat hire x3 = 21000']);
+    assert.equal(result.total, 21000);
+  });
+
   describe('taxes', () => {
     it('reports inclusive taxes per line and adds exclusive ones as their own line', async () => {
       // Rent 2 × 10000 = 20000: VAT 9 % included = 20000 × 9 / 109 = 1651.38 → 1651; Tourist tax 5 % (rent) = 1000 added.

@@ -33,7 +33,7 @@ export function client(app: FastifyInstance, key: string) {
 }
 
 function literal(value: unknown): unknown {
-  if (Array.isArray(value) && value.every((item) => typeof item === 'boolean')) {
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'boolean')) {
     return `{${value.map((item) => (item ? 't' : 'f')).join(',')}}`;
   }
   if (value !== null && typeof value === 'object') return JSON.stringify(value);

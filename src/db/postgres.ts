@@ -54,6 +54,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     ...wrap(pool, (text) => db.onStatement?.(text)),
     async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // The pool listens for errors of idle clients only: a connection lost while checked out would otherwise
+      // be an unhandled 'error' event that kills the process. The next query on it fails and is answered instead.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onError);
       let broken: unknown;
       try {
         await client.query('BEGIN');
@@ -64,8 +71,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         broken = await client.query('ROLLBACK').then(() => undefined, (rollbackError: unknown) => rollbackError);
         throw error;
       } finally {
-        // A connection whose ROLLBACK failed is in an unknown state: destroy it instead of pooling it.
-        client.release(broken instanceof Error ? broken : undefined);
+        client.off('error', onError);
+        // A lost connection, or one whose ROLLBACK failed, is in an unknown state: destroy it instead of pooling it.
+        const discard = lost ?? (broken instanceof Error ? broken : undefined);
+        client.release(discard);
       }
     },
     close: () => pool.end(),

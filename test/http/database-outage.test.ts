@@ -58,7 +58,13 @@ describe('database outage under traffic [postgres]', { skip: !BACKENDS.includes(
       }
     })();
 
-    const ready = async () => (await fetch(`${server.url}/ready`)).status;
+    const ready = async () => {
+      try {
+        return (await fetch(`${server.url}/ready`)).status;
+      } catch (error) {
+        throw new Error(`the server stopped answering: ${(error as Error).message}\n${server.output()}`, { cause: error });
+      }
+    };
     await sleep(800);
     assert.equal(await ready(), 200);
 

@@ -199,7 +199,7 @@ export async function createCalendar(db: Queryable, organizationId: string, prod
 }
 
 /** A direct booking (bookings row + CONFIRMED event + guest contact); returns its reference and event id. */
-export async function createBooking(db: Queryable, organizationId: string, productId: string, start: string, end: string, guest = { first: 'Anna', last: 'de Vries' }, padding = 0): Promise<{ reference: string; eventId: string; bookingId: string }> {
+export async function createBooking(db: Queryable, organizationId: string, productId: string, start: string, end: string, guest = { first: 'Anna', last: 'de Vries' }, padding = 0, status = 'CONFIRMED'): Promise<{ reference: string; eventId: string; bookingId: string }> {
   const booking = (await db.query<{ id: string; reference: string }>(
     'INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id, reference', [organizationId])).rows[0]!;
   const contact = (await db.query<{ id: string }>(
@@ -209,8 +209,8 @@ export async function createBooking(db: Queryable, organizationId: string, produ
     [organizationId, booking.id, contact.id]);
   const event = (await db.query<{ id: string }>(
     `INSERT INTO api.calendar_events (organization_id, product_id, booking_id, type, status, start_date, end_date, padding, title, origin)
-     VALUES ($1, $2, $3, 'booking', 'CONFIRMED', $4, $5, $6, $7, 'api') RETURNING id`,
-    [organizationId, productId, booking.id, start, end, padding, `${guest.first} ${guest.last}`])).rows[0]!;
+     VALUES ($1, $2, $3, 'booking', $8, $4, $5, $6, $7, 'api') RETURNING id`,
+    [organizationId, productId, booking.id, start, end, padding, `${guest.first} ${guest.last}`, status])).rows[0]!;
   return { reference: booking.reference, eventId: event.id, bookingId: booking.id };
 }
 

@@ -61,8 +61,9 @@ export function createMetrics(db: Database, onError: (error: unknown, what: stri
     new Gauge({
       name, help, registers: [registry],
       async collect() {
+        // NaN, not a stale or zero value, when the database could not be asked: "empty" would be a lie.
         const row = await readQueue();
-        if (row) this.set(pick(row));
+        this.set(row ? pick(row) : Number.NaN);
       },
     });
   queueGauge('staykit_webhook_queue_depth', 'Webhook notifications still to be delivered (status pending).', (row) => row.queued);

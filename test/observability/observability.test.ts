@@ -151,3 +151,35 @@ forEachBackend('observability', (ctx) => {
     assert.ok((sample(text, 'staykit_webhook_queue_oldest_seconds') ?? -1) >= 0);
   });
 });
+
+it('reports the database pool when the Database exposes poolStats()', async () => {
+  const { createMetrics } = await import('../../src/observability/index.js');
+  const db = {
+    backend: 'postgres' as const,
+    query: async () => ({ rows: [{ queued: 3, due: 1, oldest_seconds: 12.5 }], rowCount: 1 }),
+    exec: async () => undefined,
+    transaction: async () => { throw new Error('unused'); },
+    close: async () => undefined,
+    poolStats: () => ({ total: 7, idle: 2, waiting: 4, max: 10 }),
+  };
+  const metrics = createMetrics(db as never, (error) => { throw error; });
+  const text = await metrics.registry.metrics();
+  assert.equal(sample(text, 'staykit_db_pool_connections'), 7);
+  assert.equal(sample(text, 'staykit_db_pool_idle'), 2);
+  assert.equal(sample(text, 'staykit_db_pool_waiting'), 4);
+  assert.equal(sample(text, 'staykit_db_pool_max'), 10);
+  assert.equal(sample(text, 'staykit_webhook_queue_depth'), 3);
+  assert.equal(sample(text, 'staykit_webhook_queue_due'), 1);
+  assert.equal(sample(text, 'staykit_webhook_queue_oldest_seconds'), 12.5);
+});
+
+it('a failing queue query reports NaN instead of failing the scrape', async () => {
+  const { createMetrics } = await import('../../src/observability/index.js');
+  const failures: string[] = [];
+  const db = { backend: 'postgres' as const, query: async () => { throw new Error('database is down'); } };
+  const metrics = createMetrics(db as never, (_error, what) => failures.push(what));
+  const text = await metrics.registry.metrics();
+  assert.ok(text.includes('staykit_http_requests_total'));
+  assert.ok(Number.isNaN(sample(text, 'staykit_webhook_queue_depth')));
+  assert.ok(failures.length >= 1);
+});

@@ -236,6 +236,20 @@ forEachBackend('POST /v1/quote', (ctx) => {
     });
   });
 
+  it('takes each night from the configuration with the highest order, then the latest update', async () => {
+    const f = fixtures(ctx.db, (await ctx.db.query<{ organization_id: string }>('SELECT organization_id FROM api.products WHERE id = $1', [main])).rows[0]!.organization_id);
+    const layered = await f.product();
+    await f.configuration(layered, { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] });
+    await f.configuration(layered, { intervals: '{[2027-03-16,2027-03-18)}', order: 2, updated_at: '2025-01-01T00:00:00Z', rates: [{ duration: 1, occupancy: 0, rate: 20000 }] });
+    // Same order on 17 March: the one updated last wins.
+    await f.configuration(layered, { intervals: '{[2027-03-17,2027-03-18)}', order: 2, updated_at: '2026-01-01T00:00:00Z', rates: [{ duration: 1, occupancy: 0, rate: 1 }] });
+    await f.configuration(layered, { intervals: '{[2027-03-17,2027-03-18)}', order: 2, updated_at: '2026-06-01T00:00:00Z', rates: [{ duration: 1, occupancy: 0, rate: 30000 }] });
+    // Nights 15, 16, 17, 18: 10000 + 20000 + 30000 + 10000 = 70000.
+    const result = await quote({ product_id: layered, interval: { start: '2027-03-15', end: '2027-03-19' } });
+    assert.deepEqual((result as Quote & { nights: { date: string; rate: number }[] }).nights.map((n) => n.rate), [10000, 20000, 30000, 10000]);
+    assert.equal(result.total, 70000);
+  });
+
   it('prices products whose rent is defined by services without rates', async () => {
     const f = fixtures(ctx.db, (await ctx.db.query<{ organization_id: string }>('SELECT organization_id FROM api.products WHERE id = $1', [main])).rows[0]!.organization_id);
     const byServices = await f.product({ rent_pricing_definition: 'services', cooldown_time: 1 });

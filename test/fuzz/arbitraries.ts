@@ -298,7 +298,7 @@ export function engineRequest(shape: SchemaShape): fc.Arbitrary<EngineRequest> {
       path: fc.oneof(
         { weight: 8, arbitrary: fc.constant(table.name) },
         { weight: 1, arbitrary: fc.constantFrom(...shape.functions, 'nope').map((f) => `rpc/${f}`) },
-        { weight: 1, arbitrary: fc.constantFrom('', 'rpc/', `${table.name}/1`, '%', MARKER.toLowerCase()) },
+        { weight: 1, arbitrary: fc.constantFrom('', 'rpc/', `${table.name}/1`, '%25', 'r%C3%A9sum%C3%A9', MARKER.toLowerCase()) },
       ),
       query: queryString(table.columns, table.embeds),
       headers: fc.oneof(

@@ -10,7 +10,7 @@ import { planRequest } from '../../src/query/plan/index.js';
 import type { EngineOptions } from '../../src/query/index.js';
 import { buildStatement } from '../../src/query/sql/statement.js';
 import type { SchemaCache } from '../../src/schema/index.js';
-import { MARKER } from './arbitraries.js';
+import { MARKER, type SchemaShape } from './arbitraries.js';
 
 export const STAYKIT_ENGINE_OPTIONS: EngineOptions = {
   maxRows: 1000,
@@ -60,4 +60,14 @@ export function checkPipeline(request: EngineRequest, cache: SchemaCache, option
   assert.ok(!(statement.countText ?? '').includes(MARKER), `a client value reached the count SQL text for ${JSON.stringify(request)}`);
   for (const value of statement.values) assert.ok(value === null || typeof value === 'string');
   return 'statement';
+}
+
+/** Table names, their columns and the tables they can embed, for the request generator. */
+export function shapeOf(cache: SchemaCache): SchemaShape {
+  const tables = [...cache.tables.values()].map((table) => ({
+    name: table.name,
+    columns: table.columns.map((column) => column.name),
+    embeds: [...new Set([...cache.relationships.values()].flat().filter((r) => r.table === table.name).map((r) => r.foreignTable))],
+  }));
+  return { tables, functions: [...cache.routines.keys()] };
 }

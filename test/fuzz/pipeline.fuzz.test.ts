@@ -6,18 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { memoryCache } from '../query/memory-cache.js';
-import { engineRequest, fuzzParameters, type SchemaShape } from './arbitraries.js';
-import { checkPipeline, type PipelineOutcome } from './check.js';
-import type { SchemaCache } from '../../src/schema/index.js';
+import { engineRequest, fuzzParameters } from './arbitraries.js';
+import { checkPipeline, shapeOf, type PipelineOutcome } from './check.js';
 
-export function shapeOf(cache: SchemaCache): SchemaShape {
-  const tables = [...cache.tables.values()].map((table) => ({
-    name: table.name,
-    columns: table.columns.map((column) => column.name),
-    embeds: [...new Set([...cache.relationships.values()].flat().filter((r) => r.table === table.name).map((r) => r.foreignTable))],
-  }));
-  return { tables, functions: [...cache.routines.keys()] };
-}
 
 test('parse → plan → SQL: only ApiErrors, values only as parameters (in-memory schema)', () => {
   const cache = memoryCache();

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Writable } from 'node:stream';
 import type { Database } from '../../../src/db/types.js';
 import { ApiError } from '../../../src/errors/api-error.js';
-import { errorHandler, sendError } from '../../../src/http/error-handler.js';
+import { errorHandler, sendError, toApiError } from '../../../src/http/error-handler.js';
 import { healthRoutes } from '../../../src/http/routes/health.js';
 import { staykitApi } from '../../../src/http/staykit-api.js';
 import { API_ROLE } from '../../../src/http/tenant-transaction.js';
@@ -33,6 +33,10 @@ export async function buildLimitedApp(db: Database, options: LimitedAppOptions =
     logger: lines ? { level: 'info', stream } : { level: 'silent' },
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     requestIdHeader: 'x-request-id',
+    // Router errors (bad percent-encoding in the path, …) in the API's error shape; see the wiring in the report.
+    frameworkErrors: (error, _request, reply) => {
+      void sendError(reply, toApiError(error) ?? new ApiError(400, 'SK400', 'Bad request'));
+    },
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>

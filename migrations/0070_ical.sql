@@ -7,12 +7,14 @@ CREATE INDEX products_ical_export_secret_no_details_idx ON api.products (ical_ex
 
 -- One row per external calendar that a worker has tried to sync. claimed_until is the lease of the worker that
 -- holds it (NULL when nobody does); attempted_at is when the last attempt started, successful or not, so a
--- failing feed is retried after the sync interval (or at once when sync_requested_at moves past it), not in a
--- tight loop. Internal: not exposed through /v1.
+-- failing feed is retried after the sync interval, not in a tight loop; requested_seen is the calendar's
+-- sync_requested_at at that attempt: a new value (PATCH sync_requested_at) makes the calendar due at once.
+-- Internal: not exposed through /v1.
 CREATE TABLE staykit_internal.ical_sync_claims (
   calendar_id uuid PRIMARY KEY REFERENCES api.external_calendars (id) ON DELETE CASCADE,
   claimed_until timestamptz,
-  attempted_at timestamptz NOT NULL DEFAULT now()
+  attempted_at timestamptz NOT NULL DEFAULT now(),
+  requested_seen timestamptz
 );
 COMMENT ON TABLE staykit_internal.ical_sync_claims IS
   'iCal sync leases: which worker holds an external calendar until when, and when its last attempt started.';

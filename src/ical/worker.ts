@@ -1,7 +1,8 @@
 /**
- * Scheduling of the iCal import. A calendar is due when it is active, nobody holds its lease, and either its last
- * attempt is older than the sync interval or `sync_requested_at` is later than the start of its last attempt (a
- * PATCH of `sync_requested_at` asks for a sync at once). Claiming is one statement: `FOR UPDATE SKIP LOCKED` on
+ * Scheduling of the iCal import. A calendar is due when it is active, nobody holds its lease, and either it was
+ * never tried, its last attempt (successful or not) started longer ago than the sync interval, or its
+ * `sync_requested_at` differs from the value seen at that attempt (a PATCH of `sync_requested_at` — to now() or
+ * any new value — asks for one sync at once; a future timestamp does not cause a loop). Claiming is one statement: `FOR UPDATE SKIP LOCKED` on
  * the calendars, then an upsert of the lease that only succeeds where no live lease exists — so any number of
  * workers (and `perform_sync` requests) never sync one calendar at the same time. The fetch runs outside any
  * transaction; the lease expires by itself if a worker dies.
@@ -46,22 +47,23 @@ export interface IcalWorker {
 export function claimCalendars(limit: number, leaseSeconds: number, intervalSeconds: number, productId: string | null): SqlQuery {
   return {
     text: `WITH candidates AS (
-             SELECT c.id FROM api.external_calendars c
+             SELECT c.id, c.sync_requested_at FROM api.external_calendars c
                LEFT JOIN staykit_internal.ical_sync_claims l ON l.calendar_id = c.id
               WHERE c.active
                 AND (l.claimed_until IS NULL OR l.claimed_until < now())
                 AND ($4::uuid IS NOT NULL AND c.product_id = $4::uuid
-                     OR $4::uuid IS NULL AND (l.attempted_at IS NULL
+                     OR $4::uuid IS NULL AND (l.calendar_id IS NULL
                                               OR l.attempted_at < now() - make_interval(secs => $3)
-                                              OR c.sync_requested_at > l.attempted_at))
+                                              OR c.sync_requested_at IS DISTINCT FROM l.requested_seen))
               ORDER BY l.attempted_at NULLS FIRST, c.id
               LIMIT $1
               FOR UPDATE OF c SKIP LOCKED
            )
-           INSERT INTO staykit_internal.ical_sync_claims AS l (calendar_id, claimed_until, attempted_at)
-           SELECT id, now() + make_interval(secs => $2), now() FROM candidates
+           INSERT INTO staykit_internal.ical_sync_claims AS l (calendar_id, claimed_until, attempted_at, requested_seen)
+           SELECT id, now() + make_interval(secs => $2), now(), sync_requested_at FROM candidates
            ON CONFLICT (calendar_id) DO UPDATE
-             SET claimed_until = EXCLUDED.claimed_until, attempted_at = EXCLUDED.attempted_at
+             SET claimed_until = EXCLUDED.claimed_until, attempted_at = EXCLUDED.attempted_at,
+                 requested_seen = EXCLUDED.requested_seen
              WHERE l.claimed_until IS NULL OR l.claimed_until < now()
            RETURNING calendar_id`,
     values: [limit, leaseSeconds, intervalSeconds, productId],

@@ -19,6 +19,11 @@ async function ping(url: string): Promise<boolean> {
 
 export const redisAvailable = await ping(REDIS_URL);
 
+// CI (.ci/run) sets this after starting Redis, so a Redis-less run cannot pass by skipping.
+if (!redisAvailable && process.env.STAYKIT_TEST_REQUIRE_REDIS === '1') {
+  throw new Error(`STAYKIT_TEST_REQUIRE_REDIS=1 but Redis is not reachable at ${REDIS_URL}`);
+}
+
 /** `{ skip: reason }` for tests that need Redis when it is not there (CI starts it: see .ci/run). */
 export const needsRedis = redisAvailable
   ? {}

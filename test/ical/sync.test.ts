@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
 import { syncCalendar } from '../../src/ical/sync.js';
+import { availability } from '../../src/booking/availability.js';
 import {
   airbnbBlock, airbnbFeed, airbnbReservation, bookingComFeed, calendarState, createBlock, createBooking, createCalendar,
   createProduct, crlf, day, ical, importedEvents, startFeedServer, timedFeed, vrboFeed, type FeedServer,
@@ -218,5 +219,27 @@ forEachBackend('iCal import', (ctx) => {
     const good = await syncCalendar(ctx.db, calendar, allow);
     assert.equal(good.status, 'ok');
     assert.equal((await calendarState(ctx.db, calendar)).error, null);
+  });
+
+  it('availability after a sync: imported blocks are unavailable, the direct booking stays booked, a conflict frees nothing', async () => {
+    const product = await createProduct(ctx.db, org, 'Availability Flat');
+    await ctx.db.query(`INSERT INTO api.product_configurations (organization_id, product_id, intervals, rates)
+                        VALUES ($1, $2, '{[2000-01-01,2200-01-01)}', '[{"duration": 1, "occupancy": 1, "rate": 10000}]')`, [org, product.id]);
+    await createBooking(ctx.db, org, product.id, day(3), day(5));
+    const calendar = await createCalendar(ctx.db, org, product.id, server.url('/availability.ics'));
+    server.set('/availability.ics', airbnbFeed([airbnbReservation('av1', 7, 9), airbnbBlock('av2', 4, 6)]));
+    const report = await syncCalendar(ctx.db, calendar, allow);
+    assert.equal(report.status, 'conflicts');
+    const [result] = await availability(ctx.db, {
+      productIds: [product.id], start: day(1), end: day(11), includeDays: false,
+      showBookedAs: 'booked', showClosedAs: 'closed', showPendingAs: 'TENTATIVE',
+    }, new Date());
+    assert.deepEqual(result!.intervals, [
+      { start: day(1), end: day(3), status: 'available' },
+      { start: day(3), end: day(5), status: 'booked' },
+      { start: day(5), end: day(7), status: 'available' },
+      { start: day(7), end: day(9), status: 'unavailable' },
+      { start: day(9), end: day(11), status: 'available' },
+    ]);
   });
 });

@@ -19,14 +19,18 @@ interface Item {
   b: boolean | null;
 }
 type Column = 'n' | 't' | 'd' | 'b';
-type Op = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'is' | 'like' | 'ilike';
+type Op = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'is' | 'like' | 'ilike' | 'isdistinct';
 interface Leaf {
   kind: 'leaf';
   column: Column;
   op: Op;
   not: boolean;
-  /** One value, or the list of `in`. */
+  /** One value, or the list of `in` / `(any)` / `(all)`. */
   values: string[];
+  /** `op(any).{…}` / `op(all).{…}`. */
+  quantifier?: 'any' | 'all' | undefined;
+  /** Quote list elements and logic-tree values even when they need no quotes. */
+  quoteAlways?: boolean;
 }
 interface Tree {
   kind: 'tree';
@@ -63,7 +67,8 @@ const rows: fc.Arbitrary<Item[]> = fc
   )
   .map((items) => items.map((item, i) => ({ id: i + 1, ...item })));
 
-const COMPARISONS: Op[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'];
+const COMPARISONS: Op[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'isdistinct'];
+const QUANTIFIABLE = new Set<Op>(['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike']);
 
 const leaf: fc.Arbitrary<Leaf> = fc.oneof(
   fc.record({
@@ -97,7 +102,13 @@ const leaf: fc.Arbitrary<Leaf> = fc.oneof(
 ).map((l): Leaf => {
   if (l.column === 'b') return l.op === 'is' || l.values[0] === 'true' || l.values[0] === 'false' ? l : { ...l, values: ['true'] };
   return l.op === 'is' ? { ...l, values: ['null'] } : l;
-});
+}).chain((l) =>
+  fc.record({ quantifier: fc.constantFrom(undefined, undefined, 'any' as const, 'all' as const), quoteAlways: fc.boolean() }).map(({ quantifier, quoteAlways }) => ({
+    ...l,
+    quoteAlways,
+    quantifier: QUANTIFIABLE.has(l.op) && l.column !== 'b' ? quantifier : undefined,
+  })),
+);
 
 const { cond: condition } = fc.letrec<{ cond: Cond; tree: Tree }>((tie) => ({
   cond: fc.oneof({ depthSize: 'small', maxDepth: 3 }, leaf, tie('tree')),
@@ -127,12 +138,18 @@ function quote(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
+/** Quotes when needed (or always when asked): reserved characters, or spaces at either end. */
+function maybeQuote(value: string, always: boolean | undefined): string {
+  return always || value === '' || /[,()"\\{}]/.test(value) || value.trim() !== value ? quote(value) : value;
+}
+
 function operation(l: Leaf, inTree: boolean): string {
   const not = l.not ? 'not.' : '';
-  if (l.op === 'in') return `${not}in.(${l.values.map(quote).join(',')})`;
+  if (l.op === 'in') return `${not}in.(${l.values.map((v) => maybeQuote(v, l.quoteAlways)).join(',')})`;
   if (l.op === 'is') return `${not}is.${l.values[0]}`;
+  if (l.quantifier) return `${not}${l.op}(${l.quantifier}).{${l.values.map(quote).join(',')}}`;
   const value = l.values[0]!;
-  return `${not}${l.op}.${inTree ? quote(value) : value}`;
+  return `${not}${l.op}.${inTree ? maybeQuote(value, l.quoteAlways) : value}`;
 }
 
 function renderCond(c: Cond): string {
@@ -172,8 +189,13 @@ function evalLeaf(l: Leaf, row: Item): Tri {
   if (l.op === 'is') {
     const what = l.values[0];
     result = what === 'null' || what === 'unknown' ? v === null : v === (what === 'true');
+  } else if (l.op === 'isdistinct') {
+    result = v === null || compare(l.column, v, l.values[0]!) !== 0;
   } else if (v === null) {
     result = null;
+  } else if (l.quantifier) {
+    const each = l.values.map((value) => evalLeaf({ ...l, quantifier: undefined, not: false, values: [value] }, row));
+    result = l.quantifier === 'any' ? or3(each) : and3(each);
   } else if (l.op === 'in') {
     result = l.values.some((value) => compare(l.column, v, value) === 0);
   } else if (l.op === 'like' || l.op === 'ilike') {

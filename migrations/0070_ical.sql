@@ -18,3 +18,20 @@ CREATE TABLE staykit_internal.ical_sync_claims (
 );
 COMMENT ON TABLE staykit_internal.ical_sync_claims IS
   'iCal sync leases: which worker holds an external calendar until when, and when its last attempt started.';
+
+-- Deleting an external calendar would leave its imported events behind with calendar_id = NULL (ON DELETE SET
+-- NULL), blocking dates forever with nothing left to refresh them. Its events that have not ended yet are
+-- cancelled first (never deleted: history stays); past ones are left as they are.
+CREATE FUNCTION staykit_internal.external_calendars_cancel_events() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE api.calendar_events SET status = 'CANCELLED'
+   WHERE calendar_id = OLD.id AND organization_id = OLD.organization_id
+     AND status <> 'CANCELLED' AND end_date > current_date;
+  RETURN OLD;
+END
+$$;
+COMMENT ON FUNCTION staykit_internal.external_calendars_cancel_events() IS
+  'Before an external calendar is deleted, its imported events that have not ended are cancelled.';
+CREATE TRIGGER cancel_imported_events BEFORE DELETE ON api.external_calendars
+  FOR EACH ROW EXECUTE FUNCTION staykit_internal.external_calendars_cancel_events();

@@ -112,4 +112,25 @@ forEachBackend('iCal scheduling', (ctx) => {
     assert.equal(server.hits('/fast.ics'), hits);
     await deactivate([fast, slow]);
   });
+
+  it('DELETE of an external calendar through the API cancels its future imported events (no orphaned blocks)', async () => {
+    const product = await createProduct(ctx.db, org.id, 'Delete Unit');
+    server.set('/delete.ics', airbnbFeed([airbnbReservation('del1', 3, 6)]));
+    const calendar = await createCalendar(ctx.db, org.id, product.id, server.url('/delete.ics'));
+    await syncDueCalendars(ctx.db, config);
+    const [event] = await importedEvents(ctx.db, calendar);
+    assert.equal(event?.status, 'CONFIRMED');
+    const app = await startApp(ctx.db);
+    try {
+      const response = await app.inject({ method: 'DELETE', url: `/v1/external_calendars?id=eq.${calendar}`, headers: bearer(org.key) });
+      assert.equal(response.statusCode, 204, response.body);
+    } finally {
+      await app.close();
+    }
+    const { rows } = await ctx.db.query<{ status: string; calendar_id: string | null }>(
+      'SELECT status, calendar_id FROM api.calendar_events WHERE id = $1', [event!.id]);
+    assert.deepEqual(rows[0], { status: 'CANCELLED', calendar_id: null });
+    const claims = await ctx.db.query('SELECT 1 FROM staykit_internal.ical_sync_claims WHERE calendar_id = $1', [calendar]);
+    assert.equal(claims.rows.length, 0);
+  });
 });

@@ -8,6 +8,7 @@ import { createKey, formatKeyTable, keyCreateArguments, listKeys, organizationAr
 import { serve } from './commands/serve.js';
 import { seedCommand } from './commands/seed.js';
 import { rest as restServer } from './commands/rest.js';
+import { runWorkerCommand } from '../webhooks/worker-command.js';
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
@@ -59,6 +60,11 @@ async function run(argv: string[]): Promise<void> {
       const { values, positionals } = parse(rest, { ...SERVER_FLAGS, schema: { type: 'string' }, role: { type: 'string' } });
       noPositionals(positionals, 'rest');
       return restServer(configWithFlags(values), values.schema, values.role);
+    }
+    case 'worker': {
+      const { values, positionals } = parse(rest, SERVER_FLAGS);
+      noPositionals(positionals, 'worker');
+      return runWorkerCommand(configWithFlags(values));
     }
     case 'migrate': {
       noPositionals(parse(rest, {}).positionals, 'migrate');

@@ -77,6 +77,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         client.release(discard);
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.maxConnections ?? 10 }),
     close: () => pool.end(),
   };
   return db;

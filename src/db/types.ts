@@ -26,6 +26,8 @@ export interface Database extends Queryable {
   /** Runs `fn` in BEGIN … COMMIT on one connection; any throw rolls back. */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Connection pool counts, for metrics (PostgreSQL only; PGlite has one connection). */
+  poolStats?: () => { total: number; idle: number; waiting: number; max: number };
   /** Called with the text of every statement sent; used by tests and metrics. */
   onStatement?: ((text: string) => void) | undefined;
 }

@@ -11,28 +11,40 @@ import { loadSchemaCache } from '../schema/index.js';
 import { staykitApi } from './staykit-api.js';
 import { API_ROLE } from './tenant-transaction.js';
 import { bookingRoutes } from '../booking/routes.js';
+import { webhookRoutes } from '../webhooks/routes.js';
+import type { WebhookWorker } from '../webhooks/worker.js';
+import { loadConfig, type Config } from '../config.js';
+import { observability, observabilityFastifyOptions } from '../observability/index.js';
+import { openApiRoutes } from '../openapi/index.js';
 
 export interface AppOptions {
   db: Database;
+  /** Defaults to the documented defaults (not the environment), so tests are reproducible. */
+  config?: Config;
   logLevel?: string;
   bodyLimitBytes?: number;
   statementTimeoutMs?: number;
+  /** The webhook worker running in this process, if any (woken after a redelivery). */
+  webhookWorker?: () => WebhookWorker | undefined;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const config = options.config ?? loadConfig({});
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'silent' },
+    ...observabilityFastifyOptions(options.logLevel ?? 'silent'),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
-    requestIdHeader: 'x-request-id',
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new ApiError(404, 'SK404', `No route for ${request.method} ${request.url.split('?')[0]}`)),
   );
-  healthRoutes(app, options.db);
   const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
+  await observability(app, { db: options.db, cache });
+  healthRoutes(app, options.db);
+  await openApiRoutes(app, { cache, db: options.db });
   const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs });
   await bookingRoutes(app, { db: options.db, authorize });
+  await webhookRoutes(app, { db: options.db, authorize, config, worker: options.webhookWorker });
   await app.ready();
   return app;
 }

@@ -9,6 +9,7 @@ import type { Database } from '../../db/types.js';
 import { buildApp } from '../../http/app.js';
 import { openMigratedDatabase } from '../database.js';
 import { seedCommand } from './seed.js';
+import { startWebhookWorker, type WebhookWorker } from '../../webhooks/worker.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -32,7 +33,15 @@ async function demoApiKey(db: Database, config: Config): Promise<string | undefi
 export async function serve(config: Config): Promise<void> {
   const db = await openMigratedDatabase(config);
   const apiKey = await demoApiKey(db, config);
-  const app = await buildApp({ db, logLevel: config.logLevel, statementTimeoutMs: config.statementTimeoutSeconds * 1000 });
+  let worker: WebhookWorker | undefined;
+  const app = await buildApp({
+    db,
+    config,
+    logLevel: config.logLevel,
+    statementTimeoutMs: config.statementTimeoutSeconds * 1000,
+    webhookWorker: () => worker,
+  });
+  if (config.worker === 'embedded') worker = startWebhookWorker(db, config, app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
@@ -47,6 +56,7 @@ export async function serve(config: Config): Promise<void> {
     closing = true;
     console.log(`${signal} received: finishing in-flight requests`);
     await app.close();
+    await worker?.stop();
     await db.close();
     process.exit(0);
   };

@@ -249,7 +249,7 @@ forEachBackend('differential: filters against a TypeScript reference', (ctx) => 
         assert.equal(failure, undefined, `${failure} for ?${decodeURIComponent(qs)}`);
         assert.deepEqual(ids, expected(items, q), `?${decodeURIComponent(qs)}\nrows ${JSON.stringify(items)}`);
       }),
-      fuzzParameters(150),
+      fuzzParameters(250),
     );
   });
 });

@@ -41,7 +41,7 @@ forEachBackend('fuzz /v1 through HTTP', (ctx) => {
 
   if (ctx.backend === 'pglite') {
     test('parse → plan → SQL on Staykit\'s schema: only ApiErrors, values only as parameters', () => {
-      fc.assert(fc.property(engineRequest(favour(shapeOf(cache))), (request) => void checkPipeline(request, cache)), fuzzParameters(3000));
+      fc.assert(fc.property(engineRequest(favour(shapeOf(cache))), (request) => void checkPipeline(request, cache)), fuzzParameters(4000));
     });
   }
 
@@ -68,7 +68,7 @@ forEachBackend('fuzz /v1 through HTTP', (ctx) => {
         // The request log is written in batches; wait for nothing, check what was sent for this request.
         for (const text of statements) assert.ok(!text.includes(MARKER), `a client value reached SQL text:\n${text}\nfor ${url}`);
       }),
-      fuzzParameters(200),
+      fuzzParameters(250),
     );
     console.log(`# statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     assert.ok([...statuses.keys()].some((status) => status < 300), 'some requests succeed');

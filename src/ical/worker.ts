@@ -107,6 +107,8 @@ export interface ProductSyncOptions {
   timeoutMs?: number;
   allowPrivate?: boolean;
   resolve?: SyncOptions['resolve'];
+  /** The caller's organization (from its API key): a unit of another organization is not synced. */
+  organizationId?: string;
 }
 
 export interface ProductSyncResult {
@@ -122,6 +124,10 @@ export interface ProductSyncResult {
  */
 export async function syncProductCalendars(db: Database, productId: string, options: ProductSyncOptions = {}): Promise<ProductSyncResult> {
   const timeoutMs = options.timeoutMs ?? 5000;
+  if (options.organizationId !== undefined) {
+    const owned = await db.query('SELECT 1 FROM api.products WHERE id = $1 AND organization_id = $2', [productId, options.organizationId]);
+    if (owned.rows.length === 0) return { reports: [], pending: [] };
+  }
   const deadline = Date.now() + timeoutMs;
   const leaseSeconds = Math.max(30, Math.ceil(timeoutMs / 1000) * 2);
   const claimed = await claim(db, claimCalendars(1000, leaseSeconds, 0, productId));

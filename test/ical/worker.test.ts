@@ -94,8 +94,13 @@ forEachBackend('iCal scheduling', (ctx) => {
     server.set('/slow.ics', { delayMs: 3000, body: airbnbFeed([]) });
     const fast = await createCalendar(ctx.db, org.id, product.id, server.url('/fast.ics'));
     const slow = await createCalendar(ctx.db, org.id, product.id, server.url('/slow.ics'));
+    // Another organization's key cannot make this unit sync.
+    const stranger = await createOrganization(ctx.db, 'Stranger Org');
+    const refused = await syncProductCalendars(ctx.db, product.id, { timeoutMs: 500, allowPrivate: true, organizationId: stranger.id });
+    assert.deepEqual(refused, { reports: [], pending: [] });
+    assert.equal(server.hits('/fast.ics'), 0);
     const started = Date.now();
-    const result = await syncProductCalendars(ctx.db, product.id, { timeoutMs: 500, allowPrivate: true });
+    const result = await syncProductCalendars(ctx.db, product.id, { timeoutMs: 500, allowPrivate: true, organizationId: org.id });
     assert.ok(Date.now() - started < 2000, `bounded: took ${Date.now() - started} ms`);
     const byId = new Map(result.reports.map((r) => [r.calendarId, r]));
     assert.equal(byId.get(fast)?.status, 'ok');

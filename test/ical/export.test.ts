@@ -6,6 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp } from '../support/app.js';
 import { icalRoutes } from '../../src/ical/routes.js';
+import { staykitApi } from '../../src/http/staykit-api.js';
+import { loadSchemaCache } from '../../src/schema/index.js';
+import { API_ROLE } from '../../src/http/tenant-transaction.js';
 import { syncCalendar } from '../../src/ical/sync.js';
 import {
   createBlock, createBooking, createCalendar, createProduct, day, importedEvents, startFeedServer, type FeedServer,
@@ -206,5 +209,25 @@ forEachBackend('iCal export', (ctx) => {
       ranges.flatMap((r) => { const out = []; for (let d = r.start_date; d < r.end_date; d = new Date(Date.parse(d) + 86_400_000).toISOString().slice(0, 10)) out.push(d); return out; }).sort();
     assert.deepEqual(days(await blocked(mirrorUnit.id)), days(await blocked(product.id)));
     assert.equal(server.hits('/airbnb.ics') > 0, true);
+  });
+
+  it('next to the resource API: /v1/ical/<secret>.ics needs no key and is not taken for a table', async () => {
+    const app = Fastify({ logger: false });
+    const cache = await loadSchemaCache(ctx.db, { schema: 'api', role: API_ROLE });
+    await staykitApi(app, { db: ctx.db, cache });
+    icalRoutes(app, { db: ctx.db });
+    await app.ready();
+    try {
+      const feed = await app.inject({ method: 'GET', url: `/v1/ical/${product.ical_export_secret_no_details}.ics` });
+      assert.equal(feed.statusCode, 200);
+      assert.equal(feed.headers['content-type'], 'text/calendar; charset=utf-8');
+      const unknown = await app.inject({ method: 'GET', url: '/v1/ical/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB.ics' });
+      assert.equal(unknown.statusCode, 404);
+      // The resource API still answers (and still wants a key).
+      const products = await app.inject({ method: 'GET', url: '/v1/products' });
+      assert.equal(products.statusCode, 401);
+    } finally {
+      await app.close();
+    }
   });
 });

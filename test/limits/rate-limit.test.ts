@@ -9,6 +9,7 @@ import { policyHeader, stateHeader } from '../../src/limits/rate-limit-headers.j
 import { buildLimitedApp } from './support/app.js';
 import { freshPrefix, needsRedis, REDIS_URL } from './support/redis.js';
 import { startLimitedServer } from './support/process.js';
+import { startTcpProxy } from './support/tcp-proxy.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 describe('rate limit policies and headers', () => {
@@ -178,6 +179,37 @@ forEachBackend('rate limit (Redis)', (ctx) => {
       );
     } finally {
       await app.close();
+    }
+  });
+
+  test('Redis lost and back while serving: counted in memory meanwhile (warning, never a 500), shared again after', needsRedis, async () => {
+    const redisPort = Number(new URL(REDIS_URL).port || 6379);
+    const proxy = await startTcpProxy(redisPort, new URL(REDIS_URL).hostname);
+    const logLines: string[] = [];
+    const app = await buildLimitedApp(ctx.db, {
+      rate: { perMinute: 10, burst: 6, redisUrl: `redis://127.0.0.1:${proxy.port}`, keyPrefix: freshPrefix() },
+      logLines,
+    });
+    try {
+      const org = await createOrganization(ctx.db, 'Redis outage');
+      const get = () => app.inject({ method: 'GET', url: '/v1/products', headers: bearer(org.key) });
+      const burstLeft = (response: { headers: Record<string, unknown> }) => /"burst";r=(\d+)/.exec(String(response.headers['ratelimit']))?.[1];
+      assert.equal(burstLeft(await get()), '5');
+      assert.equal(burstLeft(await get()), '4');
+      await proxy.cut();
+      const during = [await get(), await get()];
+      assert.deepEqual(during.map((r) => r.statusCode), [200, 200]);
+      assert.deepEqual(during.map(burstLeft), ['5', '4'], 'counted in this process while Redis is away');
+      assert.ok(logLines.some((line) => line.includes('"level":40') && line.includes('Redis is unreachable')), 'a warning');
+      await proxy.restore();
+      const deadline = Date.now() + 10_000;
+      while (!logLines.some((line) => line.includes('Redis is reachable again')) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(burstLeft(await get()), '3', 'back on the shared counter, which kept the two requests before the outage');
+    } finally {
+      await app.close();
+      await proxy.close();
     }
   });
 

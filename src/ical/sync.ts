@@ -15,7 +15,7 @@
  *    when an event was created, updated or cancelled; one `product_calendar_logs` row.
  */
 import type { Database, Transaction } from '../db/types.js';
-import { todayIn } from './dates.js';
+import { isTimeZone, todayIn } from './dates.js';
 import { feedUrl, fetchFeed, FeedFetchError, type FetchOptions } from './fetch.js';
 import { FeedParseError, parseFeed, type FeedEvent } from './parse.js';
 import {
@@ -198,6 +198,7 @@ export async function syncCalendar(db: Database, calendarId: string, options: Sy
   const calendar = (await db.query<CalendarRow>(loaded.text, loaded.values)).rows[0];
   const missing: SyncReport = { calendarId, status: 'missing', created: 0, updated: 0, cancelled: 0, conflicts: [], error: null };
   if (!calendar) return missing;
+  if (!isTimeZone(calendar.timezone)) return fail(db, calendar, `the unit's time zone "${calendar.timezone}" is not known to the sync`);
   const today = todayIn(calendar.timezone, options.now);
   let feed: FeedEvent[];
   try {

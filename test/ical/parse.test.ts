@@ -109,3 +109,20 @@ describe('parseFeed, Outlook-style time zones', () => {
     assert.deepEqual(parseFeed(feed, options()).map((e) => [e.start_date, e.end_date]), [[day(10), day(12)]]);
   });
 });
+
+describe('parseFeed, long-running rules', () => {
+  const rule = (start: string, freq: string) => crlf(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN',
+    'BEGIN:VEVENT', 'UID:rule', `DTSTART;VALUE=DATE:${start}`, 'DURATION:P1D', `RRULE:FREQ=${freq}`, 'END:VEVENT', 'END:VCALENDAR']);
+
+  it('a weekly rule running since 1990 without an end is expanded up to the horizon only', () => {
+    const events = parseFeed(rule('19900101', 'WEEKLY'), { ...options(), horizonDays: 70 });
+    assert.ok(events.length >= 9 && events.length <= 11, `${events.length} occurrences`);
+    assert.ok(events.every((e) => e.end_date > day(0) && e.start_date <= day(70)));
+  });
+
+  it('a daily rule begun decades ago exceeds the expansion budget: the feed fails (bounded CPU)', () => {
+    const started = Date.now();
+    assert.throws(() => parseFeed(rule('19900101', 'DAILY'), options()), /recurs too often/);
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  });
+});

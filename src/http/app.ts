@@ -11,7 +11,7 @@ import { loadSchemaCache } from '../schema/index.js';
 import { staykitApi } from './staykit-api.js';
 import { API_ROLE } from './tenant-transaction.js';
 import { bookingRoutes } from '../booking/routes.js';
-import { webhookRoutes } from '../webhooks/routes.js';
+import { webhookRoutes, webhookWriteHooks } from '../webhooks/routes.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { observability, observabilityFastifyOptions } from '../observability/index.js';
@@ -42,6 +42,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await observability(app, { db: options.db, cache });
   healthRoutes(app, options.db);
   await openApiRoutes(app, { cache, db: options.db });
+  webhookWriteHooks(app, config);
   const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs });
   await bookingRoutes(app, { db: options.db, authorize });
   await webhookRoutes(app, { db: options.db, authorize, config, worker: options.webhookWorker });

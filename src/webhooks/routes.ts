@@ -16,6 +16,7 @@ import { invalidBody } from '../errors/catalogue.js';
 import type { Authorize } from '../http/staykit-api.js';
 import { checkWebhookEndpoint } from './endpoint.js';
 import { requeueNotifications, sendTestEvent } from './redeliver.js';
+import { generateSigningSecret } from './signature.js';
 import type { WebhookWorker, WorkerConfig } from './worker.js';
 
 export const WEBHOOK_PREFIX = '/v1';
@@ -64,14 +65,82 @@ async function guardEndpoints(body: unknown, allowPrivate: boolean): Promise<voi
   }
 }
 
-export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
-  const { db, authorize, config } = deps;
+/** The JSON value of a request body; the resource API receives bodies as raw text. Undefined when not JSON. */
+function jsonBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
+function isRow(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Fills in the signing secrets a write will store: each created row without one gets a new secret, and a PATCH
+ * to null rotates. Returns them (by row for POST, one for PATCH) so the response can show them this once: the API
+ * role cannot read the column back (migration 0052).
+ */
+function issueSecrets(method: string, body: unknown): { perRow: (string | undefined)[]; rotated: string | undefined } | undefined {
+  if (method === 'POST') {
+    const rows = Array.isArray(body) ? body : [body];
+    if (!rows.every(isRow)) return undefined;
+    const perRow = rows.map((row) => {
+      if (typeof row.signing_secret === 'string') return row.signing_secret;
+      row.signing_secret = generateSigningSecret();
+      return row.signing_secret as string;
+    });
+    return { perRow, rotated: undefined };
+  }
+  if (!isRow(body) || !('signing_secret' in body)) return undefined;
+  if (body.signing_secret === null) body.signing_secret = generateSigningSecret();
+  return typeof body.signing_secret === 'string' ? { perRow: [], rotated: body.signing_secret } : undefined;
+}
+
+function withSecrets(payload: string, secrets: { perRow: (string | undefined)[]; rotated: string | undefined }): string {
+  let returned: unknown;
+  try {
+    returned = JSON.parse(payload) as unknown;
+  } catch {
+    return payload;
+  }
+  const rows = Array.isArray(returned) ? returned : [returned];
+  rows.forEach((row, index) => {
+    const secret = secrets.rotated ?? secrets.perRow[index];
+    if (isRow(row) && secret !== undefined) row.signing_secret = secret;
+  });
+  return JSON.stringify(returned);
+}
+
+/**
+ * Hooks on `POST`/`PATCH /v1/webhooks`, registered before the resource API so they run ahead of it: refuse
+ * endpoints that can never be delivered to, and issue signing secrets shown once in the response.
+ */
+export function webhookWriteHooks(app: FastifyInstance, config: WorkerConfig): void {
+  const issued = new WeakMap<FastifyRequest, { perRow: (string | undefined)[]; rotated: string | undefined }>();
   app.addHook('preHandler', async (request) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return;
     if (request.url.split('?')[0] !== `${WEBHOOK_PREFIX}/webhooks`) return;
-    await guardEndpoints(request.body, config.outboundAllowPrivate);
+    const body = jsonBody(request.body);
+    if (body === undefined) return;
+    await guardEndpoints(body, config.outboundAllowPrivate);
+    const secrets = issueSecrets(request.method, body);
+    if (!secrets) return;
+    request.body = JSON.stringify(body);
+    issued.set(request, secrets);
   });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const secrets = issued.get(request);
+    if (!secrets || reply.statusCode >= 300 || typeof payload !== 'string' || payload === '') return payload;
+    return withSecrets(payload, secrets);
+  });
+}
+
+export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
+  const { db, authorize, config } = deps;
 
   app.post(`${WEBHOOK_PREFIX}/webhook-test`, async (request, reply) => {
     const principal = await authorize(request, 'webhooks', 'write');

@@ -5,7 +5,7 @@ import { forEachBackend } from '../support/databases.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import type { Authorize } from '../../src/http/staykit-api.js';
-import { webhookRoutes } from '../../src/webhooks/routes.js';
+import { webhookRoutes, webhookWriteHooks } from '../../src/webhooks/routes.js';
 import { deliverDue, type WorkerConfig } from '../../src/webhooks/worker.js';
 import {
   createContact, createOrganization, createWebhook, notifications, startReceiver, type Receiver,
@@ -34,6 +34,7 @@ forEachBackend('webhook operation routes', (ctx) => {
     const build = async (allowPrivate: boolean) => {
       const instance = Fastify();
       instance.setErrorHandler(errorHandler);
+      webhookWriteHooks(instance, { ...config, outboundAllowPrivate: allowPrivate });
       await webhookRoutes(instance, {
         db: ctx.db, authorize, config: { ...config, outboundAllowPrivate: allowPrivate },
         worker: () => ({ wake: () => (wakes += 1), stop: async () => undefined }),

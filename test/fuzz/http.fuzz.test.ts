@@ -90,11 +90,15 @@ forEachBackend('malformed paths', (ctx) => {
   test('bad percent-encoding in the path: 400 in the API shape (with frameworkErrors, as proposed for buildApp)', async () => {
     await check(await buildLimitedApp(ctx.db));
   });
-  test(
-    'bad percent-encoding in the path: 400 in the API shape (buildApp)',
-    { todo: 'app bug: buildApp has no frameworkErrors handler, so FST_ERR_BAD_URL answers in Fastify\'s own body shape' },
-    async () => {
-      await check(await startApp(ctx.db));
-    },
-  );
+  test('bad percent-encoding in the path: 400 in the API shape (buildApp)', async (t) => {
+    const app = await startApp(ctx.db);
+    const probe = await app.inject({ method: 'GET', url: '/v1/%' });
+    if ((probe.json() as Record<string, unknown>).code === 'FST_ERR_BAD_URL') {
+      await app.close();
+      // Enforced as soon as buildApp has a frameworkErrors handler (wiring for issue 9).
+      t.todo("app bug: buildApp has no frameworkErrors handler, so FST_ERR_BAD_URL answers in Fastify's own body shape");
+      return;
+    }
+    await check(app);
+  });
 });

@@ -22,6 +22,8 @@ export interface AvailabilityQuery extends ShowOptions {
   start: string | null;
   end: string | null;
   includeDays: boolean;
+  /** Sync the products' external calendars first (bounded wait; docs/ical.md). */
+  performSync: boolean;
 }
 
 /** A date of a product as the database sees it. `block`: what covers the date, if anything. */
@@ -104,6 +106,7 @@ export function parseAvailabilityQuery(query: Record<string, unknown>): Availabi
     start: (start as string | undefined) ?? null,
     end: (end as string | undefined) ?? null,
     includeDays: include === 'days',
+    performSync: performSync === 'true',
     ...parseShowOptions(query),
   };
 }

@@ -18,13 +18,19 @@ import { parseIdempotencyKey, withIdempotency, type StoredResponse } from './ide
 import { parseBookingInput, requireObject } from './input.js';
 import { prepareBooking, StayRejected } from './prepare.js';
 import { parseSearchInput, search } from './search.js';
+import { syncProductCalendars } from '../ical/index.js';
 
 export interface BookingRouteDeps {
   db: Database;
   authorize: Authorize;
   /** The clock behind "today" in each product's time zone; tests pin it. */
   now?: () => Date;
+  /** Outbound rules for `perform_sync` (private targets are refused unless allowed). */
+  outboundAllowPrivate?: boolean;
 }
+
+/** How long `/availability?perform_sync=true` waits for the calendars' sync at most. */
+const PERFORM_SYNC_TIMEOUT_MS = 5_000;
 
 export const BOOKING_PREFIX = '/v1';
 
@@ -55,6 +61,12 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
   app.get(`${BOOKING_PREFIX}/availability`, async (request, reply) => {
     const principal = await authorize(request, 'bookings', 'read');
     const query = parseAvailabilityQuery(request.query as Record<string, unknown>);
+    const productIds = query.productIds;
+    if (query.performSync && productIds) {
+      // Before the request's transaction: the sync writes in transactions of its own (PGlite has one connection).
+      const options = { timeoutMs: PERFORM_SYNC_TIMEOUT_MS, allowPrivate: deps.outboundAllowPrivate ?? false, organizationId: principal.organizationId };
+      await Promise.all(productIds.map((id) => syncProductCalendars(db, id, options)));
+    }
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await availability(tx, query, now()), rollback: true,
     })));

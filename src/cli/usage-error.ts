@@ -6,7 +6,7 @@ export const USAGE = `Usage: staykit <command> [options]
 Commands:
   serve [--port N] [--host H] [--database-url URL] [--data-dir DIR]   start the API (migrates first)
   rest --schema NAME [--role R] [serve's flags]   PostgREST-compatible server for any schema (no keys)
-  worker [--database-url URL]               background work (webhook deliveries) on its own; PostgreSQL only
+  worker [--database-url URL]               background work (webhook deliveries, iCal sync) on its own; PostgreSQL only
   migrate                                   apply pending database migrations
   seed [--json]                             create the demo organization with products, pricing and bookings
   org create --name NAME                    create an organization and its first API key (JSON)

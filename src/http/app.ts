@@ -16,6 +16,7 @@ import type { WebhookWorker } from '../webhooks/worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { observability, observabilityFastifyOptions } from '../observability/index.js';
 import { openApiRoutes } from '../openapi/index.js';
+import { icalRoutes } from '../ical/index.js';
 
 export interface AppOptions {
   db: Database;
@@ -41,10 +42,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
   await observability(app, { db: options.db, cache });
   healthRoutes(app, options.db);
+  await icalRoutes(app, { db: options.db });
   await openApiRoutes(app, { cache, db: options.db });
   webhookWriteHooks(app, config);
   const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs });
-  await bookingRoutes(app, { db: options.db, authorize });
+  await bookingRoutes(app, { db: options.db, authorize, outboundAllowPrivate: config.outboundAllowPrivate });
   await webhookRoutes(app, { db: options.db, authorize, config, worker: options.webhookWorker });
   await app.ready();
   return app;

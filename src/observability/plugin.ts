@@ -55,7 +55,8 @@ export async function observability(app: FastifyInstance, options: Observability
       key_id: principal?.keyId ?? null,
       method: request.method,
       route,
-      path: request.url.split('?')[0],
+      // An iCal feed's path is its credential: never log it.
+      path: request.url.split('?')[0]!.replace(/^\/v1\/ical\/[^/]+$/, '/v1/ical/[redacted].ics'),
       status,
       duration_ms: Math.round(reply.elapsedTime * 100) / 100,
     };

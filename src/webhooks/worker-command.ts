@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { openMigratedDatabase } from '../cli/database.js';
 import { UsageError } from '../cli/usage-error.js';
 import { startWebhookWorker, type WebhookWorkerOptions } from './worker.js';
+import { startIcalWorker } from '../ical/index.js';
 
 export async function runWorkerCommand(config: Config, options: WebhookWorkerOptions = {}): Promise<void> {
   if (!config.databaseUrl) {
@@ -17,6 +18,7 @@ export async function runWorkerCommand(config: Config, options: WebhookWorkerOpt
   const logger = pino({ level: config.logLevel });
   const db = await openMigratedDatabase(config);
   const worker = startWebhookWorker(db, config, logger, options);
+  const icalWorker = startIcalWorker(db, config, logger);
   logger.info({ concurrency: options.concurrency ?? 10 }, 'webhook worker started');
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -24,6 +26,7 @@ export async function runWorkerCommand(config: Config, options: WebhookWorkerOpt
     stopping = true;
     logger.info({ signal }, 'stopping: finishing deliveries in flight');
     await worker.stop();
+    await icalWorker.stop();
     await db.close();
     process.exit(0);
   };

@@ -10,6 +10,7 @@ import { buildApp } from '../../http/app.js';
 import { openMigratedDatabase } from '../database.js';
 import { seedCommand } from './seed.js';
 import { startWebhookWorker, type WebhookWorker } from '../../webhooks/worker.js';
+import { startIcalWorker } from '../../ical/index.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -41,6 +42,7 @@ export async function serve(config: Config): Promise<void> {
     statementTimeoutMs: config.statementTimeoutSeconds * 1000,
     webhookWorker: () => worker,
   });
+  const icalWorker = config.worker === 'embedded' ? startIcalWorker(db, config, app.log) : undefined;
   if (config.worker === 'embedded') worker = startWebhookWorker(db, config, app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
@@ -57,6 +59,7 @@ export async function serve(config: Config): Promise<void> {
     console.log(`${signal} received: finishing in-flight requests`);
     await app.close();
     await worker?.stop();
+    await icalWorker?.stop();
     await db.close();
     process.exit(0);
   };

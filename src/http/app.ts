@@ -14,7 +14,7 @@ import { bookingRoutes } from '../booking/routes.js';
 import { webhookRoutes, webhookWriteHooks } from '../webhooks/routes.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { loadConfig, type Config } from '../config.js';
-import { observability, observabilityFastifyOptions } from '../observability/index.js';
+import { loggerOptions, observability, observabilityFastifyOptions } from '../observability/index.js';
 import { openApiRoutes } from '../openapi/index.js';
 import { icalRoutes } from '../ical/index.js';
 
@@ -25,14 +25,18 @@ export interface AppOptions {
   logLevel?: string;
   bodyLimitBytes?: number;
   statementTimeoutMs?: number;
+  /** Where log lines go (default stdout); tests read them. */
+  logStream?: NodeJS.WritableStream;
   /** The webhook worker running in this process, if any (woken after a redelivery). */
   webhookWorker?: () => WebhookWorker | undefined;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const config = options.config ?? loadConfig({});
+  const fastifyOptions = observabilityFastifyOptions(options.logLevel ?? 'silent');
   const app = Fastify({
-    ...observabilityFastifyOptions(options.logLevel ?? 'silent'),
+    ...fastifyOptions,
+    logger: options.logStream ? { ...loggerOptions(options.logLevel ?? 'silent'), stream: options.logStream } : fastifyOptions.logger,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
   });
   app.setErrorHandler(errorHandler);

@@ -74,7 +74,7 @@ try {
   const dataset = await generateDataset(db, size);
   const cache = await loadSchemaCache(db, { schema: 'api', role: API_ROLE });
   const postgres = (await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
-  const server = await startServerProcess({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', STAYKIT_RATE_LIMIT: '100000000' });
+  const server = await startServerProcess({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', STAYKIT_RATE_LIMIT: '100000000', STAYKIT_RATE_LIMIT_BURST: '100000000' });
   const setupSeconds = (Date.now() - started) / 1000;
   const results: ScenarioResult[] = [];
   try {

@@ -12,6 +12,9 @@ export interface Config {
   webhookRetrySchedule: number[];
   icalSyncIntervalSeconds: number;
   rateLimitPerMinute: number;
+  rateLimitBurst: number;
+  bodyLimitBytes: number;
+  maxUrlBytes: number;
   statementTimeoutSeconds: number;
   worker: 'embedded' | 'off';
   logLevel: string;
@@ -27,6 +30,9 @@ export const CONFIG_VARIABLES = {
   webhookRetrySchedule: 'STAYKIT_WEBHOOK_RETRY_SCHEDULE',
   icalSyncIntervalSeconds: 'STAYKIT_ICAL_SYNC_INTERVAL',
   rateLimitPerMinute: 'STAYKIT_RATE_LIMIT',
+  rateLimitBurst: 'STAYKIT_RATE_LIMIT_BURST',
+  bodyLimitBytes: 'STAYKIT_BODY_LIMIT',
+  maxUrlBytes: 'STAYKIT_MAX_URL_LENGTH',
   statementTimeoutSeconds: 'STAYKIT_STATEMENT_TIMEOUT',
   worker: 'STAYKIT_WORKER',
   logLevel: 'LOG_LEVEL',
@@ -75,6 +81,9 @@ export function loadConfig(source: Source = process.env): Config {
     webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),
     icalSyncIntervalSeconds: integer(source, CONFIG_VARIABLES.icalSyncIntervalSeconds, 900, 1),
     rateLimitPerMinute: integer(source, CONFIG_VARIABLES.rateLimitPerMinute, 600, 1),
+    rateLimitBurst: integer(source, CONFIG_VARIABLES.rateLimitBurst, 100, 0),
+    bodyLimitBytes: integer(source, CONFIG_VARIABLES.bodyLimitBytes, 1024 * 1024, 1024),
+    maxUrlBytes: integer(source, CONFIG_VARIABLES.maxUrlBytes, 8192, 256),
     statementTimeoutSeconds: integer(source, CONFIG_VARIABLES.statementTimeoutSeconds, 10, 1),
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',

@@ -4,7 +4,8 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from '../db/types.js';
-import { errorHandler, sendError } from './error-handler.js';
+import { errorHandler, sendError, toApiError } from './error-handler.js';
+import { rateLimit, requestSizeLimits, type RateLimitOptions } from '../limits/index.js';
 import { healthRoutes } from './routes/health.js';
 import { ApiError } from '../errors/api-error.js';
 import { loadSchemaCache } from '../schema/index.js';
@@ -25,6 +26,9 @@ export interface AppOptions {
   logLevel?: string;
   bodyLimitBytes?: number;
   statementTimeoutMs?: number;
+  /** Per-key rate limit (docs/limits.md); `staykit serve` passes it, tests opt in. */
+  rateLimit?: RateLimitOptions;
+  maxUrlBytes?: number;
   /** Where log lines go (default stdout); tests read them. */
   logStream?: NodeJS.WritableStream;
   /** The webhook worker running in this process, if any (woken after a redelivery). */
@@ -37,7 +41,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...fastifyOptions,
     logger: options.logStream ? { ...loggerOptions(options.logLevel ?? 'silent'), stream: options.logStream } : fastifyOptions.logger,
-    bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    bodyLimit: options.bodyLimitBytes ?? config.bodyLimitBytes,
+    // Requests Fastify rejects before routing (a bad percent-encoding) still get the API's error shape.
+    frameworkErrors: (error, _request, reply) => {
+      void sendError(reply, toApiError(error) ?? new ApiError(400, 'SK400', 'Bad request'));
+    },
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
@@ -45,6 +53,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
   await observability(app, { db: options.db, cache });
+  if (options.rateLimit) await rateLimit(app, options.rateLimit);
+  requestSizeLimits(app, { maxUrlBytes: options.maxUrlBytes ?? config.maxUrlBytes });
   healthRoutes(app, options.db);
   await icalRoutes(app, { db: options.db });
   await openApiRoutes(app, { cache, db: options.db });

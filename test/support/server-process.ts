@@ -10,7 +10,8 @@ export interface ServerProcess {
 
 export function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['bin/staykit.js', 'serve', '--port', '0', ...args], {
-    env: { ...process.env, STAYKIT_WORKER: 'off', LOG_LEVEL: 'warn', ...env },
+    // Tests that drive traffic are not about rate limits (test/limits is): lift them unless a test sets its own.
+    env: { ...process.env, STAYKIT_WORKER: 'off', LOG_LEVEL: 'warn', STAYKIT_RATE_LIMIT: '1000000', STAYKIT_RATE_LIMIT_BURST: '1000000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -41,6 +41,7 @@ export async function serve(config: Config): Promise<void> {
     logLevel: config.logLevel,
     statementTimeoutMs: config.statementTimeoutSeconds * 1000,
     webhookWorker: () => worker,
+    rateLimit: { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, redisUrl: config.redisUrl },
   });
   const icalWorker = config.worker === 'embedded' ? startIcalWorker(db, config, app.log) : undefined;
   if (config.worker === 'embedded') worker = startWebhookWorker(db, config, app.log);

@@ -32,7 +32,15 @@ function verdict(result: ScenarioResult): string {
   return `${share} (target ≥ ${fixed(result.target * 100, 0)} %: ${ratio >= result.target ? 'met' : 'not met'})`;
 }
 
-export function renderReport(context: RunContext, results: ScenarioResult[]): string {
+export interface WebhookResult {
+  perSecond: number;
+  count: number;
+  workers: number;
+  concurrency: number;
+  duplicates: number;
+}
+
+export function renderReport(context: RunContext, results: ScenarioResult[], webhooks?: WebhookResult): string {
   const lines = [
     `# Staykit benchmark — ${context.date}`,
     '',
@@ -59,6 +67,12 @@ export function renderReport(context: RunContext, results: ScenarioResult[]): st
         verdict(r),
       ].join(' | ').replace(/^/, '| ').replace(/$/, ' |'),
     ),
+    '',
+    webhooks
+      ? `Webhook deliveries (signed POSTs to a loopback receiver answering 204, PostgreSQL, ${webhooks.workers} worker pools × ` +
+        `${webhooks.concurrency} concurrent): ${webhooks.perSecond} deliveries/s over ${webhooks.count} notifications, ` +
+        `${webhooks.duplicates} duplicates.`
+      : 'Webhook deliveries: not run.',
     '',
   ];
   return lines.join('\n');

@@ -20,6 +20,7 @@ import { scenarios } from './scenarios.js';
 import { engineStatement } from './engine-sql.js';
 import { directLoad, httpLoad } from './load.js';
 import { renderReport, type ScenarioResult } from './report.js';
+import { benchWebhookDeliveries } from '../test/webhooks/bench.js';
 
 const SERVER_POOL_SIZE = 10;
 
@@ -96,6 +97,10 @@ try {
   } finally {
     const peak = await peakRssMiB(server.child.pid);
     await server.stop();
+    process.stdout.write('webhook deliveries to a loopback receiver …');
+    const webhooks = values.only ? undefined : await benchWebhookDeliveries({ backend: 'postgres', count: 1000, workers: 2 });
+    if (webhooks) console.log(` ${webhooks.deliveries_per_second}/s`);
+    if (webhooks && webhooks.duplicates > 0) failed = true;
     const report = renderReport(
       {
         date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
@@ -110,6 +115,13 @@ try {
         setupSeconds,
       },
       results,
+      webhooks && {
+        perSecond: webhooks.deliveries_per_second,
+        count: webhooks.count,
+        workers: webhooks.workers,
+        concurrency: webhooks.concurrency,
+        duplicates: webhooks.duplicates,
+      },
     );
     await writeFile(new URL('./results/latest.md', import.meta.url), report);
     console.log(`\n${report}`);

@@ -122,20 +122,29 @@ forEachBackend('schema: soft deletes, logs and generated values', (ctx) => {
   it('rotates secrets when they are set to null, and keeps a supplied one', async () => {
     const before = await ctx.db.query<{ s1: string; s2: string }>(
       `SELECT ical_export_secret AS s1, ical_export_secret_no_details AS s2 FROM api.products WHERE id = $1`, [o.productId]);
+    // The API role may write webhooks.signing_secret but never read it back (migration 0052): the test reads it
+    // as the owner, inside the same (rolled-back) transaction.
     const rotated = await asApi(ctx.db, o.id, async (tx) => {
+      const webhookSecret = async (endpoint: string) => {
+        await tx.query('RESET ROLE');
+        const { rows } = await tx.query<{ s: string }>('SELECT signing_secret AS s FROM api.webhooks WHERE endpoint = $1', [endpoint]);
+        await tx.query('SET LOCAL ROLE staykit_api');
+        return rows[0]!.s;
+      };
       const p = await tx.query<{ s1: string; s2: string }>(
         `UPDATE api.products SET ical_export_secret = NULL WHERE id = $1
          RETURNING ical_export_secret AS s1, ical_export_secret_no_details AS s2`, [o.productId]);
-      const w = await tx.query<{ s: string }>(
-        `INSERT INTO api.webhooks (endpoint, events) VALUES ('https://hooks.example.com/y', '{bookings.created}') RETURNING signing_secret AS s`);
-      const w2 = await tx.query<{ s: string }>(
-        `UPDATE api.webhooks SET signing_secret = NULL WHERE endpoint = 'https://hooks.example.com/y' RETURNING signing_secret AS s`);
-      const own = await tx.query<{ s: string }>(
-        `INSERT INTO api.webhooks (endpoint, events, signing_secret)
-         VALUES ('https://hooks.example.com/z', '{*}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') RETURNING signing_secret AS s`);
+      await tx.query(`INSERT INTO api.webhooks (endpoint, events) VALUES ('https://hooks.example.com/y', '{bookings.created}')`);
+      const w = await webhookSecret('https://hooks.example.com/y');
+      await tx.query(`UPDATE api.webhooks SET signing_secret = NULL WHERE endpoint = 'https://hooks.example.com/y'`);
+      const w2 = await webhookSecret('https://hooks.example.com/y');
+      await tx.query(`INSERT INTO api.webhooks (endpoint, events, signing_secret)
+         VALUES ('https://hooks.example.com/z', '{*}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')`);
+      const own = await webhookSecret('https://hooks.example.com/z');
       const b = await tx.query<{ s: string }>(`UPDATE api.bookings SET secret = NULL WHERE id = $1 RETURNING secret AS s`, [o.bookingId]);
-      return { p: p.rows[0]!, w: w.rows[0]!.s, w2: w2.rows[0]!.s, own: own.rows[0]!.s, b: b.rows[0]!.s };
+      return { p: p.rows[0]!, w, w2, own, b: b.rows[0]!.s };
     });
+    await rejectsWith(asApi(ctx.db, o.id, (tx) => tx.query('SELECT signing_secret FROM api.webhooks')), '42501', /permission denied/);
     assert.match(rotated.p.s1, /^[A-Za-z0-9]{32}$/);
     assert.notEqual(rotated.p.s1, before.rows[0]!.s1);
     assert.equal(rotated.p.s2, before.rows[0]!.s2, 'the other secret is untouched');

@@ -127,7 +127,7 @@ forEachBackend('schema: tenancy, privileges and row-level security', (ctx) => {
     const { rows } = await ctx.db.query<{ table_name: string; ops: string }>(`
       SELECT c.relname AS table_name,
              concat_ws(',',
-               CASE WHEN has_table_privilege('staykit_api', c.oid, 'SELECT') THEN 'SELECT' END,
+               CASE WHEN has_any_column_privilege('staykit_api', c.oid, 'SELECT') THEN 'SELECT' END,
                CASE WHEN has_any_column_privilege('staykit_api', c.oid, 'INSERT') THEN 'INSERT' END,
                CASE WHEN has_any_column_privilege('staykit_api', c.oid, 'UPDATE') THEN 'UPDATE' END,
                CASE WHEN has_table_privilege('staykit_api', c.oid, 'DELETE') THEN 'DELETE' END) AS ops

@@ -9,11 +9,19 @@ export interface ServerProcess {
 }
 
 export function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['bin/staykit.js', 'serve', '--port', '0', ...args], {
+  return startChildServer(['bin/staykit.js', 'serve', '--port', '0', ...args], {
     // Tests that drive traffic are not about rate limits (test/limits is): lift them unless a test sets its own.
-    env: { ...process.env, STAYKIT_WORKER: 'off', LOG_LEVEL: 'warn', STAYKIT_RATE_LIMIT: '1000000', STAYKIT_RATE_LIMIT_BURST: '1000000', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    STAYKIT_WORKER: 'off',
+    LOG_LEVEL: 'warn',
+    STAYKIT_RATE_LIMIT: '1000000',
+    STAYKIT_RATE_LIMIT_BURST: '1000000',
+    ...env,
   });
+}
+
+/** Runs `node <args>` and resolves once it prints "listening on <url>". */
+export function startChildServer(args: string[], env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -1,21 +1,16 @@
 /**
- * GET /v1/availability: per product, the timeline of day statuses as half-open intervals, and optionally every
- * day with its check-in/checkout possibility, duration limits and rate — enough to draw a date picker from one
- * call. One SQL statement gives each date its configuration and the event (or cooldown padding) covering it;
- * the statuses and flags are derived here by pure functions.
+ * GET /v1/availability: per product, the timeline of statuses as half-open intervals, and optionally every day with
+ * its check-in/checkout possibility, duration limits and rate — enough to draw a date picker from one call.
+ * One SQL statement computes, with date multiranges, what covers each date of the window (past, booking, blocked
+ * period, padding, open or closed) and which configuration governs it: its size follows the number of events and
+ * configurations, not products × days. Statuses and day flags are derived from it by pure functions (timeline.ts).
  */
 import type { Queryable } from '../db/types.js';
-import { addDays, daysBetween, isDate, todayIn, weekdayIndex } from './dates.js';
+import { addDays, daysBetween, isDate, todayIn } from './dates.js';
 import { invalidInput, productNotFound } from './errors.js';
 import { UUID } from './input.js';
-
-export type DayStatus = 'available' | 'tentative' | 'unavailable' | 'booked' | 'reserved' | 'closed';
-
-export interface ShowOptions {
-  showBookedAs: 'booked' | 'unavailable';
-  showClosedAs: 'closed' | 'unavailable';
-  showPendingAs: 'CANCELLED' | 'TENTATIVE' | 'CONFIRMED';
-}
+import { parseShowOptions, type ShowOptions } from './show-options.js';
+import { toDays, toIntervals, type Day, type Interval, type ProductTimeline } from './timeline.js';
 
 export interface AvailabilityQuery extends ShowOptions {
   productIds: string[] | null;
@@ -26,60 +21,15 @@ export interface AvailabilityQuery extends ShowOptions {
   performSync: boolean;
 }
 
-/** A date of a product as the database sees it. `block`: what covers the date, if anything. */
-export interface DayRow {
-  product_id: string;
-  timezone: string;
-  rent_period: 'nightly' | 'daily';
-  product_cooldown: number | null;
-  date: string;
-  configuration_id: string | null;
-  check_in_days: boolean[] | null;
-  checkout_days: boolean[] | null;
-  min_duration: number | null;
-  max_duration: number | null;
-  min_advance: number | null;
-  max_advance: number | null;
-  cooldown_time: number | null;
-  rate: number | null;
-  block: 'booked' | 'tentative' | 'blocked' | 'padding' | null;
-}
-
-export interface Day {
-  date: string;
-  status: DayStatus;
-  check_in: boolean;
-  checkout: boolean;
-  min_duration: number | null;
-  max_duration: number | null;
-  rate: number | null;
-}
-
 export interface ProductAvailability {
   product_id: string;
-  intervals: { start: string; end: string; status: DayStatus }[];
+  intervals: Interval[];
   days?: Day[];
 }
 
 export const MAX_RANGE_DAYS = 1100;
 /** Days read past `end` so check-in flags near the end can see the nights (and cooldown) after it. */
 const LOOKAHEAD_DAYS = 62;
-
-function pick<T extends string>(value: unknown, name: string, allowed: readonly T[], fallback: T): T {
-  if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw invalidInput(`${name} must be one of ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
-
-export function parseShowOptions(source: Record<string, unknown>): ShowOptions {
-  return {
-    showBookedAs: pick(source.show_booked_as, 'show_booked_as', ['booked', 'unavailable'] as const, 'unavailable'),
-    showClosedAs: pick(source.show_closed_as, 'show_closed_as', ['closed', 'unavailable'] as const, 'unavailable'),
-    showPendingAs: pick(source.show_pending_as, 'show_pending_as', ['CANCELLED', 'TENTATIVE', 'CONFIRMED'] as const, 'TENTATIVE'),
-  };
-}
 
 export function parseAvailabilityQuery(query: Record<string, unknown>): AvailabilityQuery {
   const single = (name: string): unknown => (Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name]);
@@ -112,137 +62,74 @@ export function parseAvailabilityQuery(query: Record<string, unknown>): Availabi
 }
 
 /**
- * One statement: every date of [first, last] of each product with its configuration and what blocks it. Events are
- * expanded into their blocked dates once and joined by (product, date) — not looked up per date — so a year for a
- * hundred products stays a few hash joins.
+ * One statement: per product, the categories of [first, last] as consecutive ranges and its governing
+ * configurations. `now` fixes "today" in each product's time zone.
  */
-export function availabilityQuery(productIds: string[] | null, first: string, last: string, includeTentative: boolean) {
+export function availabilityQuery(productIds: string[] | null, first: string, last: string, includeTentative: boolean, now: Date) {
   return {
     text: `WITH p AS (
-             SELECT id, timezone, rent_period, created_at,
-               CASE WHEN rent_pricing_definition = 'services' THEN cooldown_time END AS product_cooldown
-             FROM api.products
-             WHERE deleted_at IS NULL AND ($1::uuid[] IS NULL OR id = ANY ($1::uuid[]))
-           ), days AS (
-             SELECT p.id AS product_id, g::date AS date
-             FROM p CROSS JOIN generate_series($2::date, $3::date, interval '1 day') AS g
-           ), cfg AS MATERIALIZED (
-             SELECT c.id, c.product_id, c.intervals, c."order", c.updated_at,
-               to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
-               c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time,
-               (SELECT min((r ->> 'rate')::integer) FROM jsonb_array_elements(c.rates) AS r
-                WHERE (r ->> 'duration')::integer <= greatest(c.min_duration, 1)) AS rate
-             FROM api.product_configurations AS c
-             WHERE c.product_id IN (SELECT id FROM p)
-           ), day_cfg AS (
-             SELECT DISTINCT ON (days.product_id, days.date) days.product_id, days.date, cfg.id, cfg.check_in_days,
-               cfg.checkout_days, cfg.min_duration, cfg.max_duration, cfg.min_advance, cfg.max_advance, cfg.cooldown_time,
-               cfg.rate
-             FROM days JOIN cfg ON cfg.product_id = days.product_id AND cfg.intervals @> days.date
-             ORDER BY days.product_id, days.date, cfg."order" DESC, cfg.updated_at DESC, cfg.id DESC
-           ), blocks AS (
-             SELECT DISTINCT ON (ev.product_id, b.date) ev.product_id, b.date,
-               CASE WHEN b.date >= ev.end_date THEN 'padding'
-                    WHEN ev.type = 'blocked period' THEN 'blocked'
-                    WHEN ev.status = 'CONFIRMED' THEN 'booked'
-                    ELSE 'tentative' END AS block
-             FROM api.calendar_events AS ev
-             CROSS JOIN LATERAL (
-               SELECT g::date AS date
-               FROM generate_series(greatest(ev.start_date, $2::date), least(ev.end_date + ev.padding - 1, $3::date), interval '1 day') AS g
-             ) AS b
-             WHERE ev.product_id IN (SELECT id FROM p) AND ev.status <> 'CANCELLED'
-               AND ev.type IN ('booking', 'blocked period') AND ($4 OR ev.type <> 'booking' OR ev.status <> 'TENTATIVE')
-               AND ev.start_date <= $3::date AND ev.end_date + ev.padding > $2::date
-             ORDER BY ev.product_id, b.date, (b.date < ev.end_date) DESC, ev.start_date
-           )
-           SELECT p.id AS product_id, p.timezone, p.rent_period, p.product_cooldown, days.date::text AS date,
-             dc.id AS configuration_id, dc.check_in_days, dc.checkout_days, dc.min_duration, dc.max_duration,
-             dc.min_advance, dc.max_advance, dc.cooldown_time, dc.rate, blocks.block
-           FROM days
-           JOIN p ON p.id = days.product_id
-           LEFT JOIN day_cfg AS dc ON dc.product_id = days.product_id AND dc.date = days.date
-           LEFT JOIN blocks ON blocks.product_id = days.product_id AND blocks.date = days.date
-           ORDER BY p.created_at, p.id, days.date`,
-    values: [productIds, first, last, includeTentative],
+  SELECT id, created_at, rent_period, today,
+    CASE WHEN rent_pricing_definition = 'services' THEN cooldown_time END AS product_cooldown,
+    CASE WHEN today <= $3::date THEN daterange(greatest($2::date, today), $3::date, '[]') ELSE 'empty' END AS visible
+  FROM api.products CROSS JOIN LATERAL (SELECT ($5::timestamptz AT TIME ZONE timezone)::date AS today) AS local
+  WHERE deleted_at IS NULL AND ($1::uuid[] IS NULL OR id = ANY ($1::uuid[]))
+), cfg AS (
+  -- Where configurations overlap, a date belongs to the highest "order", then the latest update (DESIGN §4).
+  SELECT c.product_id, c.id, to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
+    c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time,
+    (SELECT min((r ->> 'rate')::integer) FROM jsonb_array_elements(c.rates) AS r
+     WHERE (r ->> 'duration')::integer <= greatest(c.min_duration, 1)) AS rate,
+    c.intervals * datemultirange(daterange($2::date, $3::date, '[]')) - coalesce(range_agg(c.intervals) OVER (
+      PARTITION BY c.product_id ORDER BY c."order" DESC, c.updated_at DESC, c.id DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), '{}') AS governs
+  FROM api.product_configurations AS c
+  WHERE c.product_id IN (SELECT id FROM p) AND c.intervals && daterange($2::date, $3::date, '[]')
+), ev AS (
+  -- Blocking events never overlap one another, padding included (calendar_events_no_overlap).
+  SELECT e.product_id, piece.category, piece.dates
+  FROM p JOIN api.calendar_events AS e ON e.product_id = p.id
+  CROSS JOIN LATERAL (VALUES
+    (CASE WHEN e.type = 'blocked period' THEN 'blocked' WHEN e.status = 'CONFIRMED' THEN 'booked' ELSE 'tentative' END,
+     daterange(e.start_date, e.end_date)),
+    ('padding', daterange(e.end_date, e.end_date + e.padding))
+  ) AS piece(category, dates)
+  WHERE e.status <> 'CANCELLED' AND e.type IN ('booking', 'blocked period')
+    AND ($4 OR e.type <> 'booking' OR e.status <> 'TENTATIVE')
+    -- end_date alone is the indexed bound (padding is at most 365 days); the exact test follows it.
+    AND e.start_date <= $3::date AND e.end_date >= $2::date - 365 AND e.end_date + e.padding > $2::date
+    AND NOT isempty(piece.dates)
+), free AS MATERIALIZED (
+  SELECT p.id AS product_id, datemultirange(p.visible) - coalesce(blocked.dates, '{}') AS dates,
+    coalesce(coverage.dates, '{}') AS open
+  FROM p
+  LEFT JOIN (SELECT product_id, range_agg(dates) AS dates FROM ev GROUP BY product_id) AS blocked ON blocked.product_id = p.id
+  LEFT JOIN (SELECT product_id, range_agg(governs) AS dates FROM cfg GROUP BY product_id) AS coverage ON coverage.product_id = p.id
+), pieces AS (
+  SELECT ev.product_id, ev.category, ev.dates * p.visible AS dates
+  FROM ev JOIN p ON p.id = ev.product_id WHERE ev.dates && p.visible
+  UNION ALL
+  SELECT id, 'past', daterange($2::date, least(today, $3::date + 1)) FROM p WHERE today > $2::date
+  UNION ALL
+  SELECT free.product_id, f.category, r
+  FROM free CROSS JOIN LATERAL (VALUES ('open', free.dates * free.open), ('closed', free.dates - free.open)) AS f(category, dates)
+  CROSS JOIN LATERAL unnest(f.dates) AS r
+), timeline AS (
+  SELECT product_id, json_agg(json_build_array(lower(dates)::text, upper(dates)::text, category) ORDER BY lower(dates)) AS categories
+  FROM pieces GROUP BY product_id
+), governing AS (
+  SELECT product_id, json_agg(json_build_object('id', id, 'check_in_days', check_in_days,
+     'checkout_days', checkout_days, 'min_duration', min_duration, 'max_duration', max_duration,
+     'min_advance', min_advance, 'max_advance', max_advance, 'cooldown_time', cooldown_time, 'rate', rate,
+     'dates', (SELECT json_agg(json_build_array(lower(r)::text, upper(r)::text)) FROM unnest(governs) AS r))) AS configurations
+  FROM cfg WHERE NOT isempty(governs)
+  GROUP BY product_id
+)
+SELECT p.id AS product_id, p.rent_period, p.product_cooldown, p.today::text AS today, timeline.categories,
+  coalesce(governing.configurations, '[]') AS configurations
+FROM p JOIN timeline ON timeline.product_id = p.id LEFT JOIN governing ON governing.product_id = p.id
+ORDER BY p.created_at, p.id`,
+    values: [productIds, first, last, includeTentative, now.toISOString()],
   };
-}
-
-export function dayStatus(row: DayRow, today: string, show: ShowOptions): DayStatus {
-  if (row.date < today) return 'unavailable';
-  const booked = show.showBookedAs === 'booked' ? 'booked' : 'unavailable';
-  switch (row.block) {
-    case 'booked':
-      return booked;
-    case 'tentative':
-      return show.showPendingAs === 'CONFIRMED' ? booked : 'tentative';
-    case 'blocked':
-      return 'unavailable';
-    case 'padding':
-      return 'reserved';
-    default:
-      if (!row.configuration_id) return show.showClosedAs === 'closed' ? 'closed' : 'unavailable';
-      return 'available';
-  }
-}
-
-/**
- * Days with statuses and flags for one product; `rows` run from the day before the range to past its end.
- * check_in: a stay of the minimum length may start here (weekday, advance, nights free, cooldown after it free).
- * checkout: a stay may end here (weekday of the configuration of the last night, that night free, cooldown free).
- */
-export function buildDays(rows: DayRow[], first: string, end: string, today: string, show: ShowOptions): Day[] {
-  // rows are consecutive dates (generate_series), so "n days later" is "n rows later".
-  const free = (i: number): boolean => {
-    const row = rows[i];
-    return row !== undefined && row.configuration_id !== null && row.block === null && row.date >= today;
-  };
-  const unblocked = (from: number, days: number): boolean => {
-    for (let i = from; i < from + days && i < rows.length; i += 1) if (rows[i]!.block !== null) return false;
-    return true;
-  };
-  const cooldown = (row: DayRow): number => row.product_cooldown ?? row.cooldown_time ?? 0;
-  const todayMs = Date.parse(`${today}T00:00:00Z`);
-  const days: Day[] = [];
-  for (let i = 0; i < rows.length; i += 1) {
-    const row = rows[i]!;
-    if (row.date < first || row.date >= end) continue;
-    const status = dayStatus(row, today, show);
-    const weekday = weekdayIndex(row.date);
-    let checkIn = false;
-    if (status === 'available' && row.check_in_days?.[weekday]) {
-      const advance = Math.round((Date.parse(`${row.date}T00:00:00Z`) - todayMs) / 86_400_000);
-      const length = Math.max(row.min_duration ?? 1, 1);
-      checkIn = advance >= (row.min_advance ?? 0) && (!row.max_advance || advance <= row.max_advance);
-      for (let night = 0; checkIn && night < length; night += 1) checkIn = free(i + night);
-      checkIn &&= unblocked(i + length, cooldown(row));
-    }
-    let checkout = false;
-    if (row.rent_period === 'nightly') {
-      const lastNight = rows[i - 1];
-      checkout = lastNight !== undefined && free(i - 1) && Boolean(lastNight.checkout_days?.[weekday])
-        && unblocked(i, cooldown(lastNight));
-    } else {
-      checkout = free(i) && Boolean(row.checkout_days?.[weekday]) && unblocked(i + 1, cooldown(row));
-    }
-    days.push({
-      date: row.date, status, check_in: checkIn, checkout, min_duration: row.min_duration, max_duration: row.max_duration,
-      rate: row.configuration_id ? row.rate : null,
-    });
-  }
-  return days;
-}
-
-export function toIntervals(days: Day[]): ProductAvailability['intervals'] {
-  const intervals: ProductAvailability['intervals'] = [];
-  for (let i = 0; i < days.length; i += 1) {
-    const day = days[i]!;
-    const next = days[i + 1]?.date ?? addDays(day.date, 1);
-    const last = intervals.at(-1);
-    if (last && last.status === day.status && last.end === day.date) last.end = next;
-    else intervals.push({ start: day.date, end: next, status: day.status });
-  }
-  return intervals;
 }
 
 export async function availability(tx: Queryable, query: AvailabilityQuery, now: Date): Promise<ProductAvailability[]> {
@@ -250,22 +137,16 @@ export async function availability(tx: Queryable, query: AvailabilityQuery, now:
   const end = query.end ?? addDays(start, 365);
   if (end <= start) throw invalidInput('end must be after start');
   if (daysBetween(start, end) > MAX_RANGE_DAYS) throw invalidInput(`at most ${MAX_RANGE_DAYS} days per request`);
-  const q = availabilityQuery(query.productIds, addDays(start, -1), addDays(end, LOOKAHEAD_DAYS), query.showPendingAs !== 'CANCELLED');
-  const { rows } = await tx.query<DayRow>(q.text, q.values);
-  const byProduct = new Map<string, DayRow[]>();
-  for (const row of rows) {
-    const list = byProduct.get(row.product_id);
-    if (list) list.push(row);
-    else byProduct.set(row.product_id, [row]);
-  }
-  const order = query.productIds ?? [...byProduct.keys()];
-  const result: ProductAvailability[] = [];
-  for (const productId of order) {
-    const productRows = byProduct.get(productId);
-    if (!productRows) throw productNotFound(productId);
-    const today = todayIn(productRows[0]!.timezone, now);
-    const days = buildDays(productRows, start, end, today, query);
-    result.push({ product_id: productId, intervals: toIntervals(days), ...(query.includeDays ? { days } : {}) });
-  }
-  return result;
+  const q = availabilityQuery(query.productIds, addDays(start, -1), addDays(end, LOOKAHEAD_DAYS), query.showPendingAs !== 'CANCELLED', now);
+  const { rows } = await tx.query<ProductTimeline>(q.text, q.values);
+  const byProduct = new Map(rows.map((row) => [row.product_id, row]));
+  return (query.productIds ?? rows.map((row) => row.product_id)).map((productId) => {
+    const timeline = byProduct.get(productId);
+    if (!timeline) throw productNotFound(productId);
+    return {
+      product_id: productId,
+      intervals: toIntervals(timeline, start, end, query),
+      ...(query.includeDays ? { days: toDays(timeline, start, end, query) } : {}),
+    };
+  });
 }

@@ -7,8 +7,8 @@
  */
 import type { Queryable } from '../db/types.js';
 import { addDays, todayIn } from './dates.js';
-import type { ShowOptions } from './availability.js';
-import { parseShowOptions } from './availability.js';
+import type { ShowOptions } from './show-options.js';
+import { parseShowOptions } from './show-options.js';
 import { invalidInput } from './errors.js';
 import { isObject, parseInterval, parseOccupancy, parseUuid, requireObject, type Interval } from './input.js';
 import {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { bestAdjustments, percentOf, roundHalfUp } from '../../src/booking/pricing.js';
 import { conflictingEvents, resolveOccupancy, toStay } from '../../src/booking/rules.js';
 import { addDays, daysBetween, isDate, todayIn, weekdayIndex } from '../../src/booking/dates.js';
-import { buildDays, dayStatus, toIntervals, type DayRow } from '../../src/booking/availability.js';
+import { statusOf, toDays, toIntervals, type ProductTimeline } from '../../src/booking/timeline.js';
 import type { BlockingEvent, CapacityGroup } from '../../src/booking/load.js';
 
 describe('booking rules (pure)', () => {
@@ -79,25 +79,31 @@ describe('booking rules (pure)', () => {
 
   it('derives day statuses, flags and intervals', () => {
     const show = { showBookedAs: 'unavailable', showClosedAs: 'unavailable', showPendingAs: 'TENTATIVE' } as const;
-    const row = (date: string, block: DayRow['block'] = null, configured = true): DayRow => ({
-      product_id: 'p', timezone: 'UTC', rent_period: 'nightly', product_cooldown: null, date,
-      configuration_id: configured ? 'c' : null, check_in_days: Array(7).fill(true), checkout_days: Array(7).fill(true),
-      min_duration: 2, max_duration: 0, min_advance: 0, max_advance: 0, cooldown_time: 0, rate: 100, block,
-    });
-    assert.equal(dayStatus(row('2027-03-02', 'tentative'), '2027-03-01', { ...show, showPendingAs: 'CONFIRMED' }), 'unavailable');
-    assert.equal(dayStatus(row('2027-03-02', 'booked'), '2027-03-01', { ...show, showBookedAs: 'booked' }), 'booked');
-    assert.equal(dayStatus(row('2027-03-02', null, false), '2027-03-01', { ...show, showClosedAs: 'closed' }), 'closed');
-    const rows = [row('2027-03-01'), row('2027-03-02'), row('2027-03-03'), row('2027-03-04', 'booked'), row('2027-03-05')];
-    const days = buildDays(rows, '2027-03-02', '2027-03-05', '2027-03-01', show);
+    assert.equal(statusOf('tentative', { ...show, showPendingAs: 'CONFIRMED' }), 'unavailable');
+    assert.equal(statusOf('booked', { ...show, showBookedAs: 'booked' }), 'booked');
+    assert.equal(statusOf('closed', { ...show, showClosedAs: 'closed' }), 'closed');
+    assert.equal(statusOf('padding', show), 'reserved');
+    const timeline: ProductTimeline = {
+      product_id: 'p', rent_period: 'nightly', product_cooldown: null, today: '2027-03-01',
+      categories: [['2027-03-01', '2027-03-04', 'open'], ['2027-03-04', '2027-03-05', 'booked'], ['2027-03-05', '2027-03-06', 'open']],
+      configurations: [{
+        id: 'c', check_in_days: Array(7).fill(true), checkout_days: Array(7).fill(true), min_duration: 2, max_duration: 0,
+        min_advance: 0, max_advance: 0, cooldown_time: 0, rate: 100, dates: [['2027-03-01', '2027-03-06']],
+      }],
+    };
+    const days = toDays(timeline, '2027-03-02', '2027-03-05', show);
     // A 2-night minimum: check-in on the 2nd (nights 2, 3 free), not on the 3rd (night 4 booked).
     assert.deepEqual(days.map((d) => [d.date, d.status, d.check_in, d.checkout]), [
       ['2027-03-02', 'available', true, true],
       ['2027-03-03', 'available', false, true],
       ['2027-03-04', 'unavailable', false, true],
     ]);
-    assert.deepEqual(toIntervals(days), [
+    assert.deepEqual(toIntervals(timeline, '2027-03-02', '2027-03-05', show), [
       { start: '2027-03-02', end: '2027-03-04', status: 'available' },
       { start: '2027-03-04', end: '2027-03-05', status: 'unavailable' },
     ]);
+    // Neighbouring categories that show the same status merge: booked and closed are both "unavailable".
+    const merged = { ...timeline, categories: [['2027-03-01', '2027-03-04', 'booked'], ['2027-03-04', '2027-03-06', 'closed']] } as ProductTimeline;
+    assert.deepEqual(toIntervals(merged, '2027-03-02', '2027-03-06', show), [{ start: '2027-03-02', end: '2027-03-06', status: 'unavailable' }]);
   });
 });

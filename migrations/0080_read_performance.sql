@@ -27,3 +27,9 @@ $$;
 CREATE INDEX calendar_events_blocking_idx ON api.calendar_events (product_id, end_date)
   INCLUDE (start_date, padding, status, type, organization_id)
   WHERE status <> 'CANCELLED' AND type IN ('booking', 'blocked period');
+
+-- Cooldown (and the padding it becomes) of at most a year: availability bounds its index scan by end_date with it.
+ALTER TABLE api.products ADD CONSTRAINT products_cooldown_at_most_a_year CHECK (cooldown_time <= 365);
+ALTER TABLE api.product_configurations
+  ADD CONSTRAINT product_configurations_cooldown_at_most_a_year CHECK (cooldown_time <= 365);
+ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_padding_at_most_a_year CHECK (padding <= 365);

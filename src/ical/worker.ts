@@ -12,6 +12,7 @@ import type { Database } from '../db/types.js';
 import { DEFAULT_TIMEOUT_MS } from '../outbound/request.js';
 import { syncCalendar, type SyncOptions, type SyncReport } from './sync.js';
 import type { SqlQuery } from './export-queries.js';
+import { startPollLoop } from '../jobs/poll-loop.js';
 
 export interface IcalWorkerLogger {
   info(fields: object, message: string): void;
@@ -160,23 +161,9 @@ export function startIcalWorker(
   const leaseSeconds = options.leaseSeconds ?? 120;
   if (leaseSeconds * 1000 <= timeoutMs) throw new Error(`leaseSeconds (${leaseSeconds}) must be longer than the fetch timeout (${timeoutMs} ms)`);
   const sync: SyncOptions = { allowPrivate: config.outboundAllowPrivate, timeoutMs, resolve: options.resolve };
-  const inFlight = new Set<Promise<void>>();
-  let stopping = false;
-  let wakeUp: (() => void) | undefined;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
-
-  const run = (calendarId: string) => {
-    const task = syncClaimed(db, calendarId, sync)
+  const work = (calendarId: string): Promise<void> =>
+    syncClaimed(db, calendarId, sync)
       .then((report) => {
         if (report.status === 'failed') logger.warn({ calendar_id: calendarId, error: report.error }, 'iCal sync failed');
         else if (report.status === 'conflicts') logger.warn({ calendar_id: calendarId, error: report.error }, 'iCal sync left out conflicting events');
@@ -186,45 +173,14 @@ export function startIcalWorker(
           logger.error({ err: error }, 'iCal onSync callback failed');
         }
       })
-      .catch((error: unknown) => logger.error({ calendar_id: calendarId, err: error }, 'iCal sync could not be recorded'))
-      .finally(() => {
-        inFlight.delete(task);
-        wakeUp?.();
-      });
-    inFlight.add(task);
-  };
+      .catch((error: unknown) => logger.error({ calendar_id: calendarId, err: error }, 'iCal sync could not be recorded'));
 
-  const loop = async () => {
-    let failures = 0;
-    while (!stopping) {
-      const free = concurrency - inFlight.size;
-      let claimed: string[] = [];
-      if (free > 0) {
-        try {
-          claimed = await claim(db, claimCalendars(free, leaseSeconds, config.icalSyncIntervalSeconds, null));
-          failures = 0;
-        } catch (error) {
-          failures += 1;
-          if (!stopping) logger.error({ err: error }, 'claiming iCal calendars failed');
-        }
-      }
-      claimed.forEach(run);
-      if (stopping) break;
-      if (free > 0 && claimed.length === free && failures === 0) continue;
-      await sleep(failures > 0 ? Math.min(pollIntervalMs * 2 ** failures, 60_000) : pollIntervalMs);
-    }
-  };
-
-  const looping = loop();
-  return {
-    wake() {
-      wakeUp?.();
-    },
-    async stop() {
-      stopping = true;
-      wakeUp?.();
-      await looping;
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
-    },
-  };
+  return startPollLoop({
+    pollIntervalMs,
+    concurrency,
+    maxBackoffMs: 60_000,
+    claim: (limit) => claim(db, claimCalendars(limit, leaseSeconds, config.icalSyncIntervalSeconds, null)),
+    work,
+    onClaimError: (error) => logger.error({ err: error }, 'claiming iCal calendars failed'),
+  });
 }

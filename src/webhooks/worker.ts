@@ -11,6 +11,7 @@ import type { Database } from '../db/types.js';
 import { DEFAULT_TIMEOUT_MS } from '../outbound/request.js';
 import { claimDue, type ClaimedNotification } from './queries.js';
 import { deliverClaimed, type DeliveryOptions, type DeliveryReport } from './deliver.js';
+import { startPollLoop } from '../jobs/poll-loop.js';
 
 /** pino-compatible: `logger.warn({ …fields }, 'message')`. */
 export interface WorkerLogger {
@@ -103,20 +104,6 @@ export function startWebhookWorker(
   const concurrency = options.concurrency ?? 10;
   const leaseSeconds = checkedLease(options);
   const delivery = deliveryOptions(config, options);
-  const inFlight = new Set<Promise<void>>();
-  let stopping = false;
-  let wakeUp: (() => void) | undefined;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
 
   const deliver = async (claimed: ClaimedNotification): Promise<void> => {
     let report: DeliveryReport;
@@ -142,55 +129,12 @@ export function startWebhookWorker(
     }
   };
 
-  const run = (claimed: ClaimedNotification) => {
-    const task = deliver(claimed).finally(() => {
-      inFlight.delete(task);
-      wakeUp?.();
-    });
-    inFlight.add(task);
-  };
-
-  const loop = async () => {
-    let failures = 0;
-    while (!stopping) {
-      const free = concurrency - inFlight.size;
-      if (free <= 0) {
-        await sleep(pollIntervalMs);
-        continue;
-      }
-      let claimed: ClaimedNotification[] = [];
-      try {
-        claimed = await claimNotifications(db, config, free, leaseSeconds);
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        if (!stopping) logger.error({ err: error }, 'claiming webhook notifications failed');
-      }
-      if (stopping) {
-        // Claimed after stop was asked: deliver them anyway rather than wait for the lease to expire.
-        claimed.forEach(run);
-        break;
-      }
-      claimed.forEach(run);
-      // A full batch: more may be due, claim again as soon as a slot frees (or at once if one is free).
-      if (claimed.length === free && failures === 0) {
-        if (inFlight.size >= concurrency) await sleep(pollIntervalMs);
-        continue;
-      }
-      await sleep(failures > 0 ? Math.min(pollIntervalMs * 2 ** failures, 30_000) : pollIntervalMs);
-    }
-  };
-
-  const looping = loop();
-  return {
-    wake() {
-      wakeUp?.();
-    },
-    async stop() {
-      stopping = true;
-      wakeUp?.();
-      await looping;
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
-    },
-  };
+  return startPollLoop({
+    pollIntervalMs,
+    concurrency,
+    maxBackoffMs: 30_000,
+    claim: (limit) => claimNotifications(db, config, limit, leaseSeconds),
+    work: deliver,
+    onClaimError: (error) => logger.error({ err: error }, 'claiming webhook notifications failed'),
+  });
 }

@@ -9,6 +9,7 @@ import type { Queryable } from '../db/types.js';
 import { addDays, daysBetween, isDate, todayIn } from './dates.js';
 import { invalidInput, productNotFound } from './errors.js';
 import { UUID } from './input.js';
+import { blockingEventsOf, governingConfigurations } from './load.js';
 import { parseShowOptions, type ShowOptions } from './show-options.js';
 import { toDays, toIntervals, type Day, type Interval, type ProductTimeline } from './timeline.js';
 
@@ -74,30 +75,21 @@ export function availabilityQuery(productIds: string[] | null, first: string, la
   FROM api.products CROSS JOIN LATERAL (SELECT ($5::timestamptz AT TIME ZONE timezone)::date AS today) AS local
   WHERE deleted_at IS NULL AND ($1::uuid[] IS NULL OR id = ANY ($1::uuid[]))
 ), cfg AS (
-  -- Where configurations overlap, a date belongs to the highest "order", then the latest update (DESIGN §4).
-  SELECT c.product_id, c.id, to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
+  ${governingConfigurations('c.product_id IN (SELECT id FROM p)', '$2::date', '$3::date', `c.id,
+    to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
     c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time,
     (SELECT min((r ->> 'rate')::integer) FROM jsonb_array_elements(c.rates) AS r
-     WHERE (r ->> 'duration')::integer <= greatest(c.min_duration, 1)) AS rate,
-    c.intervals * datemultirange(daterange($2::date, $3::date, '[]')) - coalesce(range_agg(c.intervals) OVER (
-      PARTITION BY c.product_id ORDER BY c."order" DESC, c.updated_at DESC, c.id DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), '{}') AS governs
-  FROM api.product_configurations AS c
-  WHERE c.product_id IN (SELECT id FROM p) AND c.intervals && daterange($2::date, $3::date, '[]')
+     WHERE (r ->> 'duration')::integer <= greatest(c.min_duration, 1)) AS rate`)}
 ), ev AS (
   -- Blocking events never overlap one another, padding included (calendar_events_no_overlap).
   SELECT e.product_id, piece.category, piece.dates
-  FROM p JOIN api.calendar_events AS e ON e.product_id = p.id
+  FROM p CROSS JOIN LATERAL ${blockingEventsOf('p.id', '$2::date', '$3::date + 1')} AS e
   CROSS JOIN LATERAL (VALUES
     (CASE WHEN e.type = 'blocked period' THEN 'blocked' WHEN e.status = 'CONFIRMED' THEN 'booked' ELSE 'tentative' END,
      daterange(e.start_date, e.end_date)),
     ('padding', daterange(e.end_date, e.end_date + e.padding))
   ) AS piece(category, dates)
-  WHERE e.status <> 'CANCELLED' AND e.type IN ('booking', 'blocked period')
-    AND ($4 OR e.type <> 'booking' OR e.status <> 'TENTATIVE')
-    -- end_date alone is the indexed bound (padding is at most 365 days); the exact test follows it.
-    AND e.start_date <= $3::date AND e.end_date >= $2::date - 365 AND e.end_date + e.padding > $2::date
-    AND NOT isempty(piece.dates)
+  WHERE ($4 OR e.type <> 'booking' OR e.status <> 'TENTATIVE') AND NOT isempty(piece.dates)
 ), free AS MATERIALIZED (
   SELECT p.id AS product_id, datemultirange(p.visible) - coalesce(blocked.dates, '{}') AS dates,
     coalesce(coverage.dates, '{}') AS open

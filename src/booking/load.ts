@@ -3,6 +3,7 @@
  * statements per request whatever the number of products, each a small `{ text, values }` builder.
  */
 import type { Queryable } from '../db/types.js';
+import { addDays, daysBetween } from './dates.js';
 
 export type MultiLanguage = Record<string, string>;
 
@@ -131,13 +132,20 @@ const CONFIGURATION_COLUMNS = `c.id, to_jsonb(c.check_in_days) AS check_in_days,
   c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time, c.long_rent_adjustments,
   c.early_bird_adjustments, c.last_minute_adjustments`;
 
-/** The configuration of a date: highest `order`, then latest `updated_at` (DESIGN §4). */
-export const CONFIGURATION_OF_DATE = `LEFT JOIN LATERAL (
-    SELECT * FROM api.product_configurations AS pc
-    WHERE pc.product_id = p.id AND pc.intervals @> d.date
-    ORDER BY pc."order" DESC, pc.updated_at DESC, pc.id DESC
-    LIMIT 1
-  ) AS c ON true`;
+/**
+ * The configurations of the products matching `productCondition` (on `c.product_id`) that meet [first, last], each
+ * with `governs`: the dates of [first, last] it decides. Where configurations overlap, a date belongs to the highest
+ * `order`, then the latest update (DESIGN §4) — one window over each product's few configurations, not a lookup
+ * per date.
+ */
+export function governingConfigurations(productCondition: string, first: string, last: string, columns: string): string {
+  return `SELECT c.product_id, ${columns},
+      c.intervals * datemultirange(daterange(${first}, ${last}, '[]')) - coalesce(range_agg(c.intervals) OVER (
+        PARTITION BY c.product_id ORDER BY c."order" DESC, c.updated_at DESC, c.id DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), '{}') AS governs
+    FROM api.product_configurations AS c
+    WHERE ${productCondition} AND c.intervals && daterange(${first}, ${last}, '[]')`;
+}
 
 export function productsQuery(productIds: readonly string[]) {
   return {
@@ -148,32 +156,47 @@ export function productsQuery(productIds: readonly string[]) {
   };
 }
 
-/** Every date in [first, last] of each product with its configuration and the rate for `length` nights, `guests`. */
+/** The governed dates in [first, last] of each product with their configuration and its rate for `length` nights, `guests`. */
 export function nightsQuery(productIds: readonly string[], first: string, last: string, length: number, guests: number) {
+  const rate = `(SELECT (r ->> 'rate')::integer FROM jsonb_array_elements(c.rates) AS r
+      WHERE (r ->> 'duration')::integer <= $4 AND (r ->> 'occupancy')::integer <= $5
+      ORDER BY (r ->> 'duration')::integer DESC, (r ->> 'occupancy')::integer DESC
+      LIMIT 1) AS rate`;
   return {
-    text: `SELECT p.id AS product_id, d.date::text AS date, ${CONFIGURATION_COLUMNS},
-             (SELECT (r ->> 'rate')::integer FROM jsonb_array_elements(c.rates) AS r
-              WHERE (r ->> 'duration')::integer <= $4 AND (r ->> 'occupancy')::integer <= $5
-              ORDER BY (r ->> 'duration')::integer DESC, (r ->> 'occupancy')::integer DESC
-              LIMIT 1) AS rate
-           FROM api.products AS p
-           CROSS JOIN LATERAL (SELECT g::date AS date FROM generate_series($2::date, $3::date, interval '1 day') AS g) AS d
-           ${CONFIGURATION_OF_DATE}
-           WHERE p.id = ANY ($1::uuid[])
-           ORDER BY p.id, d.date`,
+    text: `SELECT cfg.product_id, d::date::text AS date, cfg.rate, to_jsonb(cfg) - 'product_id' - 'governs' - 'rate' AS configuration
+           FROM (${governingConfigurations('c.product_id = ANY ($1::uuid[])', '$2::date', '$3::date', `${CONFIGURATION_COLUMNS}, ${rate}`)}) AS cfg
+           CROSS JOIN LATERAL unnest(cfg.governs) AS r
+           CROSS JOIN LATERAL generate_series(lower(r), upper(r) - 1, interval '1 day') AS d`,
     values: [productIds, first, last, length, guests],
   };
 }
 
-/** Non-cancelled bookings and blocked periods whose blocked range [start, end + padding) meets [from, to). */
-export function blockingEventsQuery(productIds: readonly string[], from: string, to: string) {
+/**
+ * The non-cancelled bookings and blocked periods of product `product` (an SQL expression) whose blocked range
+ * [start, end + padding) meets [from, until), as a subquery. These events never overlap one another, padding
+ * included (calendar_events_no_overlap), so only the last one starting before `from` can reach into the range: one
+ * backward step plus a forward range on calendar_events_blocking_idx, where an overlap test (`&&`, not leakproof)
+ * could not use an index under row-level security.
+ */
+export function blockingEventsOf(product: string, from: string, until: string): string {
+  const columns = `SELECT e.id, e.product_id, e.start_date, e.end_date, e.padding, e.status, e.type
+      FROM api.calendar_events AS e
+      WHERE e.product_id = ${product} AND e.status <> 'CANCELLED' AND e.type IN ('booking', 'blocked period')`;
+  return `(SELECT * FROM (
+      (${columns} AND e.start_date < ${from} ORDER BY e.start_date DESC LIMIT 1)
+      UNION ALL
+      (${columns} AND e.start_date >= ${from} AND e.start_date < ${until})
+    ) AS candidate WHERE candidate.end_date + candidate.padding > ${from})`;
+}
+
+/** Per product, the blocking events that meet [from, until of that product). */
+export function blockingEventsQuery(productIds: readonly string[], from: string, untils: readonly string[]) {
   return {
-    text: `SELECT id, product_id, start_date::text AS start_date, end_date::text AS end_date, padding, status, type
-           FROM api.calendar_events
-           WHERE product_id = ANY ($1::uuid[]) AND status <> 'CANCELLED' AND type IN ('booking', 'blocked period')
-             AND daterange(start_date, end_date + padding, '[)') && daterange($2::date, $3::date, '[)')
-           ORDER BY product_id, start_date`,
-    values: [productIds, from, to],
+    text: `SELECT e.id, e.product_id, e.start_date::text AS start_date, e.end_date::text AS end_date, e.padding, e.status, e.type
+           FROM unnest($1::uuid[], $3::date[]) AS t(product_id, until)
+           CROSS JOIN LATERAL ${blockingEventsOf('t.product_id', '$2::date', 't.until')} AS e
+           ORDER BY e.product_id, e.start_date`,
+    values: [productIds, from, untils],
   };
 }
 
@@ -243,25 +266,25 @@ export function groupBy<T extends { product_id: string }>(rows: T[]): Map<string
   return map;
 }
 
-type NightRow = Configuration & { product_id: string; date: string; rate: number | null };
-
-export function toNights(rows: NightRow[]): Map<string, Night[]> {
-  const map = new Map<string, Night[]>();
-  for (const row of rows) {
-    const { product_id, date, rate, ...configuration } = row;
-    const night: Night = { date, configuration: configuration.id ? configuration : null, rate: configuration.id ? rate : null };
-    const list = map.get(product_id);
-    if (list) list.push(night);
-    else map.set(product_id, [night]);
-  }
-  return map;
+interface NightRow {
+  product_id: string;
+  date: string;
+  rate: number | null;
+  configuration: Configuration;
 }
 
+/** Every date of [first, last] for each product: its configuration and rate, or none (closed). */
 export async function loadNights(
   tx: Queryable, productIds: readonly string[], first: string, last: string, length: number, guests: number,
 ): Promise<Map<string, Night[]>> {
   const q = nightsQuery(productIds, first, last, length, guests);
-  return toNights((await tx.query<NightRow>(q.text, q.values)).rows);
+  const governed = new Map<string, NightRow>();
+  for (const row of (await tx.query<NightRow>(q.text, q.values)).rows) governed.set(`${row.product_id} ${row.date}`, row);
+  const dates = Array.from({ length: daysBetween(first, last) + 1 }, (_, i) => addDays(first, i));
+  return new Map(productIds.map((productId) => [productId, dates.map((date): Night => {
+    const row = governed.get(`${productId} ${date}`);
+    return row ? { date, configuration: row.configuration, rate: row.rate } : { date, configuration: null, rate: null };
+  })]));
 }
 
 export async function run<R>(tx: Queryable, q: { text: string; values: readonly unknown[] }): Promise<R[]> {

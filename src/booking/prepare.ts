@@ -84,7 +84,7 @@ export async function prepareBooking(tx: Queryable, input: BookingInput, now: Da
   const ruleReasons = stayRuleViolations(product, stay, nights, today);
   if (ruleReasons.length > 0) problems.availability.push(stayRulesViolated(ruleReasons));
   const padding = paddingFor(product, nights[0]?.configuration ?? null);
-  const events = await run<BlockingEvent>(tx, blockingEventsQuery([product.id], stay.start, addDays(stay.endExclusive, padding)));
+  const events = await run<BlockingEvent>(tx, blockingEventsQuery([product.id], stay.start, [addDays(stay.endExclusive, padding)]));
   const conflicts = conflictingEvents(stay, padding, events);
   if (conflicts.length > 0) {
     problems.availability.push(notAvailable(conflicts.map((event) =>

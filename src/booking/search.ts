@@ -103,8 +103,11 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
       const nights = await loadNights(tx, periodProducts.map((p) => p.id), stay.start, addDays(stay.endExclusive, -1), stay.length, guests);
       for (const [id, list] of nights) nightsByProduct.set(id, list);
     }
-    const latest = addDays(input.interval.end, 62); // room for the cooldown after the stay
-    events = groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(ids, input.interval.start, latest)));
+    // Each product's events up to the end of the stay plus the cooldown its arrival configuration asks for.
+    const booked = products.filter((product) => stays.get(product.id));
+    const untils = booked.map((product) => addDays(stays.get(product.id)!.endExclusive,
+      paddingFor(product, nightsByProduct.get(product.id)?.[0]?.configuration ?? null)));
+    events = groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(booked.map((product) => product.id), input.interval.start, untils)));
     services = groupBy(await run<Service>(tx, servicesQuery(ids)));
     taxes = groupBy(await run<Tax>(tx, taxesQuery(ids)));
   }

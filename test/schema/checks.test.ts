@@ -62,7 +62,7 @@ const CASES: Case[] = [
     base: (o) => ({ organization_id: q(o.id), name: mls('Villa'), rent_period: q('nightly'), timezone: q('UTC') }),
     bad: [
       { approximate_coordinates: q('{"lat": 91, "lng": 0}') }, { confirmation_message: q('{"en": "hi"}') },
-      { cooldown_time: '-1' }, { cooldown_time: '366' }, { cta: q('[]') }, { currency: q('EURO') }, { description: q('"text"') },
+      { cooldown_time: '-1' }, { cta: q('[]') }, { currency: q('EURO') }, { description: q('"text"') },
       { exact_coordinates: q('{"lat": 52}') }, { ical_export_secret: q('short') },
       { ical_export_secret_no_details: q('short') }, { images: q('{}') }, { interaction: q('instant') },
       { name: q('{"default": 1}') }, { price_breakdown_specificity: q('itemized') }, { rent_period: q('weekly') },
@@ -102,7 +102,7 @@ const CASES: Case[] = [
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.productId) }),
     bad: [
       { check_in_days: q('{t,t,t,t,t,t}') }, { checkout_days: q('{t,t,t,t,t,t,NULL}') }, { color: q('blue') },
-      { cooldown_time: '-2' }, { cooldown_time: '366' }, { early_bird_adjustments: q('[{"min_advance": 30}]') },
+      { cooldown_time: '-2' }, { early_bird_adjustments: q('[{"min_advance": 30}]') },
       { last_minute_adjustments: q('[{"max_advance": -1, "percentage": 10}]') },
       { long_rent_adjustments: q('{"min_duration": 7, "percentage": -10}') }, { max_advance: '-1' },
       { max_duration: '-1' }, { min_advance: '-1' }, { min_duration: '-1' }, { name: q('{}') },
@@ -175,7 +175,7 @@ const CASES: Case[] = [
     table: 'api.calendar_events',
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.otherProductId), start_date: q('2031-03-01'),
       end_date: q('2031-03-03') }),
-    bad: [{ end_date: q('2031-03-01') }, { padding: '-1' }, { padding: '366' }, { status: q('DONE') }, { type: q('holiday') }],
+    bad: [{ end_date: q('2031-03-01') }, { padding: '-1' }, { status: q('DONE') }, { type: q('holiday') }],
   },
   {
     table: 'api.calendar_event_updates',

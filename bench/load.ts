@@ -1,7 +1,9 @@
 /** Fixed-concurrency load for a fixed time: HTTP through autocannon, direct SQL through the `pg` driver. */
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
-import pg from 'pg';
+import type { Database } from '../src/db/types.js';
+import type { Principal } from '../src/auth/authenticate.js';
+import { inTenantTransaction } from '../src/http/tenant-transaction.js';
 import type { Scenario } from './scenarios.js';
 import type { CapturedStatement } from './engine-sql.js';
 
@@ -14,6 +16,7 @@ export interface LoadResult {
 }
 
 export async function httpLoad(baseUrl: string, apiKey: string, scenario: Scenario, connections: number, seconds: number): Promise<LoadResult> {
+  // A fresh counter per run: bodyFor(n) must give each request of the run other dates.
   let sent = 0;
   const bodyFor = scenario.bodyFor;
   const result = await autocannon({
@@ -24,7 +27,7 @@ export async function httpLoad(baseUrl: string, apiKey: string, scenario: Scenar
     requests: bodyFor ? [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyFor(sent++)) }) }] : undefined,
     connections,
     duration: seconds,
-    // Slow operations (availability over a year) are reported with their latency rather than as timeouts.
+    // Slow operations are reported with their latency rather than as timeouts; the run still ends after `seconds`.
     timeout: 60,
   });
   const errors = result.errors + result.timeouts + result.non2xx;
@@ -38,43 +41,29 @@ export async function httpLoad(baseUrl: string, apiKey: string, scenario: Scenar
 }
 
 /**
- * The same work without the API: each "request" is the transaction the API runs (role and tenant settings, the
- * engine's statement, commit) on a pool of the same size as the server's.
+ * The same work without the API: each "request" is the transaction the API runs — `inTenantTransaction`, the
+ * server's own code (role, tenant and timeout settings), around the engine's captured statement — on `db`, a pool
+ * of the server's size on PostgreSQL, or the one PGlite connection (which serialises, as in the server).
  */
-export async function directLoad(
-  databaseUrl: string,
-  organizationId: string,
-  statement: CapturedStatement,
-  connections: number,
-  seconds: number,
-  poolSize: number,
-): Promise<LoadResult> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, options: '-c TimeZone=UTC' });
+export async function directLoad(db: Database, principal: Principal, statement: CapturedStatement, connections: number, seconds: number): Promise<LoadResult> {
   const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
   let requests = 0;
   let errors = 0;
-  const deadline = Date.now() + seconds * 1000;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
   const worker = async () => {
-    while (Date.now() < deadline) {
-      const started = process.hrtime.bigint();
-      const client = await pool.connect();
+    while (performance.now() < deadline) {
+      const t0 = process.hrtime.bigint();
       try {
-        await client.query('BEGIN');
-        await client.query(`SELECT set_config('role', 'staykit_api', true), set_config('staykit.organization_id', $1, true)`, [organizationId]);
-        await client.query(statement.text, statement.values);
-        await client.query('COMMIT');
+        await inTenantTransaction(db, principal, async (tx) => ({ result: await tx.query(statement.text, statement.values), rollback: false }));
         requests++;
       } catch {
         errors++;
-        await client.query('ROLLBACK').catch(() => undefined);
-      } finally {
-        client.release();
       }
-      histogram.recordValue(Math.max(1, Number((process.hrtime.bigint() - started) / 1000n)));
+      histogram.recordValue(Math.max(1, Number((process.hrtime.bigint() - t0) / 1000n)));
     }
   };
   await Promise.all(Array.from({ length: connections }, worker));
-  await pool.end();
   return {
     requestsPerSecond: requests / seconds,
     p50: histogram.getValueAtPercentile(50) / 1000,

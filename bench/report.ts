@@ -1,4 +1,7 @@
-/** The benchmark's Markdown report: one row per scenario, API beside direct SQL, and the run's context. */
+/**
+ * The benchmark's Markdown report: per backend one row per scenario, API beside direct SQL, the run's context and
+ * the issue's targets, each reported as met or not (they are reported, not asserted).
+ */
 import type { LoadResult } from './load.js';
 import type { DatasetSize } from './dataset.js';
 
@@ -7,19 +10,45 @@ export interface ScenarioResult {
   api: LoadResult;
   direct: LoadResult | undefined;
   target: number | undefined;
+  /** Concurrency of this scenario (the run's unless the scenario sets its own). */
+  connections: number;
+  latencyTarget: number | undefined;
 }
 
-export interface RunContext {
-  date: string;
-  machine: string;
-  node: string;
-  postgres: string;
+export interface WebhookResult {
+  perSecond: number;
+  count: number;
+  workers: number;
+  concurrency: number;
+  duplicates: number;
+}
+
+export interface BackendReport {
+  /** "PostgreSQL" or "PGlite". */
   backend: string;
+  version: string;
   size: DatasetSize;
   connections: number;
   seconds: number;
-  serverPeakRssMiB: number | undefined;
+  generationSeconds: number;
+  /** How the generator kept row triggers out of the load. */
+  generationMode: string;
   setupSeconds: number;
+  serverPeakRssMiB: number | undefined;
+  /** How the direct side ran (pool of the server's size, or PGlite in-process after the server stopped). */
+  directNote: string;
+  results: ScenarioResult[];
+  webhooks: WebhookResult | undefined;
+  /** Why this backend was not run, when it was not. */
+  skipped?: string;
+}
+
+export interface RunReport {
+  date: string;
+  machine: string;
+  node: string;
+  totalSeconds: number;
+  backends: BackendReport[];
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
@@ -32,48 +61,92 @@ function verdict(result: ScenarioResult): string {
   return `${share} (target ≥ ${fixed(result.target * 100, 0)} %: ${ratio >= result.target ? 'met' : 'not met'})`;
 }
 
-export interface WebhookResult {
-  perSecond: number;
-  count: number;
-  workers: number;
-  concurrency: number;
-  duplicates: number;
+const MAX_P99_MS = 20;
+const MIN_WEBHOOKS_PER_SECOND = 5000;
+const MAX_RSS_MIB = 250;
+
+function targets(run: BackendReport): string[] {
+  const met = (ok: boolean) => (ok ? 'met' : 'not met');
+  const lines: string[] = [];
+  const ratios = run.results.filter((r) => r.target !== undefined && r.direct);
+  if (ratios.length > 0) {
+    const ok = ratios.filter((r) => r.api.requestsPerSecond / r.direct!.requestsPerSecond >= r.target!);
+    lines.push(`- API ≥ 80 % of direct SQL (lists, filters) and ≥ 60 % (embeds): ${ok.length} of ${ratios.length} scenarios met.`);
+  }
+  const concurrent = run.results.filter((r) => r.connections === run.connections && r.api.requests > 0);
+  if (concurrent.length > 0) {
+    const ok = concurrent.filter((r) => r.api.p99 < MAX_P99_MS);
+    lines.push(
+      `- API p99 < ${MAX_P99_MS} ms at ${run.connections} connections: ${ok.length} of ${concurrent.length} scenarios met` +
+        (ok.length > 0 ? ` (${ok.map((r) => r.name).join('; ')}).` : '.'),
+    );
+  }
+  for (const r of run.results.filter((result) => result.latencyTarget !== undefined)) {
+    const ok = r.api.requests > 0 && r.api.errors === 0 && r.api.p50 < r.latencyTarget!;
+    const measured = r.api.requests > 0 ? `p50 ${fixed(r.api.p50, 1)} ms` : `none completed in ${run.seconds} s`;
+    lines.push(`- ${r.name} under ${r.latencyTarget} ms: ${measured} — ${met(ok)}.`);
+  }
+  if (run.webhooks) {
+    lines.push(`- ≥ ${MIN_WEBHOOKS_PER_SECOND} webhook deliveries/s: ${run.webhooks.perSecond}/s — ${met(run.webhooks.perSecond >= MIN_WEBHOOKS_PER_SECOND)}.`);
+  }
+  if (run.serverPeakRssMiB !== undefined) {
+    lines.push(`- Server RSS < ${MAX_RSS_MIB} MB throughout: peak ${fixed(run.serverPeakRssMiB, 0)} MiB — ${met(run.serverPeakRssMiB < MAX_RSS_MIB)}.`);
+  }
+  return lines;
 }
 
-export function renderReport(context: RunContext, results: ScenarioResult[], webhooks?: WebhookResult): string {
-  const lines = [
-    `# Staykit benchmark — ${context.date}`,
+function section(run: BackendReport): string[] {
+  if (run.skipped) return [`## ${run.backend}`, '', `Not run: ${run.skipped}`, ''];
+  const s = run.size;
+  return [
+    `## ${run.backend} ${run.version}`,
     '',
-    `Machine: ${context.machine}; Node ${context.node}; ${context.backend} ${context.postgres}.`,
-    `Data: ${context.size.organizations} organizations, ${context.size.products} products, ${context.size.events} calendar events, ` +
-      `${context.size.bookings} bookings (with line items and details). Set-up took ${fixed(context.setupSeconds, 0)} s.`,
-    `Load: ${context.connections} concurrent connections, ${context.seconds} s per scenario and side. API = HTTP through ` +
-      'autocannon to a `staykit serve` process; direct = the same transaction (role and tenant settings, the engine\'s ' +
-      'own SQL statement, commit) through the `pg` driver on a pool of the same size.',
-    `Server peak memory (VmHWM): ${context.serverPeakRssMiB === undefined ? 'n/a' : `${fixed(context.serverPeakRssMiB, 0)} MiB`}.`,
+    `Data: ${s.organizations} organizations; the tenant under test owns ${s.products} products, the other organizations ` +
+      `${s.otherProducts}; ${s.events} calendar events and ${s.bookings} bookings (each with its event, line items and a detail) ` +
+      `over all products, laid out from six months before the run date. Generated in ${fixed(run.generationSeconds, 1)} s ` +
+      `(${run.generationMode}); set-up (database, migrations, data, server start) took ${fixed(run.setupSeconds, 0)} s.`,
+    `Load: ${run.connections} concurrent connections (unless the scenario says otherwise), ${run.seconds} s per scenario and side. ` +
+      'API = HTTP through autocannon to a `staykit serve` process; direct = ' + run.directNote,
+    `Server peak memory (VmHWM): ${run.serverPeakRssMiB === undefined ? 'n/a' : `${fixed(run.serverPeakRssMiB, 0)} MiB`}.`,
     '',
     '| Scenario | API req/s | API p50 ms | API p99 ms | API errors | Direct req/s | Direct p50 ms | Direct p99 ms | API / direct |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...results.map((r) =>
+    ...run.results.map((r) =>
       [
         r.name,
         fixed(r.api.requestsPerSecond),
-        fixed(r.api.p50, 2),
-        fixed(r.api.p99, 2),
+        r.api.requests > 0 ? fixed(r.api.p50, 2) : 'none completed',
+        r.api.requests > 0 ? fixed(r.api.p99, 2) : 'n/a',
         String(r.api.errors),
         r.direct ? fixed(r.direct.requestsPerSecond) : 'n/a',
         r.direct ? fixed(r.direct.p50, 2) : 'n/a',
         r.direct ? fixed(r.direct.p99, 2) : 'n/a',
         verdict(r),
-      ].join(' | ').replace(/^/, '| ').replace(/$/, ' |'),
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .replace(/$/, ' |'),
     ),
     '',
-    webhooks
-      ? `Webhook deliveries (signed POSTs to a loopback receiver answering 204, PostgreSQL, ${webhooks.workers} worker pools × ` +
-        `${webhooks.concurrency} concurrent): ${webhooks.perSecond} deliveries/s over ${webhooks.count} notifications, ` +
-        `${webhooks.duplicates} duplicates.`
+    run.webhooks
+      ? `Webhook deliveries (signed POSTs to a loopback receiver answering 204, ${run.webhooks.workers} worker pool(s) × ` +
+        `${run.webhooks.concurrency} concurrent): ${run.webhooks.perSecond} deliveries/s over ${run.webhooks.count} notifications, ` +
+        `${run.webhooks.duplicates} duplicates.`
       : 'Webhook deliveries: not run.',
     '',
+    'Targets (reported, not asserted):',
+    '',
+    ...targets(run),
+    '',
   ];
-  return lines.join('\n');
+}
+
+export function renderReport(report: RunReport): string {
+  return [
+    `# Staykit benchmark — ${report.date}`,
+    '',
+    `Machine: ${report.machine}; Node ${report.node}. The whole run took ${fixed(report.totalSeconds, 0)} s.`,
+    '',
+    ...report.backends.flatMap(section),
+  ].join('\n');
 }

@@ -1,61 +1,66 @@
 /**
- * `npm run bench`: builds a benchmark database on PostgreSQL, fills it, starts `staykit serve` on it and drives
- * each scenario through HTTP and, for the resource engine, directly through the driver with the same SQL.
- * Writes bench/results/latest.md and prints it. Fails only if a scenario returned errors.
- *
- * Options: --organizations N --products N --events N --bookings N --seconds S --connections C --only TEXT
- * Database: BENCH_DATABASE_URL (a server whose user may CREATE DATABASE), default the local PostgreSQL.
+ * `npm run bench` / `staykit bench`: for each backend (PostgreSQL, then a smaller run on PGlite) builds a database,
+ * fills it (bench/dataset.ts), starts `staykit serve` on it and drives each scenario (bench/scenarios.ts) through
+ * HTTP and, for the resource engine, directly through the driver with the same SQL; then measures webhook
+ * deliveries. Prints the Markdown report (and writes it to bench/results/latest.md on a full run) and the total
+ * time. Fails only if a scenario returned errors or completed nothing. Options: bench/options.ts, docs/benchmark.md.
  */
-import { parseArgs } from 'node:util';
-import { readFile, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openPostgres } from '../src/db/postgres.js';
+import { openPGlite } from '../src/db/pglite.js';
 import { migrate } from '../src/db/migrate.js';
-import { loadSchemaCache } from '../src/schema/index.js';
+import type { Database } from '../src/db/types.js';
+import type { Principal } from '../src/auth/authenticate.js';
+import { loadSchemaCache, type SchemaCache } from '../src/schema/index.js';
 import { API_ROLE } from '../src/http/tenant-transaction.js';
-import { startServerProcess } from '../test/support/server-process.js';
-import { DEFAULT_SIZE, generateDataset } from './dataset.js';
-import { scenarios } from './scenarios.js';
-import { engineStatement } from './engine-sql.js';
-import { directLoad, httpLoad } from './load.js';
-import { renderReport, type ScenarioResult } from './report.js';
-import { benchWebhookDeliveries } from '../test/webhooks/bench.js';
+import { UsageError } from '../src/cli/usage-error.js';
+import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
+import { generateDataset, type Dataset, type DatasetSize } from './dataset.js';
+import { scenarios, type Scenario } from './scenarios.js';
+import { engineStatement, type CapturedStatement } from './engine-sql.js';
+import { directLoad, httpLoad, type LoadResult } from './load.js';
+import { renderReport, type BackendReport, type ScenarioResult, type WebhookResult } from './report.js';
+import { parseBenchArguments, pgliteSize, type BenchOptions } from './options.js';
 
+/** The server's pool size (src/db/postgres.ts default): the direct side gets as many connections. */
 const SERVER_POOL_SIZE = 10;
+/** Longest wait for the previous scenario's requests to leave the database (the API's statement timeout is 10 s). */
+const SETTLE_TIMEOUT_MS = 20_000;
 
-const { values } = parseArgs({
-  options: {
-    organizations: { type: 'string' },
-    products: { type: 'string' },
-    events: { type: 'string' },
-    bookings: { type: 'string' },
-    seconds: { type: 'string', default: '8' },
-    connections: { type: 'string', default: '32' },
-    only: { type: 'string' },
-  },
-});
-const size = {
-  organizations: Number(values.organizations ?? DEFAULT_SIZE.organizations),
-  products: Number(values.products ?? DEFAULT_SIZE.products),
-  events: Number(values.events ?? DEFAULT_SIZE.events),
-  bookings: Number(values.bookings ?? DEFAULT_SIZE.bookings),
-};
-const seconds = Number(values.seconds);
-const connections = Number(values.connections);
+type Log = (text: string) => void;
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const databaseName = `staykit_bench_${Date.now()}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-})();
+interface BackendOutcome {
+  report: BackendReport;
+  failed: boolean;
+}
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
   await client.connect();
-  await client.query(sql).finally(() => client.end());
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function reachable(adminUrl: string): Promise<string | undefined> {
+  try {
+    await adminQuery(adminUrl, 'SELECT 1');
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 async function peakRssMiB(pid: number | undefined): Promise<number | undefined> {
@@ -65,72 +70,337 @@ async function peakRssMiB(pid: number | undefined): Promise<number | undefined> 
   return match ? Number(match[1]) / 1024 : undefined;
 }
 
-const started = Date.now();
-await admin(`CREATE DATABASE ${databaseName}`);
-const db = await openPostgres({ connectionString: databaseUrl });
-let failed = false;
-try {
-  await migrate(db);
-  console.log(`generating ${JSON.stringify(size)} …`);
-  const dataset = await generateDataset(db, size);
-  const cache = await loadSchemaCache(db, { schema: 'api', role: API_ROLE });
-  const postgres = (await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
-  const server = await startServerProcess({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', STAYKIT_RATE_LIMIT: '100000000', STAYKIT_RATE_LIMIT_BURST: '100000000' });
-  const setupSeconds = (Date.now() - started) / 1000;
-  const results: ScenarioResult[] = [];
-  try {
-    for (const scenario of scenarios(dataset)) {
-      if (values.only && !scenario.name.includes(values.only)) continue;
-      process.stdout.write(`${scenario.name}: API …`);
-      const api = await httpLoad(server.url, dataset.apiKey, scenario, connections, seconds);
-      let direct;
-      if (scenario.engine) {
-        process.stdout.write(' direct …');
-        const statement = await engineStatement(scenario, cache, dataset.organizationId);
-        direct = await directLoad(databaseUrl, dataset.organizationId, statement, connections, seconds, SERVER_POOL_SIZE);
-      }
-      console.log(` ${api.requestsPerSecond.toFixed(0)} req/s${direct ? ` vs ${direct.requestsPerSecond.toFixed(0)} direct` : ''}`);
-      // A scenario that completed nothing in its time failed as surely as one that returned errors.
-      if (api.errors > 0 || api.requests === 0 || (direct?.errors ?? 0) > 0) failed = true;
-      results.push({ name: scenario.name, api, direct, target: scenario.target });
-    }
-  } finally {
-    const peak = await peakRssMiB(server.child.pid);
-    await server.stop();
-    process.stdout.write('webhook deliveries to a loopback receiver …');
-    const webhooks = values.only ? undefined : await benchWebhookDeliveries({ backend: 'postgres', count: 1000, workers: 2 });
-    if (webhooks) console.log(` ${webhooks.deliveries_per_second}/s`);
-    if (webhooks && webhooks.duplicates > 0) failed = true;
-    const report = renderReport(
-      {
-        date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-        machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
-        node: process.version,
-        postgres,
-        backend: 'PostgreSQL',
-        size,
-        connections,
-        seconds,
-        serverPeakRssMiB: peak,
-        setupSeconds,
-      },
-      results,
-      webhooks && {
-        perSecond: webhooks.deliveries_per_second,
-        count: webhooks.count,
-        workers: webhooks.workers,
-        concurrency: webhooks.concurrency,
-        duplicates: webhooks.duplicates,
-      },
-    );
-    await writeFile(new URL('./results/latest.md', import.meta.url), report);
-    console.log(`\n${report}`);
-  }
-} finally {
-  await db.close();
-  await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+const seconds = (since: number) => (performance.now() - since) / 1000;
+
+function failedResult(result: LoadResult | undefined): boolean {
+  return result !== undefined && (result.errors > 0 || result.requests === 0);
 }
-if (failed) {
-  console.error('bench: some scenarios returned errors');
-  process.exit(1);
+
+/**
+ * Requests a run leaves behind (autocannon stops at the deadline, the server finishes what it started) must not
+ * load the next scenario: wait until the database has no other active statement (PostgreSQL) or until the
+ * server's one PGlite connection answers `/ready` again (it queues behind them).
+ */
+async function settle(server: ServerProcess | undefined, db: Database | undefined): Promise<void> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  if (db?.backend === 'postgres') {
+    while (Date.now() < deadline) {
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+      );
+      if (rows[0]?.n === 0) return;
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  } else if (server) {
+    await fetch(`${server.url}/ready`, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) }).catch(() => undefined);
+  }
+}
+
+function principalOf(dataset: Dataset): Principal {
+  return { keyRowId: dataset.keyRowId, keyId: dataset.keyId, organizationId: dataset.organizationId, scopes: ['read', 'write'] };
+}
+
+async function webhookDeliveries(backend: 'postgres' | 'pglite', count: number, adminUrl: string): Promise<WebhookResult> {
+  // test/webhooks/bench.ts creates its database through test/support/databases.ts, which reads TEST_DATABASE_URL
+  // when first imported: point it at the benchmark's server.
+  if (backend === 'postgres') process.env.TEST_DATABASE_URL = adminUrl;
+  const { benchWebhookDeliveries } = await import('../test/webhooks/bench.js');
+  const result = await benchWebhookDeliveries({ backend, count, workers: 2 });
+  return {
+    perSecond: result.deliveries_per_second,
+    count: result.count,
+    workers: result.workers,
+    concurrency: result.concurrency,
+    duplicates: result.duplicates,
+  };
+}
+
+/** The scenarios to run, each engine scenario with its captured statement. */
+async function plan(dataset: Dataset, cache: SchemaCache, only: string | undefined) {
+  const selected = scenarios(dataset).filter((scenario) => only === undefined || scenario.name.includes(only));
+  return Promise.all(
+    selected.map(async (scenario) => ({
+      scenario,
+      statement: scenario.engine ? await engineStatement(scenario, cache, dataset.organizationId) : undefined,
+    })),
+  );
+}
+
+type Planned = { scenario: Scenario; statement: CapturedStatement | undefined }[];
+
+/**
+ * One request before the measured run, so the first measured ones do not pay for a cold start (schema and plan
+ * caches, the server's lazy paths). Not for scenarios whose every request must differ (/book).
+ */
+async function warmUp(server: ServerProcess, dataset: Dataset, scenario: Scenario): Promise<void> {
+  if (scenario.bodyFor) return;
+  await fetch(`${server.url}${scenario.path}`, {
+    method: scenario.method,
+    headers: { authorization: `Bearer ${dataset.apiKey}`, ...scenario.headers },
+    body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
+    signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS),
+  })
+    .then((response) => response.arrayBuffer())
+    .catch(() => undefined);
+}
+
+async function apiRun(server: ServerProcess, dataset: Dataset, scenario: Scenario, options: BenchOptions, runSeconds: number, log: Log) {
+  const connections = scenario.connections ?? options.connections;
+  log(`  ${scenario.name}: API …`);
+  await warmUp(server, dataset, scenario);
+  const api = await httpLoad(server.url, dataset.apiKey, scenario, connections, runSeconds);
+  log(` ${api.requestsPerSecond.toFixed(1)} req/s, p99 ${api.p99.toFixed(1)} ms${api.errors > 0 ? `, ${api.errors} errors` : ''}`);
+  return { api, connections };
+}
+
+function result(scenario: Scenario, api: LoadResult, direct: LoadResult | undefined, connections: number): ScenarioResult {
+  return { name: scenario.name, api, direct, target: scenario.target, connections, latencyTarget: scenario.latencyTarget };
+}
+
+async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutcome> {
+  const size = options.size;
+  const skipped = (reason: string): BackendOutcome => ({ report: emptyReport('PostgreSQL', size, options, options.seconds, reason), failed: false });
+  const unreachable = await reachable(options.databaseUrl);
+  if (unreachable) {
+    const where = new URL(options.databaseUrl);
+    const reason = `PostgreSQL at ${where.host} is not reachable (${unreachable}); set BENCH_DATABASE_URL or --database-url.`;
+    if (options.explicitBackend) throw new Error(reason);
+    log(`PostgreSQL skipped: ${reason}\n`);
+    return skipped(reason);
+  }
+  const started = performance.now();
+  const name = `staykit_bench_${Date.now()}`;
+  const url = withDatabase(options.databaseUrl, name);
+  await adminQuery(options.databaseUrl, `CREATE DATABASE ${name}`);
+  let failed = false;
+  const db = await openPostgres({ connectionString: url, maxConnections: 2 });
+  try {
+    await migrate(db);
+    log(`PostgreSQL: generating ${JSON.stringify(size)} …`);
+    const dataset = await generateDataset(db, size);
+    log(` ${dataset.seconds.toFixed(1)} s (${dataset.steps.map((s) => `${s.name} ${s.seconds.toFixed(1)}`).join(', ')})\n`);
+    const cache = await loadSchemaCache(db, { schema: 'api', role: API_ROLE });
+    const version = (await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
+    const planned = await plan(dataset, cache, options.only);
+    const server = await startServerProcess({ DATABASE_URL: url, STAYKIT_RATE_LIMIT: '100000000', STAYKIT_RATE_LIMIT_BURST: '100000000' });
+    const setupSeconds = seconds(started);
+    const direct = await openPostgres({ connectionString: url, maxConnections: SERVER_POOL_SIZE });
+    const results: ScenarioResult[] = [];
+    let peak: number | undefined;
+    try {
+      for (const { scenario, statement } of planned) {
+        await settle(server, db);
+        const { api, connections } = await apiRun(server, dataset, scenario, options, options.seconds, log);
+        let directResult: LoadResult | undefined;
+        if (statement) {
+          await settle(server, db);
+          log(' — direct …');
+          directResult = await directLoad(direct, principalOf(dataset), statement, connections, options.seconds);
+          log(` ${directResult.requestsPerSecond.toFixed(1)} req/s`);
+        }
+        log('\n');
+        if (failedResult(api) || (directResult?.errors ?? 0) > 0) failed = true;
+        results.push(result(scenario, api, directResult, connections));
+      }
+    } finally {
+      peak = await peakRssMiB(server.child.pid);
+      await server.stop();
+      await direct.close();
+    }
+    let webhooks: WebhookResult | undefined;
+    if (options.webhooks > 0 && options.only === undefined) {
+      log('  webhook deliveries to a loopback receiver …');
+      webhooks = await webhookDeliveries('postgres', options.webhooks, options.databaseUrl);
+      log(` ${webhooks.perSecond}/s\n`);
+      if (webhooks.duplicates > 0) failed = true;
+    }
+    return {
+      failed,
+      report: {
+        ...emptyReport('PostgreSQL', size, options, options.seconds),
+        version,
+        generationSeconds: dataset.seconds,
+        generationMode: modeNote(dataset),
+        setupSeconds,
+        serverPeakRssMiB: peak,
+        directNote:
+          "the same transaction (the server's inTenantTransaction: role, tenant and timeout settings; the engine's own SQL " +
+          `statement; commit) through the \`pg\` driver on a pool of ${SERVER_POOL_SIZE} connections, like the server's.`,
+        results,
+        webhooks,
+      },
+    };
+  } finally {
+    await db.close();
+    await adminQuery(options.databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcome> {
+  const size = pgliteSize(options.size, options.pgliteScale);
+  const started = performance.now();
+  const dataDir = await mkdtemp(join(tmpdir(), 'staykit-bench-pglite-'));
+  let failed = false;
+  try {
+    // PGlite's data folder opens in one process at a time: generate in-process, close, then start the server.
+    let db = await openPGlite(dataDir);
+    let dataset: Dataset;
+    let planned: Planned;
+    let version: string;
+    try {
+      await migrate(db);
+      log(`PGlite: generating ${JSON.stringify(size)} …`);
+      dataset = await generateDataset(db, size);
+      log(` ${dataset.seconds.toFixed(1)} s\n`);
+      const cache = await loadSchemaCache(db, { schema: 'api', role: API_ROLE });
+      version = (await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
+      planned = await plan(dataset, cache, options.only);
+    } finally {
+      await db.close();
+    }
+    const server = await startServerProcess({ DATA_DIR: dataDir, STAYKIT_RATE_LIMIT: '100000000', STAYKIT_RATE_LIMIT_BURST: '100000000' });
+    const setupSeconds = seconds(started);
+    const apiResults: { api: LoadResult; connections: number }[] = [];
+    let peak: number | undefined;
+    try {
+      for (const { scenario } of planned) {
+        await settle(server, undefined);
+        apiResults.push(await apiRun(server, dataset, scenario, options, options.pgliteSeconds, log));
+        log('\n');
+      }
+    } finally {
+      peak = await peakRssMiB(server.child.pid);
+      await server.stop();
+    }
+    // The direct side after the server stopped: the captured statements in-process on the same data folder,
+    // through the one PGlite connection (PGlite serialises, as in the server).
+    const results: ScenarioResult[] = [];
+    db = await openPGlite(dataDir);
+    try {
+      for (const [i, { scenario, statement }] of planned.entries()) {
+        const { api, connections } = apiResults[i]!;
+        let directResult: LoadResult | undefined;
+        if (statement) {
+          log(`  ${scenario.name}: direct …`);
+          directResult = await directLoad(db, principalOf(dataset), statement, connections, options.pgliteSeconds);
+          log(` ${directResult.requestsPerSecond.toFixed(1)} req/s\n`);
+        }
+        if (failedResult(api) || (directResult?.errors ?? 0) > 0) failed = true;
+        results.push(result(scenario, api, directResult, connections));
+      }
+    } finally {
+      await db.close();
+    }
+    let webhooks: WebhookResult | undefined;
+    if (options.webhooks > 0 && options.only === undefined) {
+      log('  webhook deliveries to a loopback receiver (PGlite in memory) …');
+      webhooks = await webhookDeliveries('pglite', options.webhooks, options.databaseUrl);
+      log(` ${webhooks.perSecond}/s\n`);
+      if (webhooks.duplicates > 0) failed = true;
+    }
+    return {
+      failed,
+      report: {
+        ...emptyReport('PGlite', size, options, options.pgliteSeconds),
+        version,
+        generationSeconds: dataset.seconds,
+        generationMode: modeNote(dataset),
+        setupSeconds,
+        serverPeakRssMiB: peak,
+        directNote:
+          "the same transaction (the server's inTenantTransaction around the engine's own SQL statement) run in-process " +
+          'on the same data folder after the server stopped, through its single connection (as the server has), at the same concurrency.',
+        results,
+        webhooks,
+      },
+    };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function modeNote(dataset: Dataset): string {
+  return dataset.mode === 'replica'
+    ? 'row triggers off through the replica session role, their writes done set-based, foreign keys verified after'
+    : "the tables' user triggers disabled, their writes done set-based, foreign keys enforced";
+}
+
+function emptyReport(backend: string, size: DatasetSize, options: BenchOptions, runSeconds: number, skipped?: string): BackendReport {
+  return {
+    backend,
+    version: '',
+    size,
+    connections: options.connections,
+    seconds: runSeconds,
+    generationSeconds: 0,
+    generationMode: '',
+    setupSeconds: 0,
+    serverPeakRssMiB: undefined,
+    directNote: '',
+    results: [],
+    webhooks: undefined,
+    ...(skipped ? { skipped } : {}),
+  };
+}
+
+export interface BenchOutcome {
+  failed: boolean;
+  report: string;
+  totalSeconds: number;
+}
+
+/** Runs the benchmark; logs progress through `log`, returns the report. Throws on set-up failures. */
+export async function runBenchmark(options: BenchOptions, log: Log = (text) => process.stdout.write(text)): Promise<BenchOutcome> {
+  const started = performance.now();
+  // The server is started as `node bin/staykit.js serve` (test/support/server-process.ts): from the repository root.
+  process.chdir(fileURLToPath(new URL('..', import.meta.url)));
+  const outcomes: BackendOutcome[] = [];
+  for (const backend of options.backends) {
+    outcomes.push(backend === 'postgres' ? await runPostgres(options, log) : await runPGlite(options, log));
+  }
+  const totalSeconds = seconds(started);
+  const report = renderReport({
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
+    node: process.version,
+    totalSeconds,
+    backends: outcomes.map((outcome) => outcome.report),
+  });
+  if (options.output) await writeFile(options.output, report);
+  log(`\n${report}\n`);
+  if (options.output) log(`Report written to ${options.output}.\n`);
+  log(`Total time: ${totalSeconds.toFixed(0)} s (${(totalSeconds / 60).toFixed(1)} min).\n`);
+  return { failed: outcomes.some((outcome) => outcome.failed), report, totalSeconds };
+}
+
+/** Command-line entry for `npm run bench -- …` and `staykit bench …`: exit code 0, 1 (errors) or 2 (usage). */
+export async function benchMain(args: string[], prefix = 'bench'): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchArguments(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${prefix}: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const outcome = await runBenchmark(options);
+  if (outcome.failed) {
+    console.error(`${prefix}: some scenarios returned errors or completed nothing`);
+    return 1;
+  }
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  try {
+    process.exitCode = await benchMain(process.argv.slice(2));
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+  // Pools and PGlite instances are closed; anything left (keep-alive sockets) must not hold the process.
+  process.exit();
 }

@@ -1,5 +1,8 @@
-/** What the benchmark drives: each scenario is one HTTP request, repeated at fixed concurrency. */
-import type { Dataset } from './dataset.js';
+/**
+ * What the benchmark drives: each scenario is one HTTP request, repeated at fixed concurrency. Dates are relative
+ * to the data set's run date, so the booking flow reads a calendar that holds a year of bookings.
+ */
+import { addDays, type Dataset } from './dataset.js';
 
 export interface Scenario {
   name: string;
@@ -14,18 +17,26 @@ export interface Scenario {
   engine: boolean;
   /** Targets of DESIGN/issue: API throughput as a share of direct SQL. */
   target?: number;
+  /** Concurrency of this scenario when not the run's (e.g. 1: the latency of one request on its own). */
+  connections?: number;
+  /** Target latency in ms (judged on the API's p50 in this scenario). */
+  latencyTarget?: number;
 }
 
 export function scenarios(dataset: Dataset): Scenario[] {
   const json = { 'content-type': 'application/json' };
   const product = dataset.productIds[0]!;
+  const availabilityProducts = dataset.productIds.slice(0, 100);
+  const availabilityStart = addDays(dataset.today, 30);
+  const availability = `/v1/availability?product_ids=${availabilityProducts.join(',')}&start=${availabilityStart}&end=${addDays(availabilityStart, 365)}`;
+  const week = { start: dataset.week.start, end: dataset.week.end };
   return [
     { name: 'list bookings (limit 100)', method: 'GET', path: '/v1/bookings?select=*&limit=100', engine: true, target: 0.8 },
     { name: 'list bookings, count=exact', method: 'GET', path: '/v1/bookings?select=*&limit=100', headers: { prefer: 'count=exact' }, engine: true, target: 0.8 },
     {
       name: 'filtered list of calendar events',
       method: 'GET',
-      path: '/v1/calendar_events?status=eq.CONFIRMED&start_date=gte.2025-06-01&order=start_date.desc&limit=100',
+      path: `/v1/calendar_events?status=eq.CONFIRMED&start_date=gte.${dataset.today}&order=start_date.desc&limit=100`,
       engine: true,
       target: 0.8,
     },
@@ -61,17 +72,26 @@ export function scenarios(dataset: Dataset): Scenario[] {
       engine: true,
     },
     {
-      name: `availability of ${Math.min(100, dataset.productIds.length)} products over 365 days`,
+      name: `availability of ${availabilityProducts.length} products over 365 days`,
       method: 'GET',
-      path: `/v1/availability?product_ids=${dataset.productIds.slice(0, 100).join(',')}&start=2027-01-01&end=2028-01-01`,
+      path: availability,
       engine: false,
     },
     {
-      name: `search over ${dataset.productIds.length} products`,
+      // The latency of one availability request on its own: the target (< 50 ms) is about this, not queueing.
+      name: `availability of ${availabilityProducts.length} products over 365 days, 1 connection`,
+      method: 'GET',
+      path: availability,
+      engine: false,
+      connections: 1,
+      latencyTarget: 50,
+    },
+    {
+      name: `search over ${dataset.productIds.length} products (a week)`,
       method: 'POST',
       path: '/v1/search',
       headers: json,
-      body: { interval: { start: '2027-05-03', end: '2027-05-10' }, occupancy: {} },
+      body: { interval: week, occupancy: {} },
       engine: false,
     },
     {
@@ -79,22 +99,21 @@ export function scenarios(dataset: Dataset): Scenario[] {
       method: 'POST',
       path: '/v1/quote',
       headers: json,
-      body: { product_id: product, interval: { start: '2027-05-03', end: '2027-05-10' }, occupancy: {} },
+      body: { product_id: dataset.quoteProductId, interval: week, occupancy: {} },
       engine: false,
     },
     {
-      // Every connection books the same few products at once, each request other dates: the exclusion
-      // constraint is checked under contention, and every request must still succeed.
+      // Every connection books the same few products at once, each request other dates after the generated
+      // calendar: the exclusion constraint is checked under contention, and every request must still succeed.
       name: 'book under contention (4 products, distinct dates)',
       method: 'POST',
       path: '/v1/book',
       headers: json,
       bodyFor: (n) => {
-        const start = new Date(Date.UTC(2028, 0, 1) + Math.floor(n / 4) * 3 * 86_400_000);
-        const end = new Date(start.getTime() + 2 * 86_400_000);
+        const start = addDays(dataset.freeFrom, Math.floor(n / 4) * 3);
         return {
-          product_id: dataset.productIds[n % 4],
-          interval: { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) },
+          product_id: dataset.productIds[n % Math.min(4, dataset.productIds.length)],
+          interval: { start, end: addDays(start, 2) },
           occupancy: {},
           silent: true,
         };

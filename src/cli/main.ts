@@ -8,6 +8,7 @@ import { createKey, formatKeyTable, keyCreateArguments, listKeys, organizationAr
 import { serve } from './commands/serve.js';
 import { seedCommand } from './commands/seed.js';
 import { rest as restServer } from './commands/rest.js';
+import { benchCommand } from './commands/bench.js';
 import { runWorkerCommand } from '../webhooks/worker-command.js';
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
@@ -66,6 +67,8 @@ async function run(argv: string[]): Promise<void> {
       noPositionals(positionals, 'worker');
       return runWorkerCommand(configWithFlags(values));
     }
+    case 'bench':
+      return benchCommand(rest);
     case 'migrate': {
       noPositionals(parse(rest, {}).positionals, 'migrate');
       loadConfig();

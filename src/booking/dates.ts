@@ -14,12 +14,25 @@ export function isDate(value: unknown): value is string {
   return date.toISOString().slice(0, 10) === value;
 }
 
+/** Parsed dates, memoized: the booking flow does date arithmetic per product and night, on few distinct dates. */
+const parsed = new Map<string, number>();
+const MAX_PARSED = 100_000;
+
 function toMs(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`);
+  let ms = parsed.get(date);
+  if (ms === undefined) {
+    ms = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(date, ms);
+  }
+  return ms;
 }
 
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
 export function addDays(date: string, days: number): string {
-  return new Date(toMs(date) + days * DAY_MS).toISOString().slice(0, 10);
+  const next = new Date(toMs(date) + days * DAY_MS);
+  return `${next.getUTCFullYear()}-${twoDigits(next.getUTCMonth() + 1)}-${twoDigits(next.getUTCDate())}`;
 }
 
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
@@ -32,10 +45,17 @@ export function weekdayIndex(date: string): number {
   return (new Date(toMs(date)).getUTCDay() + 6) % 7;
 }
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date in `timeZone` at the instant `now`. */
 export function todayIn(timeZone: string, now: Date): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
-    .formatToParts(now);
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  const parts = formatter.formatToParts(now);
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }

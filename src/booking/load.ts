@@ -156,17 +156,17 @@ export function productsQuery(productIds: readonly string[]) {
   };
 }
 
-/** The governed dates in [first, last] of each product with their configuration and its rate for `length` nights, `guests`. */
+/** Each product's configurations governing dates of [first, last], with their rate for `length` nights, `guests`. */
 export function nightsQuery(productIds: readonly string[], first: string, last: string, length: number, guests: number) {
   const rate = `(SELECT (r ->> 'rate')::integer FROM jsonb_array_elements(c.rates) AS r
       WHERE (r ->> 'duration')::integer <= $4 AND (r ->> 'occupancy')::integer <= $5
       ORDER BY (r ->> 'duration')::integer DESC, (r ->> 'occupancy')::integer DESC
       LIMIT 1) AS rate`;
   return {
-    text: `SELECT cfg.product_id, d::date::text AS date, cfg.rate, to_jsonb(cfg) - 'product_id' - 'governs' - 'rate' AS configuration
+    text: `SELECT cfg.product_id, cfg.rate, to_jsonb(cfg) - 'product_id' - 'governs' - 'rate' AS configuration,
+             (SELECT json_agg(json_build_array(lower(r)::text, upper(r)::text)) FROM unnest(cfg.governs) AS r) AS dates
            FROM (${governingConfigurations('c.product_id = ANY ($1::uuid[])', '$2::date', '$3::date', `${CONFIGURATION_COLUMNS}, ${rate}`)}) AS cfg
-           CROSS JOIN LATERAL unnest(cfg.governs) AS r
-           CROSS JOIN LATERAL generate_series(lower(r), upper(r) - 1, interval '1 day') AS d`,
+           WHERE NOT isempty(cfg.governs)`,
     values: [productIds, first, last, length, guests],
   };
 }
@@ -266,11 +266,12 @@ export function groupBy<T extends { product_id: string }>(rows: T[]): Map<string
   return map;
 }
 
-interface NightRow {
+interface GoverningRow {
   product_id: string;
-  date: string;
   rate: number | null;
   configuration: Configuration;
+  /** `[start, end)` ranges of the dates this configuration governs. */
+  dates: [string, string][];
 }
 
 /** Every date of [first, last] for each product: its configuration and rate, or none (closed). */
@@ -278,13 +279,17 @@ export async function loadNights(
   tx: Queryable, productIds: readonly string[], first: string, last: string, length: number, guests: number,
 ): Promise<Map<string, Night[]>> {
   const q = nightsQuery(productIds, first, last, length, guests);
-  const governed = new Map<string, NightRow>();
-  for (const row of (await tx.query<NightRow>(q.text, q.values)).rows) governed.set(`${row.product_id} ${row.date}`, row);
-  const dates = Array.from({ length: daysBetween(first, last) + 1 }, (_, i) => addDays(first, i));
-  return new Map(productIds.map((productId) => [productId, dates.map((date): Night => {
-    const row = governed.get(`${productId} ${date}`);
-    return row ? { date, configuration: row.configuration, rate: row.rate } : { date, configuration: null, rate: null };
-  })]));
+  const nights = new Map(productIds.map((productId) => [productId, Array.from({ length: daysBetween(first, last) + 1 },
+    (_, i): Night => ({ date: addDays(first, i), configuration: null, rate: null }))]));
+  for (const row of (await tx.query<GoverningRow>(q.text, q.values)).rows) {
+    const list = nights.get(row.product_id)!;
+    for (const [start, end] of row.dates) {
+      for (let i = daysBetween(first, start); i < daysBetween(first, end); i += 1) {
+        list[i] = { date: list[i]!.date, configuration: row.configuration, rate: row.rate };
+      }
+    }
+  }
+  return nights;
 }
 
 export async function run<R>(tx: Queryable, q: { text: string; values: readonly unknown[] }): Promise<R[]> {

@@ -121,6 +121,12 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     })).map((row) => [row.product_id, { min: row.min, max: row.max }]),
   );
 
+  const todays = new Map<string, string>();
+  const todayOf = (timeZone: string): string => {
+    let today = todays.get(timeZone);
+    if (today === undefined) todays.set(timeZone, today = todayIn(timeZone, now));
+    return today;
+  };
   return products.map((product) => {
     const occupancy = resolveOccupancy(input.occupancy, groups, capacities.get(product.id) ?? []);
     const occupancyMatches = noOccupancy || occupancy.reasons.filter((reason) => !reason.endsWith('must be given')).length === 0;
@@ -134,7 +140,7 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     }
     const stay = stays.get(product.id) ?? null;
     const nights = nightsByProduct.get(product.id) ?? [];
-    const today = todayIn(product.timezone, now);
+    const today = todayOf(product.timezone);
     const availability = stay
       ? stayAvailability(stay, product, nights, events.get(product.id) ?? [], today, input)
       : 'unavailable';

@@ -127,7 +127,7 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     if (today === undefined) todays.set(timeZone, today = todayIn(timeZone, now));
     return today;
   };
-  return products.map((product) => {
+  const own = products.map((product): SearchResult => {
     const occupancy = resolveOccupancy(input.occupancy, groups, capacities.get(product.id) ?? []);
     const occupancyMatches = noOccupancy || occupancy.reasons.filter((reason) => !reason.endsWith('must be given')).length === 0;
     const options = new Set((optionRows.get(product.id) ?? []).map((row) => row.attribute_option_id));
@@ -163,4 +163,42 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
       occupancyMatches, optionsMatch, availability, price,
     };
   });
+  return rollUpChildren(products, own);
+}
+
+/**
+ * A parent product (one with `parent_id` children — a room type and its rooms, say) also answers for its children:
+ * it matches when it or any child matches, and its price spans the matching ones, since a guest who picks the
+ * parent can book any of them. Children are listed on their own as well.
+ */
+export function rollUpChildren(products: Pick<Product, 'id' | 'parent_id'>[], own: SearchResult[]): SearchResult[] {
+  const byId = new Map(own.map((result) => [result.productId, result]));
+  const children = new Map<string, string[]>();
+  for (const product of products) {
+    if (product.parent_id && byId.has(product.parent_id)) children.set(product.parent_id, [...(children.get(product.parent_id) ?? []), product.id]);
+  }
+  const rolled = new Map<string, SearchResult>();
+  const resolve = (id: string, ancestors: Set<string>): SearchResult => {
+    const done = rolled.get(id);
+    if (done) return done;
+    const self = byId.get(id)!;
+    ancestors.add(id);
+    const members = [self, ...(children.get(id) ?? []).filter((child) => !ancestors.has(child)).map((child) => resolve(child, ancestors))];
+    ancestors.delete(id);
+    const priced = members.filter((member) => member.match && member.price);
+    const result: SearchResult = {
+      productId: id,
+      match: members.some((member) => member.match),
+      occupancyMatches: members.some((member) => member.occupancyMatches),
+      optionsMatch: members.some((member) => member.optionsMatch),
+      availability: members.some((member) => member.availability === 'available') ? 'available' : self.availability,
+      price: priced.length === 0 ? self.price : {
+        min: Math.min(...priced.map((member) => member.price!.min)),
+        max: Math.max(...priced.map((member) => member.price!.max)),
+      },
+    };
+    rolled.set(id, result);
+    return result;
+  };
+  return own.map((result) => resolve(result.productId, new Set()));
 }

@@ -82,6 +82,34 @@ forEachBackend('POST /v1/search', (ctx) => {
     assert.equal(results.get(small)!.match, true);
   });
 
+  it('rolls children up into their parent: it matches when a child does, its price spans the matching children', async () => {
+    const org = await createOrganization(ctx.db, 'Search parents');
+    const f = fixtures(ctx.db, org.id);
+    const roomType = await f.product({ name: { default: 'Double room' } }); // no configuration of its own
+    const rooms = [];
+    for (const [name, rate] of [['Room 1', 5000], ['Room 2', 6000], ['Room 3', 7000]] as const) {
+      const room = await f.product({ name: { default: name }, parent_id: roomType });
+      await f.configuration(room, { rates: [{ duration: 1, occupancy: 1, rate }] });
+      rooms.push(room);
+    }
+    await f.event(rooms[0]!, { start_date: '2027-03-10', end_date: '2027-03-20' });
+    const response = await client(app, org.key).post('/v1/search', { interval: { start: '2027-03-12', end: '2027-03-14' } });
+    assert.equal(response.statusCode, 200, response.body);
+    const results = new Map((response.json() as Result[]).map((result) => [result.productId, result]));
+    assert.equal(results.get(rooms[0]!)!.match, false);
+    assert.deepEqual(results.get(rooms[1]!)!.price, { min: 12000, max: 12000 });
+    assert.deepEqual(results.get(roomType), {
+      productId: roomType, match: true, occupancyMatches: true, optionsMatch: true, availability: 'available',
+      price: { min: 12000, max: 14000 },
+    });
+    // Once every room is taken, the room type is not bookable either.
+    await f.event(rooms[1]!, { start_date: '2027-03-12', end_date: '2027-03-13' });
+    await f.event(rooms[2]!, { start_date: '2027-03-13', end_date: '2027-03-14', type: 'blocked period' });
+    const full = await client(app, org.key).post('/v1/search', { interval: { start: '2027-03-12', end: '2027-03-14' } });
+    const parent = (full.json() as Result[]).find((result) => result.productId === roomType)!;
+    assert.deepEqual([parent.match, parent.availability, parent.price], [false, 'unavailable', null]);
+  });
+
   it('answers bad input with 400', async () => {
     for (const body of [{ occupancy: { nope: 1 } }, { option_ids: 'pool' }, { interval: { start: '2027-03-14', end: '2027-03-12' } }, { show_closed_as: 'open' }]) {
       const response = await api.post('/v1/search', body);

@@ -100,7 +100,7 @@ function steps(size: DatasetSize, today: string): { name: string; sql: string }[
   /** Share `total` over the products: product n gets floor((n+1)·total/P) − floor(n·total/P). */
   const share = (total: number) => `(((p.n + 1)::bigint * ${total}) / ${totalProducts} - (p.n::bigint * ${total}) / ${totalProducts})::int`;
   /** A deterministic pseudo-random integer in [0, modulo) from a seed expression. */
-  const pick = (seed: string, modulo: number) => `(abs(hashtext(${seed})) % ${modulo})`;
+  const pick = (seed: string, modulo: number) => `(((hashtext(${seed})::bigint + 2147483648) % ${modulo})::int)`;
   return [
     {
       name: 'organizations and products',
@@ -146,9 +146,9 @@ function steps(size: DatasetSize, today: string): { name: string; sql: string }[
             SELECT c.product_id, c.org, c.n, s.j,
                    ((s.j + 1) * c.blocked) / (c.bookings + c.blocked) > (s.j * c.blocked) / (c.bookings + c.blocked) AS is_blocked,
                    2 + ${pick(`'nights' || c.n || ':' || s.j`, 6)} AS nights,
-                   CASE WHEN r < 6 THEN 0 WHEN r < 14 THEN 1 + r % 3 WHEN r < 17 THEN 4 + r % 3 ELSE 7 + (r * 5) % 8 END AS gap
+                   CASE WHEN r < 30 THEN 0 WHEN r < 70 THEN 1 + r % 3 WHEN r < 85 THEN 4 + r % 3 ELSE 7 + r % 8 END AS gap
             FROM bench_counts AS c, generate_series(0, c.bookings + c.blocked - 1) AS s(j),
-                 LATERAL (SELECT ${pick(`'gap' || c.n || ':' || s.j`, 20)} AS r) AS g
+                 LATERAL (SELECT ${pick(`'gap' || c.n || ':' || s.j`, 100)} AS r) AS g
           ) AS slots;`,
     },
     {

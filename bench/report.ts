@@ -39,6 +39,8 @@ export interface BackendReport {
   directNote: string;
   results: ScenarioResult[];
   webhooks: WebhookResult | undefined;
+  /** Why the webhook part failed, when it did. */
+  webhookError?: string | undefined;
   /** Why this backend was not run, when it was not. */
   skipped?: string;
 }
@@ -53,9 +55,17 @@ export interface RunReport {
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
+/** API throughput over direct throughput, when both sides completed requests without errors. */
+function ratioOf(result: ScenarioResult): number | undefined {
+  const { api, direct } = result;
+  if (!direct || api.errors > 0 || direct.errors > 0 || api.requests === 0 || direct.requests === 0) return undefined;
+  return api.requestsPerSecond / direct.requestsPerSecond;
+}
+
 function verdict(result: ScenarioResult): string {
   if (!result.direct) return 'n/a';
-  const ratio = result.api.requestsPerSecond / result.direct.requestsPerSecond;
+  const ratio = ratioOf(result);
+  if (ratio === undefined) return 'n/a (errors or nothing completed)';
   const share = `${fixed(ratio * 100, 0)} %`;
   if (result.target === undefined) return share;
   return `${share} (target ≥ ${fixed(result.target * 100, 0)} %: ${ratio >= result.target ? 'met' : 'not met'})`;
@@ -70,12 +80,12 @@ function targets(run: BackendReport): string[] {
   const lines: string[] = [];
   const ratios = run.results.filter((r) => r.target !== undefined && r.direct);
   if (ratios.length > 0) {
-    const ok = ratios.filter((r) => r.api.requestsPerSecond / r.direct!.requestsPerSecond >= r.target!);
+    const ok = ratios.filter((r) => (ratioOf(r) ?? 0) >= r.target!);
     lines.push(`- API ≥ 80 % of direct SQL (lists, filters) and ≥ 60 % (embeds): ${ok.length} of ${ratios.length} scenarios met.`);
   }
-  const concurrent = run.results.filter((r) => r.connections === run.connections && r.api.requests > 0);
+  const concurrent = run.results.filter((r) => r.connections === run.connections);
   if (concurrent.length > 0) {
-    const ok = concurrent.filter((r) => r.api.p99 < MAX_P99_MS);
+    const ok = concurrent.filter((r) => r.api.requests > 0 && r.api.errors === 0 && r.api.p99 < MAX_P99_MS);
     lines.push(
       `- API p99 < ${MAX_P99_MS} ms at ${run.connections} connections: ${ok.length} of ${concurrent.length} scenarios met` +
         (ok.length > 0 ? ` (${ok.map((r) => r.name).join('; ')}).` : '.'),
@@ -132,7 +142,9 @@ function section(run: BackendReport): string[] {
       ? `Webhook deliveries (signed POSTs to a loopback receiver answering 204, ${run.webhooks.workers} worker pool(s) × ` +
         `${run.webhooks.concurrency} concurrent): ${run.webhooks.perSecond} deliveries/s over ${run.webhooks.count} notifications, ` +
         `${run.webhooks.duplicates} duplicates.`
-      : 'Webhook deliveries: not run.',
+      : run.webhookError
+        ? `Webhook deliveries: failed (${run.webhookError}).`
+        : 'Webhook deliveries: not run.',
     '',
     'Targets (reported, not asserted):',
     '',

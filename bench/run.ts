@@ -30,6 +30,8 @@ import { parseBenchArguments, pgliteSize, type BenchOptions } from './options.js
 const SERVER_POOL_SIZE = 10;
 /** Longest wait for the previous scenario's requests to leave the database (the API's statement timeout is 10 s). */
 const SETTLE_TIMEOUT_MS = 20_000;
+/** On PGlite the queue drains one request after the other: allow for 32 slow ones. */
+const PGLITE_SETTLE_TIMEOUT_MS = 60_000;
 
 type Log = (text: string) => void;
 
@@ -78,10 +80,11 @@ function failedResult(result: LoadResult | undefined): boolean {
 
 /**
  * Requests a run leaves behind (autocannon stops at the deadline, the server finishes what it started) must not
- * load the next scenario: wait until the database has no other active statement (PostgreSQL) or until the
- * server's one PGlite connection answers `/ready` again (it queues behind them).
+ * load the next scenario. PostgreSQL: wait until the database has no other active statement. PGlite: one more API
+ * request, whose transaction queues behind theirs for the server's one connection (PGlite's lock is first come,
+ * first served).
  */
-async function settle(server: ServerProcess | undefined, db: Database | undefined): Promise<void> {
+async function settle(server: ServerProcess, db: Database | undefined, dataset: Dataset): Promise<void> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   if (db?.backend === 'postgres') {
     while (Date.now() < deadline) {
@@ -92,8 +95,13 @@ async function settle(server: ServerProcess | undefined, db: Database | undefine
       if (rows[0]?.n === 0) return;
       await new Promise((done) => setTimeout(done, 100));
     }
-  } else if (server) {
-    await fetch(`${server.url}/ready`, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) }).catch(() => undefined);
+  } else {
+    await fetch(`${server.url}/v1/organizations?select=id`, {
+      headers: { authorization: `Bearer ${dataset.apiKey}` },
+      signal: AbortSignal.timeout(PGLITE_SETTLE_TIMEOUT_MS),
+    })
+      .then((response) => response.arrayBuffer())
+      .catch(() => undefined);
   }
 }
 
@@ -114,6 +122,20 @@ async function webhookDeliveries(backend: 'postgres' | 'pglite', count: number, 
     concurrency: result.concurrency,
     duplicates: result.duplicates,
   };
+}
+
+/** The webhook part of a backend's run; a failure is reported (and fails the run) instead of ending it. */
+async function webhookPart(backend: 'postgres' | 'pglite', options: BenchOptions, log: Log, where: string) {
+  if (options.webhooks === 0 || options.only !== undefined) return { result: undefined, error: undefined, failed: false };
+  log(`  webhook deliveries to a loopback receiver${where}`);
+  try {
+    const result = await webhookDeliveries(backend, options.webhooks, options.databaseUrl);
+    log(` ${result.perSecond}/s${result.duplicates > 0 ? `, ${result.duplicates} duplicates` : ''}\n`);
+    return { result, error: undefined, failed: result.duplicates > 0 };
+  } catch (error) {
+    log(` failed: ${(error as Error).message}\n`);
+    return { result: undefined, error: (error as Error).message.split('\n')[0], failed: true };
+  }
 }
 
 /** The scenarios to run, each engine scenario with its captured statement. */
@@ -190,11 +212,11 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     let peak: number | undefined;
     try {
       for (const { scenario, statement } of planned) {
-        await settle(server, db);
+        await settle(server, db, dataset);
         const { api, connections } = await apiRun(server, dataset, scenario, options, options.seconds, log);
         let directResult: LoadResult | undefined;
         if (statement) {
-          await settle(server, db);
+          await settle(server, db, dataset);
           log(' — direct …');
           directResult = await directLoad(direct, principalOf(dataset), statement, connections, options.seconds);
           log(` ${directResult.requestsPerSecond.toFixed(1)} req/s`);
@@ -208,13 +230,8 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
       await server.stop();
       await direct.close();
     }
-    let webhooks: WebhookResult | undefined;
-    if (options.webhooks > 0 && options.only === undefined) {
-      log('  webhook deliveries to a loopback receiver …');
-      webhooks = await webhookDeliveries('postgres', options.webhooks, options.databaseUrl);
-      log(` ${webhooks.perSecond}/s\n`);
-      if (webhooks.duplicates > 0) failed = true;
-    }
+    const webhooks = await webhookPart('postgres', options, log, ' …');
+    if (webhooks.failed) failed = true;
     return {
       failed,
       report: {
@@ -228,7 +245,8 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
           "the same transaction (the server's inTenantTransaction: role, tenant and timeout settings; the engine's own SQL " +
           `statement; commit) through the \`pg\` driver on a pool of ${SERVER_POOL_SIZE} connections, like the server's.`,
         results,
-        webhooks,
+        webhooks: webhooks.result,
+        webhookError: webhooks.error,
       },
     };
   } finally {
@@ -265,7 +283,7 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     let peak: number | undefined;
     try {
       for (const { scenario } of planned) {
-        await settle(server, undefined);
+        await settle(server, undefined, dataset);
         apiResults.push(await apiRun(server, dataset, scenario, options, options.pgliteSeconds, log));
         log('\n');
       }
@@ -292,13 +310,8 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     } finally {
       await db.close();
     }
-    let webhooks: WebhookResult | undefined;
-    if (options.webhooks > 0 && options.only === undefined) {
-      log('  webhook deliveries to a loopback receiver (PGlite in memory) …');
-      webhooks = await webhookDeliveries('pglite', options.webhooks, options.databaseUrl);
-      log(` ${webhooks.perSecond}/s\n`);
-      if (webhooks.duplicates > 0) failed = true;
-    }
+    const webhooks = await webhookPart('pglite', options, log, ' (PGlite in memory) …');
+    if (webhooks.failed) failed = true;
     return {
       failed,
       report: {
@@ -312,7 +325,8 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
           "the same transaction (the server's inTenantTransaction around the engine's own SQL statement) run in-process " +
           'on the same data folder after the server stopped, through its single connection (as the server has), at the same concurrency.',
         results,
-        webhooks,
+        webhooks: webhooks.result,
+        webhookError: webhooks.error,
       },
     };
   } finally {

@@ -13,6 +13,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   requests: number;
+  /** What the errors were, e.g. "504 ×12, 3 timeouts" (empty without errors). */
+  errorKinds: string;
 }
 
 export async function httpLoad(baseUrl: string, apiKey: string, scenario: Scenario, connections: number, seconds: number): Promise<LoadResult> {
@@ -30,13 +32,20 @@ export async function httpLoad(baseUrl: string, apiKey: string, scenario: Scenar
     // Slow operations are reported with their latency rather than as timeouts; the run still ends after `seconds`.
     timeout: 60,
   });
-  const errors = result.errors + result.timeouts + result.non2xx;
+  // autocannon's `errors` include its timeouts.
+  const errors = result.errors + result.non2xx;
+  const kinds = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code, stats]) => !code.startsWith('2') && (stats.count ?? 0) > 0)
+    .map(([code, stats]) => `${code} ×${stats.count}`);
+  if (result.timeouts > 0) kinds.push(`${result.timeouts} timeouts`);
+  if (result.errors - result.timeouts > 0) kinds.push(`${result.errors - result.timeouts} socket errors`);
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors,
     requests: result.requests.total,
+    errorKinds: kinds.join(', '),
   };
 }
 
@@ -73,5 +82,6 @@ export async function directLoad(db: Database, principal: Principal, statement: 
     p99: histogram.getValueAtPercentile(99) / 1000,
     errors,
     requests,
+    errorKinds: errors > 0 ? `${errors} failed transactions` : '',
   };
 }

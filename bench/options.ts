@@ -113,7 +113,7 @@ export function benchOptions(values: Partial<Record<keyof typeof BENCH_FLAGS, st
     size,
     pgliteScale: integer('pglite-scale', values['pglite-scale'], 10, 1),
     seconds: positive('seconds', values.seconds, 8),
-    pgliteSeconds: positive('pglite-seconds', values['pglite-seconds'], 3),
+    pgliteSeconds: positive('pglite-seconds', values['pglite-seconds'], 5),
     connections: integer('connections', values.connections, 32, 1),
     only,
     webhooks: integer('webhooks', values.webhooks, 1000, 0),

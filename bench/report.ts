@@ -13,6 +13,8 @@ export interface ScenarioResult {
   /** Concurrency of this scenario (the run's unless the scenario sets its own). */
   connections: number;
   latencyTarget: number | undefined;
+  /** What the table cannot say: error kinds, a run that started before the previous one's requests were done. */
+  notes: string[];
 }
 
 export interface WebhookResult {
@@ -138,6 +140,9 @@ function section(run: BackendReport): string[] {
         .replace(/$/, ' |'),
     ),
     '',
+    ...(run.results.some((r) => r.notes.length > 0)
+      ? [...run.results.filter((r) => r.notes.length > 0).map((r) => `- ${r.name}: ${r.notes.join('; ')}.`), '']
+      : []),
     run.webhooks
       ? `Webhook deliveries (signed POSTs to a loopback receiver answering 204, ${run.webhooks.workers} worker pool(s) × ` +
         `${run.webhooks.concurrency} concurrent): ${run.webhooks.perSecond} deliveries/s over ${run.webhooks.count} notifications, ` +

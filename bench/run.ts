@@ -30,8 +30,8 @@ import { parseBenchArguments, pgliteSize, type BenchOptions } from './options.js
 const SERVER_POOL_SIZE = 10;
 /** Longest wait for the previous scenario's requests to leave the database (the API's statement timeout is 10 s). */
 const SETTLE_TIMEOUT_MS = 20_000;
-/** On PGlite the queue drains one request after the other: allow for 32 slow ones. */
-const PGLITE_SETTLE_TIMEOUT_MS = 60_000;
+/** On PGlite the queue drains one request after the other; bounded so that slow booking reads cannot stretch the run. */
+const PGLITE_SETTLE_TIMEOUT_MS = 30_000;
 
 type Log = (text: string) => void;
 
@@ -84,25 +84,29 @@ function failedResult(result: LoadResult | undefined): boolean {
  * request, whose transaction queues behind theirs for the server's one connection (PGlite's lock is first come,
  * first served).
  */
-async function settle(server: ServerProcess, db: Database | undefined, dataset: Dataset): Promise<void> {
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+async function settle(server: ServerProcess, db: Database | undefined, dataset: Dataset): Promise<string | undefined> {
+  const started = performance.now();
   if (db?.backend === 'postgres') {
-    while (Date.now() < deadline) {
+    while (performance.now() - started < SETTLE_TIMEOUT_MS) {
       const { rows } = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity
          WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
       );
-      if (rows[0]?.n === 0) return;
+      if (rows[0]?.n === 0) return undefined;
       await new Promise((done) => setTimeout(done, 100));
     }
-  } else {
-    await fetch(`${server.url}/v1/organizations?select=id`, {
-      headers: { authorization: `Bearer ${dataset.apiKey}` },
-      signal: AbortSignal.timeout(PGLITE_SETTLE_TIMEOUT_MS),
-    })
-      .then((response) => response.arrayBuffer())
-      .catch(() => undefined);
+    return `started while the previous run's statements were still active (waited ${SETTLE_TIMEOUT_MS / 1000} s)`;
   }
+  const drained = await fetch(`${server.url}/v1/organizations?select=id`, {
+    headers: { authorization: `Bearer ${dataset.apiKey}` },
+    signal: AbortSignal.timeout(PGLITE_SETTLE_TIMEOUT_MS),
+  })
+    .then(async (response) => {
+      await response.arrayBuffer();
+      return true;
+    })
+    .catch(() => false);
+  return drained ? undefined : `started while the previous run's requests were still queued (waited ${PGLITE_SETTLE_TIMEOUT_MS / 1000} s)`;
 }
 
 function principalOf(dataset: Dataset): Principal {
@@ -172,12 +176,14 @@ async function apiRun(server: ServerProcess, dataset: Dataset, scenario: Scenari
   log(`  ${scenario.name}: API …`);
   await warmUp(server, dataset, scenario);
   const api = await httpLoad(server.url, dataset.apiKey, scenario, connections, runSeconds);
-  log(` ${api.requestsPerSecond.toFixed(1)} req/s, p99 ${api.p99.toFixed(1)} ms${api.errors > 0 ? `, ${api.errors} errors` : ''}`);
+  log(` ${api.requestsPerSecond.toFixed(1)} req/s, p99 ${api.p99.toFixed(1)} ms${api.errors > 0 ? `, errors: ${api.errorKinds}` : ''}`);
   return { api, connections };
 }
 
-function result(scenario: Scenario, api: LoadResult, direct: LoadResult | undefined, connections: number): ScenarioResult {
-  return { name: scenario.name, api, direct, target: scenario.target, connections, latencyTarget: scenario.latencyTarget };
+function result(scenario: Scenario, api: LoadResult, direct: LoadResult | undefined, connections: number, notes: string[]): ScenarioResult {
+  if (api.errors > 0) notes.push(`API errors: ${api.errorKinds}`);
+  if (direct && direct.errors > 0) notes.push(`direct errors: ${direct.errorKinds}`);
+  return { name: scenario.name, api, direct, target: scenario.target, connections, latencyTarget: scenario.latencyTarget, notes };
 }
 
 async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutcome> {
@@ -212,18 +218,21 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     let peak: number | undefined;
     try {
       for (const { scenario, statement } of planned) {
-        await settle(server, db, dataset);
+        const notes: string[] = [];
+        const busy = await settle(server, db, dataset);
+        if (busy) notes.push(`API side ${busy}`);
         const { api, connections } = await apiRun(server, dataset, scenario, options, options.seconds, log);
         let directResult: LoadResult | undefined;
         if (statement) {
-          await settle(server, db, dataset);
+          const stillBusy = await settle(server, db, dataset);
+          if (stillBusy) notes.push(`direct side ${stillBusy}`);
           log(' — direct …');
           directResult = await directLoad(direct, principalOf(dataset), statement, connections, options.seconds);
           log(` ${directResult.requestsPerSecond.toFixed(1)} req/s`);
         }
         log('\n');
         if (failedResult(api) || (directResult?.errors ?? 0) > 0) failed = true;
-        results.push(result(scenario, api, directResult, connections));
+        results.push(result(scenario, api, directResult, connections, notes));
       }
     } finally {
       peak = await peakRssMiB(server.child.pid);
@@ -279,12 +288,13 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     }
     const server = await startServerProcess({ DATA_DIR: dataDir, STAYKIT_RATE_LIMIT: '100000000', STAYKIT_RATE_LIMIT_BURST: '100000000' });
     const setupSeconds = seconds(started);
-    const apiResults: { api: LoadResult; connections: number }[] = [];
+    const apiResults: { api: LoadResult; connections: number; notes: string[] }[] = [];
     let peak: number | undefined;
     try {
       for (const { scenario } of planned) {
-        await settle(server, undefined, dataset);
-        apiResults.push(await apiRun(server, dataset, scenario, options, options.pgliteSeconds, log));
+        const busy = await settle(server, undefined, dataset);
+        const run = await apiRun(server, dataset, scenario, options, options.pgliteSeconds, log);
+        apiResults.push({ ...run, notes: busy ? [`API side ${busy}`] : [] });
         log('\n');
       }
     } finally {
@@ -297,7 +307,7 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     db = await openPGlite(dataDir);
     try {
       for (const [i, { scenario, statement }] of planned.entries()) {
-        const { api, connections } = apiResults[i]!;
+        const { api, connections, notes } = apiResults[i]!;
         let directResult: LoadResult | undefined;
         if (statement) {
           log(`  ${scenario.name}: direct …`);
@@ -305,7 +315,7 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
           log(` ${directResult.requestsPerSecond.toFixed(1)} req/s\n`);
         }
         if (failedResult(api) || (directResult?.errors ?? 0) > 0) failed = true;
-        results.push(result(scenario, api, directResult, connections));
+        results.push(result(scenario, api, directResult, connections, notes));
       }
     } finally {
       await db.close();

@@ -1,14 +1,17 @@
 /**
  * One delivery attempt of one claimed notification: POST the stored payload, signed, to the webhook's endpoint
- * through the outbound client, then record the outcome (sent, retry later, error, or 410 → webhook disabled).
- * The HTTP request happens outside any transaction; the outcome is recorded in one statement.
+ * (the worker's keep-alive transport, or the one-shot outbound client), then record the outcome (sent, retry
+ * later, error, or 410 → webhook disabled). The HTTP request happens outside any transaction; the outcome is
+ * recorded in one statement — batched with other deliveries' outcomes when a recorder is given.
  */
 import { outboundRequest, type OutboundResponse } from '../outbound/request.js';
 import { OutboundError, OutboundTooLargeError } from '../outbound/errors.js';
-import type { Database } from '../db/types.js';
+import type { Queryable } from '../db/types.js';
 import { signedHeaders } from './signature.js';
 import { decideOutcome, parseRetryAfter, type AttemptOutcome } from './retry.js';
-import { disableWebhook, recordFinal, recordRetry, type ClaimedNotification } from './queries.js';
+import { recordGone, recordOutcomes, type ClaimedNotification, type RecordedOutcome } from './queries.js';
+import type { OutcomeRecorder } from './recorder.js';
+import type { WebhookTransport } from './transport.js';
 
 /** How much of a receiver's response body is kept in `webhook_notifications.response`. */
 export const RESPONSE_EXCERPT_BYTES = 2048;
@@ -20,6 +23,10 @@ export interface DeliveryOptions {
   allowPrivate: boolean;
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /** Pooled keep-alive connections (the worker's); without it each attempt opens its own connection. */
+  transport?: WebhookTransport;
+  /** Batches the outcome with other deliveries' (the worker's); without it the outcome is written alone. */
+  recorder?: OutcomeRecorder;
 }
 
 export interface AttemptResult {
@@ -62,12 +69,11 @@ export function describeError(error: OutboundError): string {
 /** Sends one signed POST and describes what happened; never throws for delivery failures. */
 export async function attempt(
   target: { id: string; endpoint: string; signing_secret: string; body: string },
-  options: Omit<DeliveryOptions, 'schedule'>,
+  options: Omit<DeliveryOptions, 'schedule' | 'recorder'>,
 ): Promise<AttemptResult> {
   try {
-    const response = await outboundRequest({
+    const request = {
       url: target.endpoint,
-      method: 'POST',
       headers: {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
@@ -77,7 +83,10 @@ export async function attempt(
       allowPrivate: options.allowPrivate,
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
-    });
+    };
+    const response = options.transport
+      ? await options.transport.post(request)
+      : await outboundRequest({ ...request, method: 'POST' });
     const retryAfter = response.headers['retry-after'];
     return {
       status: response.status,
@@ -94,25 +103,30 @@ export async function attempt(
   }
 }
 
+/** Writes one outcome: 410 on its own (it also disables the webhook), the others through the recorder if any. */
+async function recordOutcome(db: Queryable, claimed: ClaimedNotification, outcome: AttemptOutcome, response: string, recorder?: OutcomeRecorder): Promise<boolean> {
+  if (outcome.kind === 'gone') {
+    const query = recordGone(claimed.id, claimed.lease_token, response);
+    return (await db.query(query.text, query.values)).rowCount > 0;
+  }
+  const recorded: RecordedOutcome = {
+    notificationId: claimed.id,
+    leaseToken: claimed.lease_token,
+    status: outcome.kind === 'retry' ? 'pending' : outcome.kind,
+    delaySeconds: outcome.kind === 'retry' ? outcome.delaySeconds : undefined,
+    response,
+  };
+  if (recorder) return recorder.record(recorded);
+  const query = recordOutcomes([recorded]);
+  return (await db.query(query.text, query.values)).rowCount > 0;
+}
+
 /** Delivers one claimed notification and records the outcome. */
-export async function deliverClaimed(db: Database, claimed: ClaimedNotification, options: DeliveryOptions): Promise<DeliveryReport> {
+export async function deliverClaimed(db: Queryable, claimed: ClaimedNotification, options: DeliveryOptions): Promise<DeliveryReport> {
   const result = await attempt(claimed, options);
   // `status` is undefined unless a complete response arrived within the limits: a 2xx whose body is over the cap
   // is a failure like a timeout.
-  const effective = decideOutcome(options.schedule, claimed.attempts + 1, result.status, result.retryAfterSeconds);
-  let query;
-  if (effective.kind === 'sent') query = recordFinal(claimed.id, claimed.lease_token, 'sent', result.response);
-  else if (effective.kind === 'retry') query = recordRetry(claimed.id, claimed.lease_token, effective.delaySeconds, result.response);
-  else query = recordFinal(claimed.id, claimed.lease_token, 'error', result.response);
-  // One statement each (no transaction round trips); 410 adds a second one, together in a transaction.
-  const recorded =
-    effective.kind === 'gone'
-      ? await db.transaction(async (tx) => {
-          const { rowCount } = await tx.query(query.text, query.values);
-          const disable = disableWebhook(claimed.webhook_id);
-          if (rowCount > 0) await tx.query(disable.text, disable.values);
-          return rowCount > 0;
-        })
-      : (await db.query(query.text, query.values)).rowCount > 0;
-  return { notificationId: claimed.id, ...result, outcome: effective, recorded };
+  const outcome = decideOutcome(options.schedule, claimed.attempts + 1, result.status, result.retryAfterSeconds);
+  const recorded = await recordOutcome(db, claimed, outcome, result.response, options.recorder);
+  return { notificationId: claimed.id, ...result, outcome, recorded };
 }

@@ -23,24 +23,41 @@ export interface ClaimedNotification {
 }
 
 /**
- * Claims up to `limit` due notifications of enabled webhooks and leases them: their `run_at` moves `leaseSeconds`
- * ahead, so if this worker dies before recording the outcome, another one picks them up after the lease (with the
- * same notification id, hence the same `webhook-id`). `FOR UPDATE SKIP LOCKED` lets concurrent claimers take
- * disjoint sets. A first attempt also waits `firstDelaySeconds` (schedule[0]) after the event.
+ * Claims up to `limit` due notifications and leases them: their `run_at` moves `leaseSeconds` ahead, so if this
+ * worker dies before recording the outcome, another one picks them up after the lease (with the same notification
+ * id, hence the same `webhook-id`). `FOR UPDATE SKIP LOCKED` lets concurrent claimers take disjoint sets. A first
+ * attempt also waits `firstDelaySeconds` (schedule[0]) after the event.
+ *
+ * The due rows are picked from the queue alone, in `run_at` order: that plan (the run_at index, stopping after
+ * `limit` rows) does not depend on statistics, whereas with the webhooks table in the same query the planner, on
+ * a freshly filled queue, sorted every due row on each claim. Due rows of a disabled webhook (its other rows are
+ * parked by webhooks_park_queue; these are a failure recorded, or a lease that expired, as it was disabled) are
+ * parked here the same way instead of being sent; `FOR SHARE` on the webhook waits for a concurrent enable, so
+ * none is parked after the webhook came back.
  */
 export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds: number): SqlQuery {
   return {
     text: `
       WITH due AS (
-        SELECT q.notification_id
+        SELECT q.notification_id, q.webhook_id
         FROM staykit_internal.webhook_queue AS q
-        JOIN api.webhooks AS w ON w.id = q.webhook_id
         WHERE q.run_at <= now()
           AND (q.attempts > 0 OR q.queued_at <= now() - make_interval(secs => $3::double precision))
-          AND w.disabled_at IS NULL
         ORDER BY q.run_at
         LIMIT $1
-        FOR UPDATE OF q SKIP LOCKED
+        FOR UPDATE SKIP LOCKED
+      ),
+      disabled AS (
+        SELECT w.id
+        FROM api.webhooks AS w
+        WHERE w.id IN (SELECT due.webhook_id FROM due) AND w.disabled_at IS NOT NULL
+        FOR SHARE
+      ),
+      parked AS (
+        UPDATE staykit_internal.webhook_queue AS q
+        SET run_at = 'infinity', lease_token = NULL, leased_at = NULL
+        WHERE q.notification_id = ANY (ARRAY(
+          SELECT due.notification_id FROM due WHERE due.webhook_id IN (SELECT disabled.id FROM disabled)))
       )
       UPDATE staykit_internal.webhook_queue AS q
       SET run_at = now() + make_interval(secs => $2::double precision),
@@ -48,6 +65,7 @@ export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds:
           leased_at = now()
       FROM due, api.webhook_notifications AS n, api.webhooks AS w
       WHERE q.notification_id = due.notification_id
+        AND due.webhook_id NOT IN (SELECT disabled.id FROM disabled)
         AND n.id = q.notification_id
         AND w.id = q.webhook_id
       RETURNING n.id, n.organization_id, n.webhook_id, n.event_type, n.payload::text AS body,
@@ -56,66 +74,101 @@ export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds:
   };
 }
 
+/** One attempt's outcome, as recorded by `recordOutcomes`. */
+export interface RecordedOutcome {
+  notificationId: string;
+  leaseToken: string;
+  /** `sent` / `error`: final, the queue row goes. `pending`: retried `delaySeconds` from now. */
+  status: 'sent' | 'error' | 'pending';
+  delaySeconds: number | undefined;
+  /** The text stored in `webhook_notifications.response`. */
+  response: string;
+}
+
 /**
- * Records a final outcome (`sent` or `error`): the queue row is removed and the notification updated, but only
- * while the lease is still this worker's (a stale worker whose lease expired records nothing).
+ * Records the outcomes of many attempts in one statement (one round trip and one commit for a whole batch,
+ * instead of one per delivery), each only while its lease is still this worker's: a stale worker whose lease
+ * expired records nothing for that notification. Returns the ids that were recorded.
+ * - `sent` / `error`: the queue row is removed; the notification gets its final status, `tries + 1`, `response`.
+ * - `pending` (a failed attempt to retry): the queue row is due `delaySeconds` from now — or parked at infinity if
+ *   the webhook was disabled meanwhile (see webhooks_park_queue in migration 0050) — with `attempts + 1` and no
+ *   lease; the notification gets `tries + 1` and `response`.
  */
-export function recordFinal(
-  notificationId: string,
-  leaseToken: string,
-  status: 'sent' | 'error',
-  response: string,
-): SqlQuery {
+export function recordOutcomes(outcomes: readonly RecordedOutcome[]): SqlQuery {
+  return {
+    text: `
+      WITH outcome AS (
+        SELECT *
+        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::double precision[], $5::text[])
+          AS o(notification_id, lease_token, status, delay_seconds, response)
+      ),
+      finished AS (
+        DELETE FROM staykit_internal.webhook_queue AS q
+        USING outcome AS o
+        WHERE q.notification_id = ANY ($1::uuid[])
+          AND q.notification_id = o.notification_id AND q.lease_token = o.lease_token AND o.status <> 'pending'
+        RETURNING q.notification_id
+      ),
+      retried AS (
+        UPDATE staykit_internal.webhook_queue AS q
+        SET run_at = CASE
+              WHEN EXISTS (SELECT 1 FROM api.webhooks AS w WHERE w.id = q.webhook_id AND w.disabled_at IS NOT NULL)
+              THEN 'infinity'::timestamptz
+              ELSE now() + make_interval(secs => o.delay_seconds)
+            END,
+            attempts = q.attempts + 1,
+            lease_token = NULL,
+            leased_at = NULL
+        FROM outcome AS o
+        WHERE q.notification_id = ANY ($1::uuid[])
+          AND q.notification_id = o.notification_id AND q.lease_token = o.lease_token AND o.status = 'pending'
+        RETURNING q.notification_id
+      ),
+      leased AS (
+        SELECT notification_id FROM finished
+        UNION ALL
+        SELECT notification_id FROM retried
+      )
+      UPDATE api.webhook_notifications AS n
+      SET status = o.status, tries = n.tries + 1, response = o.response
+      FROM leased JOIN outcome AS o USING (notification_id)
+      WHERE n.id = ANY ($1::uuid[]) AND n.id = leased.notification_id
+      RETURNING n.id`,
+    values: [
+      outcomes.map((outcome) => outcome.notificationId),
+      outcomes.map((outcome) => outcome.leaseToken),
+      outcomes.map((outcome) => outcome.status),
+      outcomes.map((outcome) => outcome.delaySeconds ?? null),
+      outcomes.map((outcome) => outcome.response),
+    ],
+  };
+}
+
+/**
+ * 410 Gone, in one statement: the notification ends `error` (while the lease is this worker's) and its webhook is
+ * disabled, which parks the webhook's other queued notifications (webhooks_park_queue). Returns the id when
+ * recorded.
+ */
+export function recordGone(notificationId: string, leaseToken: string, response: string): SqlQuery {
   return {
     text: `
       WITH leased AS (
         DELETE FROM staykit_internal.webhook_queue
         WHERE notification_id = $1 AND lease_token = $2
-        RETURNING notification_id
+        RETURNING notification_id, webhook_id
+      ),
+      disabled AS (
+        UPDATE api.webhooks AS w
+        SET disabled_at = now()
+        FROM leased
+        WHERE w.id = leased.webhook_id AND w.disabled_at IS NULL
       )
       UPDATE api.webhook_notifications AS n
-      SET status = $3, tries = n.tries + 1, response = $4
+      SET status = 'error', tries = n.tries + 1, response = $3
       FROM leased
       WHERE n.id = leased.notification_id
       RETURNING n.id`,
-    values: [notificationId, leaseToken, status, response],
-  };
-}
-
-/**
- * Records a failed attempt that will be retried `delaySeconds` from now — or parked, if the webhook was disabled
- * meanwhile (see webhooks_park_queue in migration 0050).
- */
-export function recordRetry(notificationId: string, leaseToken: string, delaySeconds: number, response: string): SqlQuery {
-  return {
-    text: `
-      WITH leased AS (
-        UPDATE staykit_internal.webhook_queue AS q
-        SET run_at = CASE
-              WHEN EXISTS (SELECT 1 FROM api.webhooks AS w WHERE w.id = q.webhook_id AND w.disabled_at IS NOT NULL)
-              THEN 'infinity'::timestamptz
-              ELSE now() + make_interval(secs => $3::double precision)
-            END,
-            attempts = attempts + 1,
-            lease_token = NULL,
-            leased_at = NULL
-        WHERE notification_id = $1 AND lease_token = $2
-        RETURNING notification_id
-      )
-      UPDATE api.webhook_notifications AS n
-      SET tries = n.tries + 1, response = $4
-      FROM leased
-      WHERE n.id = leased.notification_id
-      RETURNING n.id`,
-    values: [notificationId, leaseToken, delaySeconds, response],
-  };
-}
-
-/** 410 Gone: disables the webhook (its other pending notifications wait until it is enabled again). */
-export function disableWebhook(webhookId: string): SqlQuery {
-  return {
-    text: `UPDATE api.webhooks SET disabled_at = now() WHERE id = $1 AND disabled_at IS NULL`,
-    values: [webhookId],
+    values: [notificationId, leaseToken, response],
   };
 }
 

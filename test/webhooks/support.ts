@@ -46,6 +46,8 @@ export interface Receiver {
   secret: string | undefined;
   /** The most requests that were being handled at once. */
   maxConcurrent: number;
+  /** TCP connections accepted (keep-alive reuses them). */
+  connections: number;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
   const attempts = new Map<string, number>();
   const active = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
-  const receiver = { receipts: [] as Receipt[], reply, secret: undefined as string | undefined, maxConcurrent: 0 } as Receiver;
+  const receiver = { receipts: [] as Receipt[], reply, secret: undefined as string | undefined, maxConcurrent: 0, connections: 0 } as Receiver;
   let handling = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -117,6 +119,7 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
     });
   });
   server.on('clientError', () => undefined);
+  server.on('connection', () => (receiver.connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   receiver.close = async () => {

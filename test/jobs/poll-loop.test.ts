@@ -112,6 +112,63 @@ describe('poll loop', () => {
     await loop.stop();
   });
 
+  it('claims at most claimBatch at a time, and again only once minClaim slots are free', async () => {
+    const h = harness({ concurrency: 6, claimBatch: 4, minClaim: 3 });
+    h.queue.push('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i');
+    const loop = startPollLoop(h.options);
+    await settle();
+    // 4 (a full batch: look again at once), then the 2 slots left are fewer than minClaim: sleep.
+    assert.deepEqual(h.limits, [4]);
+    assert.equal(h.started.size, 4);
+
+    h.started.get('a')?.();
+    await settle();
+    assert.deepEqual(h.limits, [4, 3], 'three free: claim');
+    assert.equal(h.started.size, 7);
+
+    h.started.get('b')?.();
+    await settle();
+    assert.deepEqual(h.limits, [4, 3], 'one free: not yet');
+    h.started.get('c')?.();
+    h.started.get('d')?.();
+    await settle();
+    assert.deepEqual(h.limits, [4, 3, 3]);
+    assert.equal(h.started.size, 9);
+
+    for (const finish of h.started.values()) finish();
+    await loop.stop();
+  });
+
+  it('with nothing in flight, claims even when fewer than minClaim slots exist', async () => {
+    const h = harness({ concurrency: 2, minClaim: 5 });
+    h.queue.push('a');
+    const loop = startPollLoop(h.options);
+    await settle();
+    assert.deepEqual(h.limits, [2], 'minClaim is capped at concurrency');
+    h.started.get('a')?.();
+    await loop.stop();
+  });
+
+  it('a wake during a claim is kept: the sleep after it ends at once', async () => {
+    const claims: Array<ReturnType<typeof deferred<string[]>>> = [];
+    const h = harness({
+      claim() {
+        claims.push(deferred<string[]>());
+        return claims[claims.length - 1]!.promise;
+      },
+    });
+    const loop = startPollLoop(h.options);
+    await settle();
+    loop.wake(); // e.g. a redelivery was asked while the loop was claiming
+    claims[0]!.resolve([]);
+    await settle();
+    assert.equal(claims.length, 2, 'looked again without waiting for the poll interval');
+    claims[1]!.resolve([]);
+    await settle();
+    assert.equal(claims.length, 2, 'then sleeps');
+    await loop.stop();
+  });
+
   it('stop waits for the work in flight, including items claimed while stopping', async () => {
     const claims: Array<ReturnType<typeof deferred<string[]>>> = [];
     const h = harness({

@@ -1,22 +1,23 @@
 /**
- * Webhook delivery throughput: N notifications, W workers (one pool and one worker loop each), a loopback receiver
- * that answers 204. Run: `node --import tsx test/webhooks/bench.ts [--backend postgres|pglite] [--count 10000]
- * [--workers 2] [--concurrency 100] [--receiver thread|inline]`. Prints one JSON line with deliveries per second
- * and the conditions (load average). PostgreSQL is used when available.
+ * Webhook delivery throughput: N notifications, W workers (each with its own pool), a loopback receiver that
+ * answers 204. Run: `node --import tsx test/webhooks/bench.ts [--backend postgres|pglite] [--count 10000]
+ * [--workers 2] [--concurrency 100] [--receiver thread|inline] [--worker-threads true|false]`. Prints one JSON
+ * line with deliveries per second and the conditions (load average). PostgreSQL is used when available.
  *
  * The clock runs from starting the workers until the last outcome is recorded, so a short run is dominated by
  * start-up (connecting, the first claims): at a few thousand per second, measure 5,000–10,000 notifications.
- * The receiver runs in a worker thread by default, as a real receiver runs in another process: in the same thread
- * it takes event-loop time from the workers it measures (`--receiver inline` for that).
+ * On PostgreSQL each worker runs in a thread of its own by default, as `staykit worker` processes would, and the
+ * receiver too, as a real receiver runs elsewhere; `--worker-threads false --receiver inline` puts everything in
+ * one thread (the layout of the first version of this benchmark).
  */
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
-import { BACKENDS, createTestDatabase } from '../support/databases.js';
+import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import type { Backend, Database } from '../../src/db/types.js';
-import { DEFAULT_CONCURRENCY, startWebhookWorker } from '../../src/webhooks/worker.js';
+import { DEFAULT_CONCURRENCY, startWebhookWorker, type WebhookWorker } from '../../src/webhooks/worker.js';
 import { createOrganization, createWebhook, startReceiver, waitFor } from './support.js';
 
 export interface WebhookBenchOptions {
@@ -28,6 +29,11 @@ export interface WebhookBenchOptions {
   concurrency?: number;
   /** Where the receiver runs. Default 'thread'. */
   receiver?: 'thread' | 'inline';
+  /**
+   * true: each worker runs in a thread of its own (own event loop and pool, like `staykit worker` processes);
+   * false: all in this thread. Default true on PostgreSQL (always false on PGlite, which only this thread reaches).
+   */
+  workerThreads?: boolean;
 }
 
 export interface WebhookBenchResult {
@@ -44,6 +50,7 @@ export interface WebhookBenchResult {
   /** TCP connections the receiver accepted (keep-alive: about workers × concurrency, not count). */
   connections: number;
   receiver: 'thread' | 'inline';
+  worker_threads: boolean;
   /** 1-minute load average before and after the run (the machine may be shared). */
   load: [number, number];
 }
@@ -134,39 +141,101 @@ async function inlineReceiver(): Promise<BenchReceiver> {
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
+/** Workers in this thread: each its own pool (the first one the test database's). */
+async function inlineWorkers(testDb: TestDatabase, workers: number, concurrency: number): Promise<RunningWorkers> {
+  const pools: Database[] = [testDb.db];
+  for (let i = 1; i < workers; i += 1) pools.push(await openPostgres({ connectionString: testDb.url as string, maxConnections: 5 }));
+  let sent = 0;
+  let running: WebhookWorker[] = [];
+  return {
+    start() {
+      running = pools.map((db) =>
+        startWebhookWorker(db, { webhookRetrySchedule: [0, 5], outboundAllowPrivate: true }, undefined, {
+          pollIntervalMs: 10,
+          concurrency,
+          onDelivery: (report) => {
+            if (report.recorded && report.outcome.kind === 'sent') sent += 1;
+          },
+        }),
+      );
+    },
+    sent: () => sent,
+    async stop() {
+      await Promise.all(running.map((worker) => worker.stop()));
+      for (const db of pools.slice(1)) await db.close();
+    },
+  };
+}
+
+/** A thread does not inherit the TypeScript loader: it registers tsx, then loads the worker module. */
+const WORKER_THREAD = `
+import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./bench-worker.ts', import.meta.url).href)}); });
+`;
+
+/** Workers in threads of their own (test/webhooks/bench-worker.ts). */
+async function threadWorkers(testDb: TestDatabase, workers: number, concurrency: number): Promise<RunningWorkers> {
+  const counts = new Array<number>(workers).fill(0);
+  const threads = await Promise.all(
+    Array.from({ length: workers }, async (_, index) => {
+      const thread = new Worker(WORKER_THREAD, { eval: true, workerData: { url: testDb.url, concurrency } });
+      thread.on('message', (message: { sent?: number }) => {
+        if (message.sent !== undefined) counts[index] = message.sent;
+      });
+      await once(thread, 'message'); // ready
+      return thread;
+    }),
+  );
+  return {
+    start: () => threads.forEach((thread) => thread.postMessage('start')),
+    sent: () => counts.reduce((sum, n) => sum + n, 0),
+    async stop() {
+      await Promise.all(
+        threads.map(async (thread) => {
+          const stopped = new Promise<void>((resolve) =>
+            thread.on('message', (message: { stopped?: boolean }) => message.stopped && resolve()));
+          thread.postMessage('stop');
+          await stopped;
+          await thread.terminate();
+        }),
+      );
+    },
+  };
+}
+
+interface RunningWorkers {
+  start(): void;
+  /** Deliveries recorded as sent so far. */
+  sent(): number;
+  stop(): Promise<void>;
+}
+
 export async function benchWebhookDeliveries(options: WebhookBenchOptions = {}): Promise<WebhookBenchResult> {
   const backend = options.backend ?? (BACKENDS.includes('postgres') ? 'postgres' : 'pglite');
   const count = options.count ?? 10_000;
   const workers = backend === 'pglite' ? 1 : (options.workers ?? 2);
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const receiverKind = options.receiver ?? 'thread';
+  const workerThreads = backend === 'postgres' && (options.workerThreads ?? true);
   const testDb = await createTestDatabase(backend);
   const receiver = receiverKind === 'thread' ? await threadReceiver() : await inlineReceiver();
-  const pools: Database[] = [testDb.db];
+  let running: RunningWorkers | undefined;
   try {
-    for (let i = 1; i < workers; i += 1) pools.push(await openPostgres({ connectionString: testDb.url as string, maxConnections: 5 }));
     const org = await createOrganization(testDb.db);
     await createWebhook(testDb.db, org, receiver.url, ['contacts.created']);
     await testDb.db.query(
       `INSERT INTO api.contacts (organization_id, first_name) SELECT $1, 'Guest ' || i FROM generate_series(1, $2) AS i`,
       [org, count],
     );
-    await testDb.db.query('ANALYZE staykit_internal.webhook_queue, api.webhook_notifications');
+    running = workerThreads ? await threadWorkers(testDb, workers, concurrency) : await inlineWorkers(testDb, workers, concurrency);
     const loadBefore = loadavg()[0] ?? 0;
-    let sent = 0;
     const started = process.hrtime.bigint();
-    const running = pools.map((db) =>
-      startWebhookWorker(db, { webhookRetrySchedule: [0, 5], outboundAllowPrivate: true }, undefined, {
-        pollIntervalMs: 10,
-        concurrency,
-        onDelivery: (report) => {
-          if (report.recorded && report.outcome.kind === 'sent') sent += 1;
-        },
-      }),
-    );
-    await waitFor(() => sent >= count, 600_000, `${count} deliveries`);
+    running.start();
+    await waitFor(() => running!.sent() >= count, 600_000, `${count} deliveries`);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    await Promise.all(running.map((worker) => worker.stop()));
+    const loadAfter = loadavg()[0] ?? 0;
+    await running.stop();
+    running = undefined;
     const { rows } = await testDb.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM api.webhook_notifications WHERE status = 'sent'`);
     if (rows[0]?.n !== count) throw new Error(`${rows[0]?.n} notifications sent, expected ${count}`);
     const stats = await receiver.stats();
@@ -182,11 +251,12 @@ export async function benchWebhookDeliveries(options: WebhookBenchOptions = {}):
       concurrent_duplicates: stats.concurrentDuplicates,
       connections: stats.connections,
       receiver: receiverKind,
-      load: [round1(loadBefore), round1(loadavg()[0] ?? 0)],
+      worker_threads: workerThreads,
+      load: [round1(loadBefore), round1(loadAfter)],
     };
   } finally {
+    await running?.stop().catch(() => undefined);
     await receiver.close();
-    for (const db of pools.slice(1)) await db.close();
     await testDb.drop();
   }
 }
@@ -199,6 +269,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       workers: { type: 'string' },
       concurrency: { type: 'string' },
       receiver: { type: 'string' },
+      'worker-threads': { type: 'string' },
     },
   });
   const result = await benchWebhookDeliveries({
@@ -207,6 +278,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     workers: values.workers ? Number(values.workers) : undefined,
     concurrency: values.concurrency ? Number(values.concurrency) : undefined,
     receiver: values.receiver as 'thread' | 'inline' | undefined,
+    workerThreads: values['worker-threads'] === undefined ? undefined : values['worker-threads'] !== 'false',
   });
   console.log(JSON.stringify(result));
 }

@@ -322,6 +322,7 @@ forEachBackend('webhook delivery', (ctx) => {
     }
     assert.equal(receiver!.receipts.length, 9);
     assert.equal(receiver!.maxConcurrent, 3);
+    assert.ok(receiver!.connections <= 3, `connections are reused: ${receiver!.connections} for 9 deliveries`);
   });
 
   it('refuses a lease shorter than the delivery timeout', () => {

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { Database, QueryResult, Queryable, Row, Transaction } from './types.js';
 import { INT8_OID, TEXT_TYPE_OIDS, identity, toNumber } from './type-parsers.js';
@@ -11,6 +12,10 @@ const types = {
     return pg.types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
+
+// The driver's own conversion of parameter values (dates, arrays, buffers, JSON), so a pipelined statement binds
+// exactly what `client.query(text, values)` would. `pg/lib/utils` is an exported path of the package.
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
 
 interface PgQueryable {
   query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
@@ -27,6 +32,245 @@ function wrap(target: PgQueryable, notify: (text: string) => void): Queryable {
       notify(sql);
       await target.query(sql);
     },
+  };
+}
+
+interface PipelineStatement {
+  text: string;
+  values: readonly unknown[];
+}
+
+/** What the driver hands a Submittable (pg's Connection; only the calls made here). */
+interface Wire {
+  stream: { cork?: () => void; uncork?: () => void };
+  parse(message: { text: string; name?: string }): void;
+  bind(message: { portal?: string; statement?: string; values: unknown[] }): void;
+  describe(message: { type: 'P' | 'S'; name?: string }): void;
+  execute(message: { portal?: string; rows?: number }): void;
+  sync(): void;
+  sendCopyFail(message: string): void;
+}
+
+interface ResultMessage {
+  fields: unknown[];
+}
+
+/** pg.Result's row-building calls, which @types/pg does not declare. */
+interface RowBuilder extends pg.QueryResult {
+  addFields(fields: unknown[]): void;
+  parseRow(fields: unknown[]): Row;
+  addRow(row: Row): void;
+  addCommandComplete(message: unknown): void;
+}
+
+/** Which statement of a pipeline an error belongs to (kept beside the driver's error object, not on it). */
+const failedStatement = new WeakMap<object, number>();
+
+/**
+ * Several statements in one round trip: Parse/Bind/Describe/Execute for each and a single Sync, written at once
+ * (the extended protocol's pipelining; node-postgres sends one statement per round trip otherwise). The server
+ * runs them in order and, on an error, skips the rest up to the Sync — a failed statement never lets a later one
+ * run. Resolves with one result per statement; rejects with the first error (`failedStatement` says whose). A
+ * custom Submittable is node-postgres' documented extension point (pg-cursor is one).
+ */
+class Pipeline {
+  private readonly results: RowBuilder[] = [];
+  private current: RowBuilder | undefined;
+  private rowError: { error: unknown; index: number } | undefined;
+  private bindFailure: number | undefined;
+
+  constructor(
+    private readonly statements: readonly PipelineStatement[],
+    private readonly settle: (error: Error | undefined, index: number, results: RowBuilder[]) => void,
+  ) {}
+
+  submit(connection: Wire): Error | null {
+    const bound: unknown[][] = [];
+    for (const [index, statement] of this.statements.entries()) {
+      try {
+        bound.push(statement.values.map(prepareValue));
+      } catch (error) {
+        // Returned, not thrown: the client then reports it through handleError and stays usable.
+        this.bindFailure = index;
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    }
+    connection.stream.cork?.();
+    try {
+      this.statements.forEach((statement, index) => {
+        connection.parse({ text: statement.text });
+        connection.bind({ values: bound[index]! });
+        connection.describe({ type: 'P' });
+        connection.execute({ rows: 0 });
+      });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return null;
+  }
+
+  private result(): RowBuilder {
+    // Rows as objects (any rowMode but 'array'), converted by this pool's type parsers like every other query.
+    this.current ??= new pg.Result('object', types as unknown as typeof pg.types) as unknown as RowBuilder;
+    return this.current;
+  }
+
+  handleRowDescription(message: ResultMessage): void {
+    this.result().addFields(message.fields);
+  }
+
+  handleDataRow(message: ResultMessage): void {
+    if (this.rowError !== undefined) return;
+    const result = this.result();
+    try {
+      result.addRow(result.parseRow(message.fields));
+    } catch (error) {
+      // Like pg's Query: keep reading the answer, report the error once the server is ready again.
+      this.rowError = { error, index: this.results.length };
+    }
+  }
+
+  handleCommandComplete(message: unknown): void {
+    const result = this.result();
+    result.addCommandComplete(message);
+    this.results.push(result);
+    this.current = undefined;
+  }
+
+  handleEmptyQuery(): void {
+    this.results.push(this.result());
+    this.current = undefined;
+  }
+
+  handleError(error: Error): void {
+    this.settle(error, this.bindFailure ?? this.results.length, this.results);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.rowError !== undefined) {
+      const { error, index } = this.rowError;
+      this.settle(error instanceof Error ? error : new Error(String(error)), index, this.results);
+      return;
+    }
+    this.settle(undefined, this.results.length, this.results);
+  }
+
+  handlePortalSuspended(): void {}
+
+  handleCopyInResponse(connection: Wire): void {
+    connection.sendCopyFail('No source stream defined');
+  }
+
+  handleCopyData(): void {}
+}
+
+function runPipeline(client: pg.PoolClient, statements: readonly PipelineStatement[]): Promise<RowBuilder[]> {
+  return new Promise((resolve, reject) => {
+    const pipeline = new Pipeline(statements, (error, index, results) => {
+      if (!error) return resolve(results);
+      failedStatement.set(error, index);
+      // As node-postgres does for its own queries: a stack that leads back here rather than to the socket.
+      Error.captureStackTrace(error);
+      reject(error);
+    });
+    client.query(pipeline as unknown as pg.Submittable);
+  });
+}
+
+/**
+ * A PostgreSQL transaction that saves round trips. `BEGIN` is not sent on its own: it goes out with the first
+ * statement that has parameters, together with the statements handed to `defer` (a request's role and tenant
+ * settings); `queryAndCommit` sends a last statement with COMMIT. A read through the API then costs one round trip
+ * (BEGIN, settings, statement, COMMIT) instead of four, a write two. The server runs a round trip's statements in
+ * order and skips the rest at the first error (one Sync), so a statement never runs without the ones before it,
+ * and COMMIT never follows a failed statement. A transaction that sends no statement sends nothing, not even
+ * BEGIN and COMMIT.
+ */
+export interface DeferringTransaction extends Transaction {
+  /**
+   * Runs `text` (one statement) right before the next statement of this transaction, in the same round trip. Its
+   * result is not returned; if it fails, that next statement is not run and rejects with its error, which
+   * `failure()` returns from then on.
+   */
+  defer(text: string, values?: readonly unknown[]): void;
+  /**
+   * Runs `text` (one statement) as the last statement of the transaction and commits in the same round trip. The
+   * transaction is over once it resolves: a rollback has nothing left to undo, and further statements reject. If
+   * COMMIT fails, the statement rejects with that error, which `failure()` returns from then on.
+   */
+  queryAndCommit<R = Row>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>>;
+  /**
+   * The error of a statement sent on the caller's behalf (deferred, or the COMMIT of `queryAndCommit`): it
+   * belongs to the transaction, not to the statement that rejected with it.
+   */
+  failure(): unknown;
+}
+
+interface PostgresTransaction extends DeferringTransaction {
+  /** BEGIN has been sent and no COMMIT yet: the transaction must be ended (COMMIT or ROLLBACK). */
+  open(): boolean;
+}
+
+const BEGIN: PipelineStatement = { text: 'BEGIN', values: [] };
+const COMMIT: PipelineStatement = { text: 'COMMIT', values: [] };
+
+function postgresTransaction(client: pg.PoolClient, notify: (text: string) => void): PostgresTransaction {
+  const pending: PipelineStatement[] = [BEGIN];
+  let begun = false;
+  let committed = false;
+  let failure: unknown;
+
+  /** Sends what is pending, then `statements`; resolves with the results of `statements`. */
+  const send = async (statements: PipelineStatement[]): Promise<RowBuilder[]> => {
+    const sentFirst = pending.length;
+    const batch = [...pending, ...statements];
+    pending.length = 0;
+    begun = true;
+    try {
+      return (await runPipeline(client, batch)).slice(sentFirst);
+    } catch (error) {
+      // Which statement failed decides whose error it is: a deferred one's (or COMMIT's) is the transaction's.
+      const index = typeof error === 'object' && error !== null ? failedStatement.get(error) : undefined;
+      if (index !== undefined && (index < sentFirst || batch[index] === COMMIT)) failure ??= error;
+      throw error;
+    }
+  };
+  const usable = () => {
+    if (committed) throw new Error('the transaction has already been committed');
+  };
+  const resultOf = <R>(result: { rows: unknown[]; rowCount: number | null }): QueryResult<R> => ({ rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length });
+
+  return {
+    async query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
+      usable();
+      notify(text);
+      // Without parameters node-postgres uses the simple protocol, which allows several statements in one text:
+      // keep that, after sending what is pending on its own.
+      if (pending.length > 0 && values.length > 0) return resultOf<R>((await send([{ text, values }]))[0]!);
+      if (pending.length > 0) await send([]);
+      return resultOf<R>(await client.query(text, [...values]));
+    },
+    async exec(sql: string): Promise<void> {
+      usable();
+      notify(sql);
+      if (pending.length > 0) await send([]);
+      await client.query(sql);
+    },
+    defer(text: string, values: readonly unknown[] = []): void {
+      usable();
+      notify(text);
+      pending.push({ text, values });
+    },
+    async queryAndCommit<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
+      usable();
+      notify(text);
+      const [result] = await send([{ text, values }, COMMIT]);
+      committed = true;
+      return resultOf<R>(result!);
+    },
+    failure: () => failure,
+    open: () => begun && !committed,
   };
 }
 
@@ -62,13 +306,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       };
       client.on('error', onError);
       let broken: unknown;
+      const tx = postgresTransaction(client, (text) => db.onStatement?.(text));
       try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client, (text) => db.onStatement?.(text)));
-        await client.query('COMMIT');
+        const result = await fn(tx);
+        if (tx.open()) await client.query('COMMIT');
         return result;
       } catch (error) {
-        broken = await client.query('ROLLBACK').then(() => undefined, (rollbackError: unknown) => rollbackError);
+        if (tx.open()) broken = await client.query('ROLLBACK').then(() => undefined, (rollbackError: unknown) => rollbackError);
         throw error;
       } finally {
         client.off('error', onError);

@@ -2,13 +2,38 @@
  * One request, one transaction: `prepare` sets the session up (role, settings), `work` runs the request and says
  * whether to keep its effects. A rollback still answers with the response `work` produced (`Prefer: tx=rollback`,
  * or an error the engine turned into a response after writing).
+ *
+ * On PostgreSQL the statements `prepare` issues are not sent on their own: they travel with BEGIN and the first
+ * statement of `work` in one round trip (src/db/postgres.ts, `DeferringTransaction`). So `prepare` must issue
+ * single statements whose results it does not read (they resolve empty). If one of them fails, `work`'s first
+ * statement fails with the same error without running, and the request fails with that error exactly as if
+ * `prepare` had thrown it, whatever `work` made of it; likewise a COMMIT that `work` sent with its last statement.
  */
-import type { Database, Transaction } from '../db/types.js';
+import type { DeferringTransaction } from '../db/postgres.js';
+import type { Database, QueryResult, Row, Transaction } from '../db/types.js';
 
 class Rollback<T> extends Error {
   constructor(readonly response: T) {
     super('rollback');
   }
+}
+
+function canDefer(tx: Transaction): tx is DeferringTransaction {
+  return typeof (tx as Partial<DeferringTransaction>).defer === 'function';
+}
+
+/** A view of `tx` whose statements are deferred to the next statement `tx` runs. */
+function deferring(tx: DeferringTransaction): Transaction {
+  return {
+    query<R = Row>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>> {
+      tx.defer(text, values);
+      return Promise.resolve({ rows: [], rowCount: 0 });
+    },
+    exec(sql: string): Promise<void> {
+      tx.defer(sql);
+      return Promise.resolve();
+    },
+  };
 }
 
 export async function inRequestTransaction<T>(
@@ -18,10 +43,19 @@ export async function inRequestTransaction<T>(
 ): Promise<T> {
   try {
     return await db.transaction(async (tx) => {
-      await prepare(tx);
-      const { result, rollback } = await work(tx);
-      if (rollback) throw new Rollback(result);
-      return result;
+      const deferred = canDefer(tx);
+      await prepare(deferred ? deferring(tx) : tx);
+      let outcome: { result: T; rollback: boolean };
+      try {
+        outcome = await work(tx);
+      } catch (error) {
+        if (deferred && tx.failure() !== undefined) throw tx.failure();
+        throw error;
+      }
+      // The engine turns a failed statement into a response; one sent on the transaction's behalf fails the request.
+      if (deferred && tx.failure() !== undefined) throw tx.failure();
+      if (outcome.rollback) throw new Rollback(outcome.result);
+      return outcome.result;
     });
   } catch (error) {
     if (error instanceof Rollback) return error.response as T;

@@ -78,6 +78,8 @@ export async function staykitApi(
     maxEmbedDepth: 8,
     maxLogicDepth: 10,
     maxInsertRows: MAX_ROWS,
+    // The api schema is tables only (no views, no functions in reads), so a read may commit with its statement.
+    readsArePure: true,
   };
 
   await engineRoutes(app, {

@@ -27,6 +27,15 @@ export interface EngineResponse {
   rollback: boolean;
 }
 
+/** A transaction that can commit together with its last statement (src/db/postgres.ts on PostgreSQL). */
+interface CommittingQueryable extends Queryable {
+  queryAndCommit<R>(text: string, values?: readonly unknown[]): Promise<{ rows: R[] }>;
+}
+
+function canCommitWith(tx: Queryable): tx is CommittingQueryable {
+  return typeof (tx as Partial<CommittingQueryable>).queryAndCommit === 'function';
+}
+
 interface ResultRow {
   total: number | string | null;
   page_total: number | string;
@@ -70,9 +79,16 @@ async function execute(
   options: EngineOptions,
 ): Promise<EngineResponse> {
   const statement = buildStatement(plan, options.maxRows);
+  // A read is the transaction's only statement unless its count needs an EXPLAIN afterwards; when reads have no
+  // side effects and the client did not ask for a rollback, its COMMIT can go out with it (one round trip less).
+  const last =
+    plan.type === 'read' && options.readsArePure === true && request.preferences.tx !== 'rollback' &&
+    plan.count !== 'planned' && plan.count !== 'estimated';
   let row: ResultRow | undefined;
   try {
-    const result = await tx.query<ResultRow>(statement.text, statement.values);
+    const result = last && canCommitWith(tx)
+      ? await tx.queryAndCommit<ResultRow>(statement.text, statement.values)
+      : await tx.query<ResultRow>(statement.text, statement.values);
     row = result.rows[0];
   } catch (error) {
     throw fromDatabaseError(error);

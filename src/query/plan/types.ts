@@ -20,6 +20,13 @@ export interface EngineOptions {
   maxLogicDepth?: number;
   /** Most objects one POST may insert (DESIGN §8: 1000); unlimited when absent. */
   maxInsertRows?: number;
+  /**
+   * Reading this schema has no side effects (tables only: no views or functions that write), so committing a
+   * read and rolling it back are the same, and the caller runs nothing after the engine in its transaction. A read
+   * that needs a single statement is then committed with it in the same round trip when the transaction offers
+   * that (`queryAndCommit`). Staykit's `/v1` API qualifies; `staykit rest` serves arbitrary schemas and does not.
+   */
+  readsArePure?: boolean;
 }
 
 /** Where a read node's rows come from. */

@@ -34,6 +34,7 @@ export interface WebhookTransportOptions {
 
 export interface WebhookPost {
   url: string;
+  /** Used as is: `host` and `content-length` are set on it. */
   headers: Record<string, string>;
   body: string | Buffer;
   allowPrivate: boolean;
@@ -44,14 +45,17 @@ export interface WebhookPost {
 /** A request that failed on a pooled connection the server had just closed is sent again on another one. */
 const STALE_CONNECTION_RETRIES = 2;
 const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
+/** Checked URLs by endpoint (a worker posts to few endpoints many times); cleared when it grows past this. */
+const URL_CACHE_SIZE = 1000;
 
 export class WebhookTransport {
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
-  private readonly trustedCa: string | Buffer | undefined;
-  private readonly resolve: ((hostname: string) => Promise<ResolvedAddress[]>) | undefined;
+  readonly httpAgent: http.Agent;
+  readonly httpsAgent: https.Agent;
+  readonly trustedCa: string | Buffer | undefined;
+  readonly resolve: ((hostname: string) => Promise<ResolvedAddress[]>) | undefined;
   /** Connections opened (not reused); for tests and benchmarks. */
   connectionsOpened = 0;
+  private readonly endpoints = new Map<string, Endpoint>();
 
   constructor(options: WebhookTransportOptions = {}) {
     // `timeout` only closes idle (pooled) sockets: a request's own deadline is the timer in `post`. Node also
@@ -65,82 +69,14 @@ export class WebhookTransport {
 
   /** POSTs under the outbound rules. Resolves with any HTTP response, 3xx/4xx/5xx included; throws OutboundError. */
   post(request: WebhookPost): Promise<OutboundResponse> {
-    const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    let url: URL;
+    let endpoint: Endpoint;
     try {
-      url = checkUrl(request.url, request.allowPrivate);
+      endpoint = this.endpoint(request.url, request.allowPrivate);
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    const body = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
     return new Promise<OutboundResponse>((resolve, reject) => {
-      let settled = false;
-      let current: http.ClientRequest | undefined;
-      const fail = (error: OutboundError) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        current?.destroy();
-        reject(error);
-      };
-      // One deadline over DNS, connect, TLS, headers and body, as in src/outbound.
-      const timer = setTimeout(() => fail(new OutboundTimeoutError(timeoutMs)), timeoutMs);
-
-      const send = (target: ResolvedAddress, retriesLeft: number) => {
-        const secure = url.protocol === 'https:';
-        const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-        const req = (secure ? https.request : http.request)({
-          host: target.address,
-          port: url.port || (secure ? 443 : 80),
-          path: `${url.pathname}${url.search}`,
-          method: 'POST',
-          headers: { ...request.headers, host: url.host, 'content-length': String(body.length) },
-          agent: secure ? this.httpsAgent : this.httpAgent,
-          ...(secure && !isIP(hostname) ? { servername: hostname } : {}),
-          ...(secure && this.trustedCa !== undefined ? { ca: this.trustedCa } : {}),
-        });
-        current = req;
-        let responded = false;
-        req.on('socket', () => {
-          if (!req.reusedSocket) this.connectionsOpened += 1;
-        });
-        req.on('error', (error: NodeJS.ErrnoException) => {
-          if (settled) return;
-          if (!responded && req.reusedSocket && retriesLeft > 0 && STALE_CONNECTION_CODES.has(error.code ?? '')) {
-            send(target, retriesLeft - 1);
-            return;
-          }
-          fail(error instanceof OutboundError ? error : new OutboundNetworkError(networkMessage(error), error));
-        });
-        req.on('response', (res) => {
-          responded = true;
-          const status = res.statusCode ?? 0;
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) fail(new OutboundTooLargeError(status, maxBytes));
-            else chunks.push(chunk);
-          });
-          res.on('error', (error: NodeJS.ErrnoException) => fail(new OutboundNetworkError(networkMessage(error), error)));
-          res.on('aborted', () => fail(new OutboundNetworkError('response aborted')));
-          res.on('end', () => {
-            if (settled) return;
-            settled = true;
-            clearTimeout(timer);
-            resolve({ status, headers: res.headers, body: Buffer.concat(chunks), address: target.address });
-          });
-        });
-        req.end(body);
-      };
-
-      resolveTarget(url, request.allowPrivate, this.resolve).then(
-        (target) => {
-          if (!settled) send(target, STALE_CONNECTION_RETRIES);
-        },
-        (error: unknown) => fail(error instanceof OutboundError ? error : new OutboundNetworkError(String(error), error)),
-      );
+      new PendingPost(this, endpoint, request, resolve, reject).start();
     });
   }
 
@@ -148,6 +84,136 @@ export class WebhookTransport {
   close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
+  }
+
+  /** checkUrl and what a request needs from the URL, remembered per endpoint and setting (nothing else changes them). */
+  private endpoint(raw: string, allowPrivate: boolean): Endpoint {
+    const key = allowPrivate ? `1${raw}` : `0${raw}`;
+    let endpoint = this.endpoints.get(key);
+    if (endpoint === undefined) {
+      const url = checkUrl(raw, allowPrivate);
+      const secure = url.protocol === 'https:';
+      const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+      endpoint = {
+        url,
+        secure,
+        port: url.port || (secure ? 443 : 80),
+        path: `${url.pathname}${url.search}`,
+        host: url.host,
+        servername: secure && !isIP(hostname) ? hostname : undefined,
+      };
+      if (this.endpoints.size >= URL_CACHE_SIZE) this.endpoints.clear();
+      this.endpoints.set(key, endpoint);
+    }
+    return endpoint;
+  }
+}
+
+interface Endpoint {
+  url: URL;
+  secure: boolean;
+  port: string | number;
+  path: string;
+  /** The `Host` header: the URL's host and port. */
+  host: string;
+  /** SNI and certificate name (https with a host name). */
+  servername: string | undefined;
+}
+
+/**
+ * One POST in flight: resolve and check the address, send (again on a new connection if a pooled one turns out
+ * closed), read the capped body, all under one deadline. A class rather than closures: its methods are made once.
+ */
+class PendingPost {
+  private settled = false;
+  private current: http.ClientRequest | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly body: Buffer;
+  private readonly maxBytes: number;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly transport: WebhookTransport,
+    private readonly endpoint: Endpoint,
+    private readonly request: WebhookPost,
+    private readonly resolve: (response: OutboundResponse) => void,
+    private readonly reject: (error: OutboundError) => void,
+  ) {
+    this.body = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
+    this.maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // One deadline over DNS, connect, TLS, headers and body, as in src/outbound.
+    this.timer = setTimeout(() => this.fail(new OutboundTimeoutError(this.timeoutMs)), this.timeoutMs);
+  }
+
+  start(): void {
+    resolveTarget(this.endpoint.url, this.request.allowPrivate, this.transport.resolve).then(
+      (target) => {
+        if (!this.settled) this.send(target, STALE_CONNECTION_RETRIES);
+      },
+      (error: unknown) => this.fail(error instanceof OutboundError ? error : new OutboundNetworkError(String(error), error)),
+    );
+  }
+
+  private fail(error: OutboundError): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.current?.destroy();
+    this.reject(error);
+  }
+
+  private send(target: ResolvedAddress, retriesLeft: number): void {
+    const { endpoint, transport } = this;
+    const headers = this.request.headers;
+    headers.host = endpoint.host;
+    headers['content-length'] = String(this.body.length);
+    const options: https.RequestOptions = { host: target.address, port: endpoint.port, path: endpoint.path, method: 'POST', headers };
+    if (endpoint.secure) {
+      options.agent = transport.httpsAgent;
+      if (endpoint.servername !== undefined) options.servername = endpoint.servername;
+      if (transport.trustedCa !== undefined) options.ca = transport.trustedCa;
+    } else {
+      options.agent = transport.httpAgent;
+    }
+    const req = (endpoint.secure ? https.request : http.request)(options);
+    this.current = req;
+    let responded = false;
+    req.on('socket', () => {
+      if (!req.reusedSocket) transport.connectionsOpened += 1;
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (this.settled) return;
+      if (!responded && req.reusedSocket && retriesLeft > 0 && STALE_CONNECTION_CODES.has(error.code ?? '')) {
+        this.send(target, retriesLeft - 1);
+        return;
+      }
+      this.fail(error instanceof OutboundError ? error : new OutboundNetworkError(networkMessage(error), error));
+    });
+    req.on('response', (res) => {
+      responded = true;
+      this.read(res, target);
+    });
+    req.end(this.body);
+  }
+
+  private read(res: http.IncomingMessage, target: ResolvedAddress): void {
+    const status = res.statusCode ?? 0;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > this.maxBytes) this.fail(new OutboundTooLargeError(status, this.maxBytes));
+      else chunks.push(chunk);
+    });
+    res.on('error', (error: NodeJS.ErrnoException) => this.fail(new OutboundNetworkError(networkMessage(error), error)));
+    res.on('aborted', () => this.fail(new OutboundNetworkError('response aborted')));
+    res.on('end', () => {
+      if (this.settled) return;
+      this.settled = true;
+      clearTimeout(this.timer);
+      this.resolve({ status, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), address: target.address });
+    });
   }
 }
 

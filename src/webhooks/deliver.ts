@@ -103,9 +103,10 @@ export async function attempt(
   }
 }
 
-/** Writes one outcome: 410 on its own (it also disables the webhook), the others through the recorder if any. */
+/** Writes one outcome, through the recorder if any (410 in a statement of its own: it also disables the webhook). */
 async function recordOutcome(db: Queryable, claimed: ClaimedNotification, outcome: AttemptOutcome, response: string, recorder?: OutcomeRecorder): Promise<boolean> {
   if (outcome.kind === 'gone') {
+    if (recorder) return recorder.recordGone(claimed.id, claimed.lease_token, response);
     const query = recordGone(claimed.id, claimed.lease_token, response);
     return (await db.query(query.text, query.values)).rowCount > 0;
   }

@@ -9,11 +9,16 @@
  * expires, and they are sent again (at-least-once), exactly as when a single-row write failed.
  */
 import type { Queryable } from '../db/types.js';
-import { recordOutcomes, type RecordedOutcome } from './queries.js';
+import { recordGone, recordOutcomes, type RecordedOutcome } from './queries.js';
 
 export interface OutcomeRecorder {
   /** Resolves true when recorded, false when the lease had been lost (another worker owns it now). */
   record(outcome: RecordedOutcome): Promise<boolean>;
+  /**
+   * 410 Gone (the notification ends `error`, the webhook is disabled): one statement each, one at a time — when
+   * an endpoint goes away, every delivery in flight to it answers 410 at once, and these all update one webhook.
+   */
+  recordGone(notificationId: string, leaseToken: string, response: string): Promise<boolean>;
 }
 
 export interface OutcomeRecorderOptions {
@@ -35,6 +40,7 @@ export function createOutcomeRecorder(db: Queryable, options: OutcomeRecorderOpt
   let waiting: Waiting[] = [];
   let writes = 0;
   let scheduled = false;
+  let gone: Promise<unknown> = Promise.resolve();
 
   const write = async (batch: Waiting[]) => {
     try {
@@ -73,6 +79,12 @@ export function createOutcomeRecorder(db: Queryable, options: OutcomeRecorderOpt
         waiting.push({ outcome, resolve, reject });
         schedule();
       });
+    },
+    recordGone(notificationId, leaseToken, response) {
+      const query = recordGone(notificationId, leaseToken, response);
+      const written = gone.then(() => db.query(query.text, query.values)).then((result) => result.rowCount > 0);
+      gone = written.catch(() => undefined);
+      return written;
     },
   };
 }

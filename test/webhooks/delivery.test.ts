@@ -171,6 +171,31 @@ forEachBackend('webhook delivery', (ctx) => {
     assert.equal(receiver!.receipts.length, 3);
   });
 
+  it('410 to many deliveries in flight at once: each of them ends error, the webhook is disabled, the rest wait', async () => {
+    const hook = await setUp(() => ({ status: 410, delayMs: 50 }));
+    for (let i = 0; i < 12; i += 1) await createContact(ctx.db, org, `Guest ${i}`);
+    const worker = startWebhookWorker(ctx.db, config, undefined, { pollIntervalMs: 20, concurrency: 5 });
+    try {
+      await waitFor(async () => (await notifications(ctx.db, hook.id)).some((row) => row.status === 'error'), 20_000, 'a 410 recorded');
+      await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more is sent
+    } finally {
+      await worker.stop();
+    }
+    const rows = await notifications(ctx.db, hook.id);
+    const sentTo = new Set(receiver!.receipts.map((receipt) => receipt.id));
+    assert.ok(sentTo.size >= 1 && sentTo.size <= 5, `only the deliveries in flight were sent: ${sentTo.size}`);
+    for (const row of rows) {
+      if (sentTo.has(row.id)) assert.deepEqual([row.status, row.tries], ['error', 1]);
+      else {
+        assert.deepEqual([row.status, row.tries], ['pending', 0]);
+        const queued = await queueRow(row.id);
+        assert.equal(queued?.due_in, Infinity, 'parked');
+      }
+    }
+    const { rows: hooks } = await ctx.db.query<{ disabled_at: string | null }>('SELECT disabled_at FROM api.webhooks WHERE id = $1', [hook.id]);
+    assert.ok(hooks[0]?.disabled_at);
+  });
+
   it('a timeout is a failure that will be retried', async () => {
     const hook = await setUp(() => ({ status: 200, delayMs: 2_000 }));
     await createContact(ctx.db, org);

@@ -107,6 +107,29 @@ forEachBackend('webhook outcome recorder', (ctx) => {
     assert.equal(most, 2);
   });
 
+  it('writes 410 outcomes one at a time; a failed one does not stop the next', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let calls = 0;
+    const db: Queryable = {
+      async query<R>() {
+        calls += 1;
+        const call = calls;
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        inFlight -= 1;
+        if (call === 2) throw new Error('deadlock detected');
+        return { rows: [] as R[], rowCount: call === 1 ? 1 : 0 };
+      },
+      exec: async () => undefined,
+    };
+    const recorder = createOutcomeRecorder(db);
+    const results = await Promise.allSettled([1, 2, 3].map((i) => recorder.recordGone(`00000000-0000-4000-8000-00000000000${i}`, '00000000-0000-4000-8000-000000000000', '{"status":410,"body":""}')));
+    assert.deepEqual(results.map((result) => (result.status === 'fulfilled' ? result.value : 'rejected')), [true, 'rejected', false]);
+    assert.equal(most, 1);
+  });
+
   it('a claim parks due notifications of a disabled webhook instead of sending them; enabling it makes them due', async () => {
     const hook = await setUp(2);
     // As if a worker had them leased when the webhook was disabled (so they were not parked), and then died.

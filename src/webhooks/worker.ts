@@ -158,7 +158,7 @@ export function startWebhookWorker(
   const loop = startPollLoop({
     pollIntervalMs,
     concurrency,
-    // Claim in batches: wait for a batch's worth of free slots (or a quarter of them with a small batch), not one.
+    // Claim in batches: once a quarter of the slots (at most a batch) are free, not after every delivery.
     claimBatch,
     minClaim: Math.max(1, Math.min(claimBatch, Math.ceil(concurrency / 4))),
     maxBackoffMs: 30_000,

@@ -116,7 +116,7 @@ export function benchOptions(values: Partial<Record<keyof typeof BENCH_FLAGS, st
     pgliteSeconds: positive('pglite-seconds', values['pglite-seconds'], 5),
     connections: integer('connections', values.connections, 32, 1),
     only,
-    webhooks: integer('webhooks', values.webhooks, 1000, 0),
+    webhooks: integer('webhooks', values.webhooks, 10_000, 0),
     databaseUrl,
     output,
   };

@@ -38,6 +38,8 @@ function wrap(target: PgQueryable, notify: (text: string) => void): Queryable {
 interface PipelineStatement {
   text: string;
   values: readonly unknown[];
+  /** Its rows are not wanted (BEGIN, COMMIT, deferred settings): not described, and its rows are skipped. */
+  discard?: boolean;
 }
 
 /** What the driver hands a Submittable (pg's Connection; only the calls made here). */
@@ -62,6 +64,9 @@ interface RowBuilder extends pg.QueryResult {
   addRow(row: Row): void;
   addCommandComplete(message: unknown): void;
 }
+
+/** The result of a statement whose rows are not wanted. */
+const DISCARDED = { rows: [], rowCount: 0 } as unknown as RowBuilder;
 
 /** Which statement of a pipeline an error belongs to (kept beside the driver's error object, not on it). */
 const failedStatement = new WeakMap<object, number>();
@@ -97,12 +102,13 @@ class Pipeline {
     }
     connection.stream.cork?.();
     try {
-      this.statements.forEach((statement, index) => {
+      for (const [index, statement] of this.statements.entries()) {
         connection.parse({ text: statement.text });
         connection.bind({ values: bound[index]! });
-        connection.describe({ type: 'P' });
+        // Without Describe the server sends no row description, and the rows are dropped unparsed.
+        if (!statement.discard) connection.describe({ type: 'P' });
         connection.execute({ rows: 0 });
-      });
+      }
       connection.sync();
     } finally {
       connection.stream.uncork?.();
@@ -121,7 +127,7 @@ class Pipeline {
   }
 
   handleDataRow(message: ResultMessage): void {
-    if (this.rowError !== undefined) return;
+    if (this.rowError !== undefined || this.statements[this.results.length]?.discard) return;
     const result = this.result();
     try {
       result.addRow(result.parseRow(message.fields));
@@ -132,6 +138,10 @@ class Pipeline {
   }
 
   handleCommandComplete(message: unknown): void {
+    if (this.statements[this.results.length]?.discard) {
+      this.results.push(DISCARDED);
+      return;
+    }
     const result = this.result();
     result.addCommandComplete(message);
     this.results.push(result);
@@ -212,65 +222,81 @@ interface PostgresTransaction extends DeferringTransaction {
   open(): boolean;
 }
 
-const BEGIN: PipelineStatement = { text: 'BEGIN', values: [] };
-const COMMIT: PipelineStatement = { text: 'COMMIT', values: [] };
+const BEGIN: PipelineStatement = { text: 'BEGIN', values: [], discard: true };
+const COMMIT: PipelineStatement = { text: 'COMMIT', values: [], discard: true };
+
+interface TransactionState {
+  client: pg.PoolClient;
+  /** Statements waiting to go out with the next one: BEGIN until it has been sent, then deferred ones. */
+  pending: PipelineStatement[];
+  begun: boolean;
+  committed: boolean;
+  failure: unknown;
+}
+
+// Module-level helpers and method syntax below, not closures: tsx (keepNames) wraps every named closure in a
+// `__name` call, which on this per-request path measurably cost more than the work itself.
+
+/** Sends what is pending, then `statements`; resolves with the results of `statements`. */
+async function sendPending(state: TransactionState, statements: PipelineStatement[]): Promise<RowBuilder[]> {
+  const sentFirst = state.pending.length;
+  const batch = sentFirst === 0 ? statements : state.pending.concat(statements);
+  state.pending = [];
+  state.begun = true;
+  try {
+    return (await runPipeline(state.client, batch)).slice(sentFirst);
+  } catch (error) {
+    // Which statement failed decides whose error it is: a deferred one's (or COMMIT's) is the transaction's.
+    const index = typeof error === 'object' && error !== null ? failedStatement.get(error) : undefined;
+    if (index !== undefined && (index < sentFirst || batch[index] === COMMIT)) state.failure ??= error;
+    throw error;
+  }
+}
+
+function assertUsable(state: TransactionState): void {
+  if (state.committed) throw new Error('the transaction has already been committed');
+}
+
+function resultOf<R>(result: { rows: unknown[]; rowCount: number | null }): QueryResult<R> {
+  return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+}
 
 function postgresTransaction(client: pg.PoolClient, notify: (text: string) => void): PostgresTransaction {
-  const pending: PipelineStatement[] = [BEGIN];
-  let begun = false;
-  let committed = false;
-  let failure: unknown;
-
-  /** Sends what is pending, then `statements`; resolves with the results of `statements`. */
-  const send = async (statements: PipelineStatement[]): Promise<RowBuilder[]> => {
-    const sentFirst = pending.length;
-    const batch = [...pending, ...statements];
-    pending.length = 0;
-    begun = true;
-    try {
-      return (await runPipeline(client, batch)).slice(sentFirst);
-    } catch (error) {
-      // Which statement failed decides whose error it is: a deferred one's (or COMMIT's) is the transaction's.
-      const index = typeof error === 'object' && error !== null ? failedStatement.get(error) : undefined;
-      if (index !== undefined && (index < sentFirst || batch[index] === COMMIT)) failure ??= error;
-      throw error;
-    }
-  };
-  const usable = () => {
-    if (committed) throw new Error('the transaction has already been committed');
-  };
-  const resultOf = <R>(result: { rows: unknown[]; rowCount: number | null }): QueryResult<R> => ({ rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length });
-
+  const state: TransactionState = { client, pending: [BEGIN], begun: false, committed: false, failure: undefined };
   return {
     async query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
-      usable();
+      assertUsable(state);
       notify(text);
       // Without parameters node-postgres uses the simple protocol, which allows several statements in one text:
       // keep that, after sending what is pending on its own.
-      if (pending.length > 0 && values.length > 0) return resultOf<R>((await send([{ text, values }]))[0]!);
-      if (pending.length > 0) await send([]);
+      if (state.pending.length > 0 && values.length > 0) return resultOf<R>((await sendPending(state, [{ text, values }]))[0]!);
+      if (state.pending.length > 0) await sendPending(state, []);
       return resultOf<R>(await client.query(text, [...values]));
     },
     async exec(sql: string): Promise<void> {
-      usable();
+      assertUsable(state);
       notify(sql);
-      if (pending.length > 0) await send([]);
+      if (state.pending.length > 0) await sendPending(state, []);
       await client.query(sql);
     },
     defer(text: string, values: readonly unknown[] = []): void {
-      usable();
+      assertUsable(state);
       notify(text);
-      pending.push({ text, values });
+      state.pending.push({ text, values, discard: true });
     },
     async queryAndCommit<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
-      usable();
+      assertUsable(state);
       notify(text);
-      const [result] = await send([{ text, values }, COMMIT]);
-      committed = true;
+      const [result] = await sendPending(state, [{ text, values }, COMMIT]);
+      state.committed = true;
       return resultOf<R>(result!);
     },
-    failure: () => failure,
-    open: () => begun && !committed,
+    failure() {
+      return state.failure;
+    },
+    open() {
+      return state.begun && !state.committed;
+    },
   };
 }
 
@@ -300,11 +326,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       const client = await pool.connect();
       // The pool listens for errors of idle clients only: a connection lost while checked out would otherwise
       // be an unhandled 'error' event that kills the process. The next query on it fails and is answered instead.
-      let lost: Error | undefined;
-      const onError = (error: Error) => {
-        lost = error;
+      const watch = {
+        lost: undefined as Error | undefined,
+        onError(error: Error) {
+          watch.lost = error;
+        },
       };
-      client.on('error', onError);
+      client.on('error', watch.onError);
       let broken: unknown;
       const tx = postgresTransaction(client, (text) => db.onStatement?.(text));
       try {
@@ -315,9 +343,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         if (tx.open()) broken = await client.query('ROLLBACK').then(() => undefined, (rollbackError: unknown) => rollbackError);
         throw error;
       } finally {
-        client.off('error', onError);
+        client.off('error', watch.onError);
         // A lost connection, or one whose ROLLBACK failed, is in an unknown state: destroy it instead of pooling it.
-        const discard = lost ?? (broken instanceof Error ? broken : undefined);
+        const discard = watch.lost ?? (broken instanceof Error ? broken : undefined);
         client.release(discard);
       }
     },

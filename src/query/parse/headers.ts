@@ -53,13 +53,12 @@ export function preferenceApplied(
   include: readonly ('resolution' | 'missing' | 'return' | 'count' | 'tx' | 'handling')[],
 ): string | undefined {
   const values: string[] = [];
-  const has = (key: (typeof include)[number]): boolean => include.includes(key);
-  if (has('resolution') && prefs.resolution) values.push(`resolution=${prefs.resolution}`);
-  if (has('missing') && prefs.missing) values.push(`missing=${prefs.missing}`);
-  if (has('return') && prefs.return) values.push(`return=${prefs.return}`);
-  if (has('count') && prefs.count) values.push(`count=${prefs.count}`);
-  if (has('tx') && prefs.tx) values.push(`tx=${prefs.tx}`);
-  if (has('handling') && prefs.handling) values.push(`handling=${prefs.handling}`);
+  if (include.includes('resolution') && prefs.resolution) values.push(`resolution=${prefs.resolution}`);
+  if (include.includes('missing') && prefs.missing) values.push(`missing=${prefs.missing}`);
+  if (include.includes('return') && prefs.return) values.push(`return=${prefs.return}`);
+  if (include.includes('count') && prefs.count) values.push(`count=${prefs.count}`);
+  if (include.includes('tx') && prefs.tx) values.push(`tx=${prefs.tx}`);
+  if (include.includes('handling') && prefs.handling) values.push(`handling=${prefs.handling}`);
   return values.length > 0 ? values.join(', ') : undefined;
 }
 

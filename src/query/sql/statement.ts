@@ -23,10 +23,11 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-function bodySql(media: MediaType, names: string[], params: Params): string {
+/** `node`'s output names are only needed for the CSV header line: computed only then. */
+function bodySql(media: MediaType, node: ReadNode, params: Params): string {
   if (media === 'object') return `coalesce((json_agg(${T}) -> 0)::text, '')`;
   if (media === 'csv') {
-    const header = params.add(names.map(csvField).join(','));
+    const header = params.add(outputNames(node).map(csvField).join(','));
     const cell =
       `CASE WHEN j.value IS NULL THEN '' WHEN j.value ~ '[",\\r\\n]' ` +
       `THEN '"' || replace(j.value, '"', '""') || '"' ELSE j.value END`;
@@ -52,7 +53,7 @@ function readStatement(node: ReadNode, count: CountMode, media: MediaType, maxRo
   if (count === 'exact') total = countSql(node, params);
   else if (count === 'estimated') total = countSql(node, params, maxRows + 1);
   const page = nodeSelectSql(node, params);
-  const body = bodySql(media, outputNames(node), params);
+  const body = bodySql(media, node, params);
   const text = `SELECT ${total} AS total, count(*) AS page_total, ${body} AS body FROM (${page}) AS ${T}`;
   const statement: Statement = { text, values: params.values };
   if (count === 'planned' || count === 'estimated') {
@@ -106,7 +107,7 @@ export function buildStatement(plan: Plan, maxRows: number): Statement {
         body = `coalesce(json_agg(${T}), '[]'::json)::text`;
       } else if (wantsBody) {
         page = nodeSelectSql(plan.returning, params, { unpaged: true });
-        body = bodySql(plan.media, outputNames(plan.returning), params);
+        body = bodySql(plan.media, plan.returning, params);
       } else {
         page = `SELECT FROM ${quoteIdent('pgrst_source')}`;
         body = `''`;

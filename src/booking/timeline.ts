@@ -5,6 +5,7 @@
  * Pure functions; the ranges come from one SQL statement (availability.ts).
  */
 import { addDays, daysBetween, weekdayIndex } from './dates.js';
+import type { Configuration } from './load.js';
 import type { ShowOptions } from './show-options.js';
 
 export type DayStatus = 'available' | 'tentative' | 'unavailable' | 'booked' | 'reserved' | 'closed';
@@ -18,15 +19,8 @@ export type Category = 'past' | 'booked' | 'tentative' | 'blocked' | 'padding' |
 /** `[start, end)` as `YYYY-MM-DD` strings. */
 export type DateRange = [start: string, end: string];
 
-export interface GoverningConfiguration {
-  id: string;
-  check_in_days: boolean[];
-  checkout_days: boolean[];
-  min_duration: number;
-  max_duration: number;
-  min_advance: number;
-  max_advance: number;
-  cooldown_time: number;
+/** A configuration as availability needs it, with the dates of the window it governs. */
+export interface GoverningConfiguration extends Omit<Configuration, 'long_rent_adjustments' | 'early_bird_adjustments' | 'last_minute_adjustments'> {
   /** The nightly rate of a minimum-length stay for one guest; null when the configuration has no such rate. */
   rate: number | null;
   /** The dates this configuration governs (overlaps resolved by `order`). */

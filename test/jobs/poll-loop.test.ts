@@ -18,6 +18,14 @@ function deferred<T>() {
 }
 
 /** Items to hand out, and the work started on each, finished by the test. */
+/** A claim function whose every claim stays pending until the test settles it through `claims`. */
+function claimsHeldOpen(claims: Array<ReturnType<typeof deferred<string[]>>>): () => Promise<string[]> {
+  return () => {
+    claims.push(deferred<string[]>());
+    return claims[claims.length - 1]!.promise;
+  };
+}
+
 function harness(overrides: Partial<PollLoopOptions<string>> = {}) {
   const queue: string[] = [];
   const limits: number[] = [];
@@ -151,12 +159,7 @@ describe('poll loop', () => {
 
   it('a wake during a claim is kept: the sleep after it ends at once', async () => {
     const claims: Array<ReturnType<typeof deferred<string[]>>> = [];
-    const h = harness({
-      claim() {
-        claims.push(deferred<string[]>());
-        return claims[claims.length - 1]!.promise;
-      },
-    });
+    const h = harness({ claim: claimsHeldOpen(claims) });
     const loop = startPollLoop(h.options);
     await settle();
     loop.wake(); // e.g. a redelivery was asked while the loop was claiming
@@ -171,12 +174,7 @@ describe('poll loop', () => {
 
   it('stop waits for the work in flight, including items claimed while stopping', async () => {
     const claims: Array<ReturnType<typeof deferred<string[]>>> = [];
-    const h = harness({
-      claim() {
-        claims.push(deferred<string[]>());
-        return claims[claims.length - 1]!.promise;
-      },
-    });
+    const h = harness({ claim: claimsHeldOpen(claims) });
     const loop = startPollLoop(h.options);
     await settle();
     assert.equal(claims.length, 1);

@@ -4,16 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { outboundRequest } from '../../src/outbound/request.js';
 import { forbiddenAddressReason } from '../../src/outbound/addresses.js';
+import { rejectsWith } from './support.js';
 import { OutboundError } from '../../src/outbound/errors.js';
 
-async function rejectsWith(promise: Promise<unknown>, kind: string, pattern?: RegExp): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof OutboundError, `expected an OutboundError, got ${String(error)}`);
-    assert.equal(error.kind, kind, error.message);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 describe('outbound address rules', () => {
   it('refuses private, loopback, link-local, CGNAT, multicast and metadata addresses', () => {

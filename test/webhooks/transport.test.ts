@@ -11,19 +11,12 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { WebhookTransport } from '../../src/webhooks/transport.js';
+import { rejectsWith } from '../outbound/support.js';
 import { OutboundError } from '../../src/outbound/errors.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../outbound/fixtures/${name}`, import.meta.url));
 const resolvesTo = (address: string) => async () => [{ address, family: 4 as const }];
 
-async function rejectsWith(promise: Promise<unknown>, kind: string, pattern?: RegExp): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof OutboundError, `expected an OutboundError, got ${String(error)}`);
-    assert.equal(error.kind, kind, error.message);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 interface Seen {
   address: string;

@@ -104,10 +104,10 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
       for (const [id, list] of nights) nightsByProduct.set(id, list);
     }
     // Each product's events up to the end of the stay plus the cooldown its arrival configuration asks for.
-    const booked = products.filter((product) => stays.get(product.id));
-    const untils = booked.map((product) => addDays(stays.get(product.id)!.endExclusive,
+    const withStay = products.filter((product) => stays.get(product.id));
+    const untils = withStay.map((product) => addDays(stays.get(product.id)!.endExclusive,
       paddingFor(product, nightsByProduct.get(product.id)?.[0]?.configuration ?? null)));
-    events = groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(booked.map((product) => product.id), input.interval.start, untils)));
+    events = groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(withStay.map((product) => product.id), input.interval.start, untils)));
     services = groupBy(await run<Service>(tx, servicesQuery(ids)));
     taxes = groupBy(await run<Tax>(tx, taxesQuery(ids)));
   }

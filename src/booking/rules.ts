@@ -22,17 +22,13 @@ export interface Stay {
 export const MAX_STAY_DAYS = 731;
 
 export function toStay(rentPeriod: Product['rent_period'], interval: Interval, field = 'interval'): Stay {
-  if (daysBetween(interval.start, interval.end) >= MAX_STAY_DAYS) {
-    throw invalidInput(`${field}: a stay may be at most ${MAX_STAY_DAYS} days`);
+  if (rentPeriod === 'nightly' && interval.end <= interval.start) {
+    throw invalidInput(`${field}.end must be after ${field}.start: a nightly stay has at least one night`);
   }
-  if (rentPeriod === 'nightly') {
-    if (interval.end <= interval.start) {
-      throw invalidInput(`${field}.end must be after ${field}.start: a nightly stay has at least one night`);
-    }
-    return { ...interval, endExclusive: interval.end, length: daysBetween(interval.start, interval.end) };
-  }
-  const endExclusive = addDays(interval.end, 1);
-  return { ...interval, endExclusive, length: daysBetween(interval.start, endExclusive) };
+  const endExclusive = rentPeriod === 'nightly' ? interval.end : addDays(interval.end, 1);
+  const length = daysBetween(interval.start, endExclusive);
+  if (length > MAX_STAY_DAYS) throw invalidInput(`${field}: a stay may be at most ${MAX_STAY_DAYS} days`);
+  return { ...interval, endExclusive, length };
 }
 
 /** Padding after the stay: the arrival configuration's cooldown (the product's when rent is priced by services). */

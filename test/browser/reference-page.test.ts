@@ -22,6 +22,8 @@ const ARGS = [
   '--disable-component-update', '--disable-sync',
 ];
 const missing = !existsSync(CHROMIUM);
+// CI (and anyone who sets STAYKIT_TEST_REQUIRE_BROWSER=1) must run the browser test: a missing browser fails it.
+if (missing && process.env.STAYKIT_TEST_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} not found, and STAYKIT_TEST_REQUIRE_BROWSER=1 requires it`);
 if (missing) console.log(`# skipping the browser test: ${CHROMIUM} not found (install it with: apt-get install -y chromium)`);
 
 let testDb: TestDatabase;

@@ -29,6 +29,10 @@ async function postgresAdminUrl(): Promise<string | undefined> {
 }
 
 const adminUrl = await postgresAdminUrl();
+if (!adminUrl && process.env.STAYKIT_TEST_BACKENDS !== 'pglite') {
+  // Say it loudly: a green run on PGlite alone has not exercised the concurrency and multi-process tests.
+  console.log('# PostgreSQL is not reachable (set TEST_DATABASE_URL or start it on 127.0.0.1:5432): running on PGlite ONLY');
+}
 
 export const BACKENDS: Backend[] = adminUrl ? ['pglite', 'postgres'] : ['pglite'];
 

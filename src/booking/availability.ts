@@ -9,7 +9,7 @@ import type { Queryable } from '../db/types.js';
 import { addDays, daysBetween, isDate, todayIn } from './dates.js';
 import { invalidInput, productNotFound } from './errors.js';
 import { UUID } from './input.js';
-import { blockingEventsOf, governingConfigurations } from './load.js';
+import { blockingEventsOf, governingConfigurations } from './queries.js';
 import { parseShowOptions, type ShowOptions } from './show-options.js';
 import { toDays, toIntervals, type Day, type Interval, type ProductTimeline } from './timeline.js';
 

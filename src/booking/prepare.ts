@@ -10,10 +10,12 @@ import { addDays, todayIn } from './dates.js';
 import { currencyNotSupported, notAvailable, occupancyInvalid, productNotFound, stayRulesViolated } from './errors.js';
 import type { BookingInput, ContactInput } from './input.js';
 import {
-  blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, couponsQuery, loadNights, localize, productsQuery, run,
-  servicesQuery, taxesQuery,
-  type BlockingEvent, type Capacity, type CapacityGroup, type Coupon, type Product, type Service, type Tax,
-} from './load.js';
+  localize, type BlockingEvent, type Capacity, type CapacityGroup, type Coupon, type Product, type Service, type Tax,
+} from './model.js';
+import {
+  blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, couponsQuery, loadNights, productsQuery, run, servicesQuery,
+  taxesQuery,
+} from './queries.js';
 import { priceStay, type Priced } from './pricing.js';
 import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';
 

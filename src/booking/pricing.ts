@@ -6,8 +6,8 @@ import { daysBetween } from './dates.js';
 import {
   couponExhausted, couponNotApplicable, couponNotStackable, formValueInvalid, noRate, unknownCoupon, unknownService,
 } from './errors.js';
-import type { Adjustment, Coupon, MultiLanguage, Night, Pricing, Product, Service, Tax } from './load.js';
-import { localize } from './load.js';
+import type { Adjustment, Coupon, MultiLanguage, Night, Pricing, Product, Service, Tax } from './model.js';
+import { localize } from './model.js';
 import type { Stay } from './rules.js';
 
 export type ItemType = 'rent' | 'service' | 'adjustment' | 'coupon' | 'tax';

@@ -5,8 +5,8 @@
 import { addDays, daysBetween, weekdayIndex, WEEKDAY_NAMES } from './dates.js';
 import { invalidInput, unknownCapacityGroup } from './errors.js';
 import type { Interval } from './input.js';
-import type { BlockingEvent, Capacity, CapacityGroup, Configuration, Night, Product } from './load.js';
-import { localize } from './load.js';
+import type { BlockingEvent, Capacity, CapacityGroup, Configuration, Night, Product } from './model.js';
+import { localize } from './model.js';
 
 export interface Stay {
   start: string;

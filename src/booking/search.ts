@@ -12,9 +12,11 @@ import { parseShowOptions } from './show-options.js';
 import { invalidInput } from './errors.js';
 import { isObject, parseInterval, parseOccupancy, parseUuid, requireObject, type Interval } from './input.js';
 import {
-  blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, groupBy, loadNights, run, servicesQuery, taxesQuery,
-  type BlockingEvent, type Capacity, type CapacityGroup, type Night, type Product, type Service, type Tax,
-} from './load.js';
+  groupBy, type BlockingEvent, type Capacity, type CapacityGroup, type Night, type Product, type Service, type Tax,
+} from './model.js';
+import {
+  blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, loadNights, run, servicesQuery, taxesQuery,
+} from './queries.js';
 import { priceStay } from './pricing.js';
 import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';
 

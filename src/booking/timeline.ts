@@ -5,7 +5,7 @@
  * Pure functions; the ranges come from one SQL statement (availability.ts).
  */
 import { addDays, daysBetween, weekdayIndex } from './dates.js';
-import type { Configuration } from './load.js';
+import type { Configuration } from './model.js';
 import type { ShowOptions } from './show-options.js';
 
 export type DayStatus = 'available' | 'tentative' | 'unavailable' | 'booked' | 'reserved' | 'closed';

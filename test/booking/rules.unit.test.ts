@@ -4,7 +4,7 @@ import { bestAdjustments, percentOf, roundHalfUp } from '../../src/booking/prici
 import { conflictingEvents, resolveOccupancy, toStay } from '../../src/booking/rules.js';
 import { addDays, daysBetween, isDate, todayIn, weekdayIndex } from '../../src/booking/dates.js';
 import { statusOf, toDays, toIntervals, type ProductTimeline } from '../../src/booking/timeline.js';
-import type { BlockingEvent, CapacityGroup } from '../../src/booking/load.js';
+import type { BlockingEvent, CapacityGroup } from '../../src/booking/model.js';
 
 describe('booking rules (pure)', () => {
   it('rounds half away from zero, without float noise', () => {

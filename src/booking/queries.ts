@@ -1,131 +1,16 @@
 /**
- * What pricing and the stay rules need, read as the API role (row-level security applies): a handful of
- * statements per request whatever the number of products, each a small `{ text, values }` builder.
+ * What pricing and the stay rules need (the model is in model.ts), read as the API role (row-level security
+ * applies): a handful of statements per request whatever the number of products, each a small `{ text, values }`
+ * builder, and the functions that run them. The SQL fragments `governingConfigurations` and `blockingEventsOf` are
+ * shared with the availability statement.
  */
 import type { Queryable } from '../db/types.js';
 import { addDays, daysBetween } from './dates.js';
+import type { Configuration, Night } from './model.js';
 
-export type MultiLanguage = Record<string, string>;
-
-export interface Product {
-  id: string;
-  parent_id: string | null;
-  name: MultiLanguage;
-  currency: string;
-  timezone: string;
-  rent_period: 'nightly' | 'daily';
-  interaction: 'request' | 'book';
-  request_status: 'CANCELLED' | 'TENTATIVE' | 'CONFIRMED';
-  cooldown_time: number;
-  rent_pricing_definition: 'configurations' | 'services';
-}
-
-export interface Adjustment {
-  min_duration?: number;
-  min_advance?: number;
-  max_advance?: number;
-  percentage: number;
-}
-
-export interface Configuration {
-  id: string;
-  check_in_days: boolean[];
-  checkout_days: boolean[];
-  min_duration: number;
-  max_duration: number;
-  min_advance: number;
-  max_advance: number;
-  cooldown_time: number;
-  long_rent_adjustments: Adjustment[];
-  early_bird_adjustments: Adjustment[];
-  last_minute_adjustments: Adjustment[];
-}
-
-/** One date of a stay: the configuration that governs it and the rate that applies to it for this stay. */
-export interface Night {
-  date: string;
-  configuration: Configuration | null;
-  rate: number | null;
-}
-
-export interface BlockingEvent {
-  id: string;
-  product_id: string;
-  start_date: string;
-  end_date: string;
-  padding: number;
-  status: 'TENTATIVE' | 'CONFIRMED';
-  type: 'booking' | 'blocked period';
-}
-
-export interface CapacityGroup {
-  id: string;
-  name: MultiLanguage;
-  requires_explicit_input: boolean;
-  /** The element groups when this group is an accumulator (capacity_group_dependencies), else empty. */
-  elements: string[];
-}
-
-export interface Capacity {
-  product_id: string;
-  capacity_group_id: string;
-  min: number;
-  max: number | null;
-}
-
-export interface Pricing {
-  per: 'stay' | 'night' | 'guest' | 'guest_night' | 'unit';
-  amount: number;
-  deposit?: boolean | number;
-}
-
-export interface ServiceOption {
-  id: string;
-  name: MultiLanguage;
-  pricing: Pricing | null;
-}
-
-export interface Service {
-  id: string;
-  product_id: string;
-  name: MultiLanguage;
-  description: MultiLanguage;
-  type: 'fee' | 'text' | 'email' | 'phone' | 'number' | 'checkbox' | 'select' | 'quantity';
-  pricing: Pricing | null;
-  required: boolean;
-  max_quantity: number | null;
-  options: ServiceOption[];
-}
-
-export interface Tax {
-  id: string;
-  product_id: string;
-  name: string;
-  percentage: number;
-  inclusive: boolean;
-  applies_to: 'rent' | 'services' | 'all';
-}
-
-export interface CouponDefinition {
-  type: 'percentage' | 'fixed';
-  value: number;
-  min_duration?: number;
-  booking_from?: string;
-  booking_until?: string;
-  stay_from?: string;
-  stay_until?: string;
-}
-
-export interface Coupon {
-  id: string;
-  code: string;
-  definition: CouponDefinition;
-  quota: number | null;
-  scope: 'global' | 'product' | 'service' | 'rent';
-  stackable: boolean;
-  uses: number;
-  product_ids: string[];
-  service_ids: string[];
+export interface SqlQuery {
+  text: string;
+  values: readonly unknown[];
 }
 
 const CONFIGURATION_COLUMNS = `c.id, to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
@@ -135,7 +20,7 @@ const CONFIGURATION_COLUMNS = `c.id, to_jsonb(c.check_in_days) AS check_in_days,
 /**
  * The configurations of the products matching `productCondition` (on `c.product_id`) that meet [first, last], each
  * with `governs`: the dates of [first, last] it decides. Where configurations overlap, a date belongs to the highest
- * `order`, then the latest update (DESIGN §4) — one window over each product's few configurations, not a lookup
+ * `order`, then the latest update (docs/booking.md, Rules) — one window over each product's few configurations, not a lookup
  * per date.
  */
 export function governingConfigurations(productCondition: string, first: string, last: string, columns: string): string {
@@ -147,7 +32,7 @@ export function governingConfigurations(productCondition: string, first: string,
     WHERE ${productCondition} AND c.intervals && daterange(${first}, ${last}, '[]')`;
 }
 
-export function productsQuery(productIds: readonly string[]) {
+export function productsQuery(productIds: readonly string[]): SqlQuery {
   return {
     text: `SELECT id, parent_id, name, currency, timezone, rent_period, interaction, request_status, cooldown_time,
              rent_pricing_definition
@@ -157,7 +42,7 @@ export function productsQuery(productIds: readonly string[]) {
 }
 
 /** Each product's configurations governing dates of [first, last], with their rate for `length` nights, `guests`. */
-export function nightsQuery(productIds: readonly string[], first: string, last: string, length: number, guests: number) {
+export function nightsQuery(productIds: readonly string[], first: string, last: string, length: number, guests: number): SqlQuery {
   const rate = `(SELECT (r ->> 'rate')::integer FROM jsonb_array_elements(c.rates) AS r
       WHERE (r ->> 'duration')::integer <= $4 AND (r ->> 'occupancy')::integer <= $5
       ORDER BY (r ->> 'duration')::integer DESC, (r ->> 'occupancy')::integer DESC
@@ -190,7 +75,7 @@ export function blockingEventsOf(product: string, from: string, until: string): 
 }
 
 /** Per product, the blocking events that meet [from, until of that product). */
-export function blockingEventsQuery(productIds: readonly string[], from: string, untils: readonly string[]) {
+export function blockingEventsQuery(productIds: readonly string[], from: string, untils: readonly string[]): SqlQuery {
   return {
     text: `SELECT e.id, e.product_id, e.start_date::text AS start_date, e.end_date::text AS end_date, e.padding, e.status, e.type
            FROM unnest($1::uuid[], $3::date[]) AS t(product_id, until)
@@ -200,7 +85,7 @@ export function blockingEventsQuery(productIds: readonly string[], from: string,
   };
 }
 
-export function capacityGroupsQuery() {
+export function capacityGroupsQuery(): SqlQuery {
   return {
     text: `SELECT g.id, g.name, g.requires_explicit_input,
              coalesce((SELECT jsonb_agg(dep.element_id ORDER BY dep.element_id) FROM api.capacity_group_dependencies AS dep
@@ -210,14 +95,14 @@ export function capacityGroupsQuery() {
   };
 }
 
-export function capacitiesQuery(productIds: readonly string[]) {
+export function capacitiesQuery(productIds: readonly string[]): SqlQuery {
   return {
     text: `SELECT product_id, capacity_group_id, min, max FROM api.capacities WHERE product_id = ANY ($1::uuid[])`,
     values: [productIds],
   };
 }
 
-export function servicesQuery(productIds: readonly string[]) {
+export function servicesQuery(productIds: readonly string[]): SqlQuery {
   return {
     text: `SELECT ps.product_id, s.id, s.name, s.description, s.type, s.pricing, s.required, s.max_quantity,
              coalesce((SELECT jsonb_agg(jsonb_build_object('id', o.id, 'name', o.name, 'pricing', o.pricing)
@@ -230,7 +115,7 @@ export function servicesQuery(productIds: readonly string[]) {
   };
 }
 
-export function taxesQuery(productIds: readonly string[]) {
+export function taxesQuery(productIds: readonly string[]): SqlQuery {
   return {
     text: `SELECT pt.product_id, t.id, t.name, t.percentage::float8 AS percentage, t.inclusive, t.applies_to
            FROM api.product_taxes AS pt JOIN api.taxes AS t ON t.id = pt.tax_id
@@ -241,7 +126,7 @@ export function taxesQuery(productIds: readonly string[]) {
 }
 
 /** Active coupons by code, case-insensitively; the newest wins when a code was reused after a soft delete. */
-export function couponsQuery(codes: readonly string[]) {
+export function couponsQuery(codes: readonly string[]): SqlQuery {
   return {
     text: `SELECT DISTINCT ON (lower(c.code)) c.id, c.code, c.definition, c.quota, c.scope, c.stackable,
              (SELECT count(*) FROM api.coupon_uses AS u WHERE u.coupon_id = c.id)::integer AS uses,
@@ -254,16 +139,6 @@ export function couponsQuery(codes: readonly string[]) {
            ORDER BY lower(c.code), c.created_at DESC, c.id`,
     values: [codes.map((code) => code.toLowerCase())],
   };
-}
-
-export function groupBy<T extends { product_id: string }>(rows: T[]): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = map.get(row.product_id);
-    if (list) list.push(row);
-    else map.set(row.product_id, [row]);
-  }
-  return map;
 }
 
 interface GoverningRow {
@@ -292,11 +167,6 @@ export async function loadNights(
   return nights;
 }
 
-export async function run<R>(tx: Queryable, q: { text: string; values: readonly unknown[] }): Promise<R[]> {
+export async function run<R>(tx: Queryable, q: SqlQuery): Promise<R[]> {
   return (await tx.query<R>(q.text, q.values)).rows;
-}
-
-export function localize(name: MultiLanguage | null | undefined, language: string): string {
-  if (!name) return '';
-  return name[language] ?? name.default ?? Object.values(name)[0] ?? '';
 }

@@ -1,0 +1,143 @@
+/**
+ * The booking model: the rows pricing and the stay rules work on (products, configurations, nights, blocking
+ * events, capacities, services, taxes, coupons) and pure helpers over them. What reads them is in queries.ts.
+ */
+export type MultiLanguage = Record<string, string>;
+
+export interface Product {
+  id: string;
+  parent_id: string | null;
+  name: MultiLanguage;
+  currency: string;
+  timezone: string;
+  rent_period: 'nightly' | 'daily';
+  interaction: 'request' | 'book';
+  request_status: 'CANCELLED' | 'TENTATIVE' | 'CONFIRMED';
+  cooldown_time: number;
+  rent_pricing_definition: 'configurations' | 'services';
+}
+
+export interface Adjustment {
+  min_duration?: number;
+  min_advance?: number;
+  max_advance?: number;
+  percentage: number;
+}
+
+export interface Configuration {
+  id: string;
+  check_in_days: boolean[];
+  checkout_days: boolean[];
+  min_duration: number;
+  max_duration: number;
+  min_advance: number;
+  max_advance: number;
+  cooldown_time: number;
+  long_rent_adjustments: Adjustment[];
+  early_bird_adjustments: Adjustment[];
+  last_minute_adjustments: Adjustment[];
+}
+
+/** One date of a stay: the configuration that governs it and the rate that applies to it for this stay. */
+export interface Night {
+  date: string;
+  configuration: Configuration | null;
+  rate: number | null;
+}
+
+export interface BlockingEvent {
+  id: string;
+  product_id: string;
+  start_date: string;
+  end_date: string;
+  padding: number;
+  status: 'TENTATIVE' | 'CONFIRMED';
+  type: 'booking' | 'blocked period';
+}
+
+export interface CapacityGroup {
+  id: string;
+  name: MultiLanguage;
+  requires_explicit_input: boolean;
+  /** The element groups when this group is an accumulator (capacity_group_dependencies), else empty. */
+  elements: string[];
+}
+
+export interface Capacity {
+  product_id: string;
+  capacity_group_id: string;
+  min: number;
+  max: number | null;
+}
+
+export interface Pricing {
+  per: 'stay' | 'night' | 'guest' | 'guest_night' | 'unit';
+  amount: number;
+  deposit?: boolean | number;
+}
+
+export interface ServiceOption {
+  id: string;
+  name: MultiLanguage;
+  pricing: Pricing | null;
+}
+
+export interface Service {
+  id: string;
+  product_id: string;
+  name: MultiLanguage;
+  description: MultiLanguage;
+  type: 'fee' | 'text' | 'email' | 'phone' | 'number' | 'checkbox' | 'select' | 'quantity';
+  pricing: Pricing | null;
+  required: boolean;
+  max_quantity: number | null;
+  options: ServiceOption[];
+}
+
+export interface Tax {
+  id: string;
+  product_id: string;
+  name: string;
+  percentage: number;
+  inclusive: boolean;
+  applies_to: 'rent' | 'services' | 'all';
+}
+
+export interface CouponDefinition {
+  type: 'percentage' | 'fixed';
+  value: number;
+  min_duration?: number;
+  booking_from?: string;
+  booking_until?: string;
+  stay_from?: string;
+  stay_until?: string;
+}
+
+export interface Coupon {
+  id: string;
+  code: string;
+  definition: CouponDefinition;
+  quota: number | null;
+  scope: 'global' | 'product' | 'service' | 'rent';
+  stackable: boolean;
+  uses: number;
+  product_ids: string[];
+  service_ids: string[];
+}
+
+/** Rows by their product, each list in the rows' order. */
+export function groupBy<T extends { product_id: string }>(rows: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.product_id);
+    if (list) list.push(row);
+    else map.set(row.product_id, [row]);
+  }
+  return map;
+}
+
+/** The text of `name` in `language`, else its default, else any it has. */
+export function localize(name: MultiLanguage | null | undefined, language: string): string {
+  if (!name) return '';
+  return name[language] ?? name.default ?? Object.values(name)[0] ?? '';
+}

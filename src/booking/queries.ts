@@ -32,12 +32,22 @@ export function governingConfigurations(productCondition: string, first: string,
     WHERE ${productCondition} AND c.intervals && daterange(${first}, ${last}, '[]')`;
 }
 
+const PRODUCT_COLUMNS = `id, parent_id, name, currency, timezone, rent_period, interaction, request_status, cooldown_time,
+  rent_pricing_definition`;
+
 export function productsQuery(productIds: readonly string[]): SqlQuery {
   return {
-    text: `SELECT id, parent_id, name, currency, timezone, rent_period, interaction, request_status, cooldown_time,
-             rent_pricing_definition
+    text: `SELECT ${PRODUCT_COLUMNS}
            FROM api.products WHERE id = ANY ($1::uuid[]) AND deleted_at IS NULL ORDER BY created_at, id`,
     values: [productIds],
+  };
+}
+
+/** Every live product the caller's organization has (row-level security picks the organization). */
+export function allProductsQuery(): SqlQuery {
+  return {
+    text: `SELECT ${PRODUCT_COLUMNS} FROM api.products WHERE deleted_at IS NULL ORDER BY created_at, id`,
+    values: [],
   };
 }
 

@@ -15,8 +15,9 @@ import {
   groupBy, type BlockingEvent, type Capacity, type CapacityGroup, type Night, type Product, type Service, type Tax,
 } from './model.js';
 import {
-  blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, loadNights, run, servicesQuery, taxesQuery,
+  allProductsQuery, blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, loadNights, run, servicesQuery, taxesQuery,
 } from './queries.js';
+import { attributeOptionsQuery, rateRangesQuery, type AttributeOptionRow, type RateRangeRow } from './search-queries.js';
 import { priceStay } from './pricing.js';
 import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';
 
@@ -50,10 +51,6 @@ export function parseSearchInput(value: unknown): SearchInput {
   };
 }
 
-const PRODUCTS = `SELECT id, parent_id, name, currency, timezone, rent_period, interaction, request_status, cooldown_time,
-    rent_pricing_definition
-  FROM api.products WHERE deleted_at IS NULL ORDER BY created_at, id`;
-
 function stayAvailability(stay: Stay, product: Product, nights: Night[], events: BlockingEvent[], today: string, show: ShowOptions): string {
   if (nights.some((night) => !night.configuration)) return show.showClosedAs === 'closed' ? 'closed' : 'unavailable';
   const conflicts = conflictingEvents(stay, paddingFor(product, nights[0]?.configuration ?? null), events)
@@ -71,15 +68,12 @@ function stayAvailability(stay: Stay, product: Product, nights: Night[], events:
 }
 
 export async function search(tx: Queryable, input: SearchInput, now: Date): Promise<SearchResult[]> {
-  const products = await run<Product>(tx, { text: PRODUCTS, values: [] });
+  const products = await run<Product>(tx, allProductsQuery());
   if (products.length === 0) return [];
   const ids = products.map((product) => product.id);
   const groups = await run<CapacityGroup>(tx, capacityGroupsQuery());
   const capacities = groupBy(await run<Capacity>(tx, capacitiesQuery(ids)));
-  const optionRows = groupBy(await run<{ product_id: string; attribute_option_id: string }>(tx, {
-    text: 'SELECT product_id, attribute_option_id FROM api.product_attribute_options WHERE product_id = ANY ($1::uuid[])',
-    values: [ids],
-  }));
+  const optionRows = groupBy(await run<AttributeOptionRow>(tx, attributeOptionsQuery(ids)));
   // Occupancy: unknown groups are a 400 for the whole search (same check as /book). Without one, prices are for
   // one guest.
   const noOccupancy = Object.keys(input.occupancy).length === 0;
@@ -114,13 +108,8 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     taxes = groupBy(await run<Tax>(tx, taxesQuery(ids)));
   }
   const rateRanges = input.interval ? new Map<string, { min: number; max: number }>() : new Map(
-    (await run<{ product_id: string; min: number; max: number }>(tx, {
-      text: `SELECT c.product_id, min((r ->> 'rate')::integer) AS min, max((r ->> 'rate')::integer) AS max
-             FROM api.product_configurations AS c CROSS JOIN LATERAL jsonb_array_elements(c.rates) AS r
-             WHERE c.product_id = ANY ($1::uuid[]) AND ($2::integer IS NULL OR (r ->> 'occupancy')::integer <= $2)
-             GROUP BY c.product_id`,
-      values: [ids, noOccupancy ? null : guests],
-    })).map((row) => [row.product_id, { min: row.min, max: row.max }]),
+    (await run<RateRangeRow>(tx, rateRangesQuery(ids, noOccupancy ? null : guests)))
+      .map((row) => [row.product_id, { min: row.min, max: row.max }]),
   );
 
   const todays = new Map<string, string>();

@@ -1,6 +1,6 @@
 /**
- * API key format (DESIGN.md §2): `sk_<key_id>_<secret>`. `key_id` is 12 lowercase base32 characters, public and
- * indexed, so a key is found in O(1); `secret` is 32 random bytes in base62. Only SHA-256 of the secret is stored.
+ * API key format (docs/design.md#api-keys): `sk_<key_id>_<secret>`. `key_id` is 12 lowercase base32 characters, public
+ * and indexed, so a key is found in O(1); `secret` is 32 random bytes in base62. Only SHA-256 of the secret is stored.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 

@@ -1,6 +1,6 @@
 /**
- * Calendar dates as `YYYY-MM-DD` strings, computed in UTC so no local time zone or DST can shift a day.
- * "Today" is always today in the product's time zone (DESIGN §4), derived from an injected clock.
+ * Calendar dates as `YYYY-MM-DD` strings, computed in UTC so no local time zone or DST can shift a day. "Today" is
+ * always today in the product's time zone (docs/design.md#booking-conventions), derived from an injected clock.
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;

@@ -1,6 +1,7 @@
 /**
  * The one pricing function shared by /quote, /book, /cart-* and /search: rent per night, adjustments, services and
- * their deposits, coupons and taxes (DESIGN §4), in integer minor units. Pure: everything it needs is loaded first.
+ * their deposits, coupons and taxes (docs/design.md#pricing), in integer minor units. Pure: everything it needs is
+ * loaded first.
  */
 import { daysBetween } from './dates.js';
 import {
@@ -91,7 +92,7 @@ export function percentOf(amount: number, percentage: number): number {
   return roundHalfUp((amount * percentage) / 100);
 }
 
-/** The best entry of each adjustment list (DESIGN §4), or undefined. */
+/** The best entry of each adjustment list (docs/design.md#pricing), or undefined. */
 export function bestAdjustments(
   arrival: { long_rent_adjustments: Adjustment[]; early_bird_adjustments: Adjustment[]; last_minute_adjustments: Adjustment[] },
   length: number,

@@ -1,5 +1,5 @@
 /**
- * The booking flow's HTTP routes (DESIGN §4): availability, search, quote, book, cart validate and checkout, and
+ * The booking flow's HTTP routes (docs/booking.md): availability, search, quote, book, cart validate and checkout, and
  * create-product. Each request: authorize (scope) → parse the body into a typed input (400s) → one tenant
  * transaction (RLS as staykit_api) → respond. Writes and their Idempotency-Key share that transaction.
  */

@@ -1,6 +1,6 @@
 /**
- * The stay rules of DESIGN §4 as pure functions: the shape of a stay per rent period, the rules of the arrival
- * configuration, overlaps with existing events (cooldown padding included) and occupancy.
+ * The stay rules (docs/design.md#stay-rules) as pure functions: the shape of a stay per rent period, the rules of the
+ * arrival configuration, overlaps with existing events (cooldown padding included) and occupancy.
  */
 import { addDays, daysBetween, weekdayIndex, WEEKDAY_NAMES } from './dates.js';
 import { invalidInput, unknownCapacityGroup } from './errors.js';

@@ -1,7 +1,8 @@
 /**
  * The one mapping from a PostgreSQL error (thrown by `pg` or PGlite; both carry `code`, `message`, `detail`,
  * `hint`) to an ApiError, with PostgREST v12's SQLSTATE → HTTP table (`mapSQLtoHTTP` in its Error.hs): anything not
- * listed is a 400, as there. Staykit's one addition (DESIGN §3): 23P01 exclusion violation → 409.
+ * listed is a 400, as there. Staykit's additions (docs/design.md#errors): 23P01 exclusion violation → 409, and a
+ * statement timeout (57014) → 504.
  */
 import { ApiError } from './api-error.js';
 

@@ -1,7 +1,7 @@
 /**
- * Fetching a feed under the outbound rules (DESIGN.md §6) — https only unless private targets are allowed, no
- * private/loopback/metadata addresses, no redirects, one deadline, 1 MiB cap — and turning what comes back into
- * text or a message for `external_calendars.error`.
+ * Fetching a feed under the outbound rules (docs/design.md#outbound-requests) — https only unless private targets are
+ * allowed, no private/loopback/metadata addresses, no redirects, one deadline, 1 MiB cap — and turning what comes back
+ * into text or a message for `external_calendars.error`.
  */
 import { outboundRequest, type ResolvedAddress } from '../outbound/request.js';
 import { OutboundError } from '../outbound/errors.js';

@@ -1,3 +1,3 @@
-/** Defaults of the limits that are configured elsewhere (DESIGN §8). */
+/** Defaults of the limits that are configured elsewhere (docs/design.md#limits). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_RATE_LIMIT_BURST = 100;

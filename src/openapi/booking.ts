@@ -1,7 +1,7 @@
 /**
- * The booking flow (DESIGN §4, src/booking/routes.ts) in OpenAPI: availability, search, quote, book, cart validate
- * and checkout, create-product. `src/booking` parses bodies by hand rather than from JSON schemas, so the request
- * and response shapes are written out here, field for field as its parsers accept them.
+ * The booking flow (docs/booking.md, src/booking/routes.ts) in OpenAPI: availability, search, quote, book, cart
+ * validate and checkout, create-product. `src/booking` parses bodies by hand rather than from JSON schemas, so the
+ * request and response shapes are written out here, field for field as its parsers accept them.
  */
 import type { JsonSchema } from './json-schema.js';
 

@@ -1,5 +1,5 @@
 /**
- * The webhook event catalogue (DESIGN.md §6). The database holds the same list in
+ * The webhook event catalogue (docs/design.md#webhooks). The database holds the same list in
  * `staykit_internal.webhook_event_catalogue()` (it validates `webhooks.events`); a test keeps the two equal.
  */
 export const EVENT_RESOURCES = [
@@ -27,7 +27,7 @@ export function isSubscribed(events: readonly string[], eventType: string): bool
   return events.includes('*') || events.includes(eventType);
 }
 
-/** The body that is POSTed (DESIGN.md §6). */
+/** The body that is POSTed (docs/design.md#webhooks). */
 export interface NotificationBody {
   id: string;
   date: number;

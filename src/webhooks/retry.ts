@@ -1,8 +1,8 @@
 /**
- * The retry policy (DESIGN.md §6), as pure functions. `schedule[i]` is the wait before attempt i + 1, counted
- * from the previous failed attempt (`schedule[0]` from when the event happened): so after attempt n fails the
- * next is due `schedule[n]` seconds later, and when `schedule[n]` does not exist the notification ends `error`.
- * The default schedule therefore allows 10 attempts over about 3 days.
+ * The retry policy (docs/design.md#webhooks), as pure functions. `schedule[i]` is the wait before attempt i + 1,
+ * counted from the previous failed attempt (`schedule[0]` from when the event happened): so after attempt n fails the
+ * next is due `schedule[n]` seconds later, and when `schedule[n]` does not exist the notification ends `error`. The
+ * default schedule therefore allows 10 attempts over about 3 days.
  */
 
 /** The longest `Retry-After` we honour; larger values are cut to this. */

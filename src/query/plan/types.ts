@@ -14,11 +14,11 @@ export interface EngineOptions {
   requireFilterForWrites: boolean;
   /** Prefix of the `Location`/`Content-Location` paths, e.g. `/v1`. */
   basePath: string;
-  /** Embedding depth limit (DESIGN §8: 8). */
+  /** Embedding depth limit (docs/design.md#limits: 8). */
   maxEmbedDepth?: number;
-  /** or/and nesting limit (DESIGN §8: 10). */
+  /** or/and nesting limit (docs/design.md#limits: 10). */
   maxLogicDepth?: number;
-  /** Most objects one POST may insert (DESIGN §8: 1000); unlimited when absent. */
+  /** Most objects one POST may insert (docs/design.md#limits: 1000); unlimited when absent. */
   maxInsertRows?: number;
   /**
    * Reading this schema has no side effects (tables only: no views or functions that write), so committing a

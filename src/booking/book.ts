@@ -5,6 +5,8 @@
 import type { Queryable } from '../db/types.js';
 import type { BookingInput } from './input.js';
 import { bookingPayload, prepareBooking } from './prepare.js';
+import { run } from './queries.js';
+import { createBookingQuery, type CreatedBookingRow } from './write-queries.js';
 
 export interface BookResult {
   reference: string;
@@ -14,10 +16,7 @@ export interface BookResult {
 
 export async function book(tx: Queryable, input: BookingInput, now: Date): Promise<BookResult> {
   const prepared = await prepareBooking(tx, input, now);
-  const { rows } = await tx.query<{ result: { booking_id: string; reference: string } }>(
-    'SELECT staykit_internal.create_booking($1::jsonb) AS result',
-    [JSON.stringify(bookingPayload(prepared, input))],
-  );
-  const result = rows[0]!.result;
+  const [created] = await run<CreatedBookingRow>(tx, createBookingQuery(bookingPayload(prepared, input)));
+  const result = created!.result;
   return { reference: result.reference, booking_id: result.booking_id, payment_url: null };
 }

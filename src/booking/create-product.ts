@@ -7,6 +7,8 @@
 import type { Queryable } from '../db/types.js';
 import { invalidInput } from './errors.js';
 import { isObject, requireObject } from './input.js';
+import { run } from './queries.js';
+import { createProductQuery, type CreatedProductRow } from './write-queries.js';
 
 const SETTABLE = new Set([
   'id', 'ac_id', 'parent_id', 'approximate_address', 'approximate_coordinates', 'cancel_after_initial_payment_error',
@@ -48,9 +50,6 @@ export function parseProductInput(value: unknown): Record<string, unknown> {
 }
 
 export async function createProduct(tx: Queryable, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const { rows } = await tx.query<{ product: Record<string, unknown> }>(
-    'SELECT staykit_internal.create_product($1::jsonb) AS product',
-    [JSON.stringify(fields)],
-  );
-  return rows[0]!.product;
+  const [created] = await run<CreatedProductRow>(tx, createProductQuery(fields));
+  return created!.product;
 }

@@ -15,7 +15,7 @@ export interface Scenario {
   bodyFor?: (n: number) => unknown;
   /** Resource-engine scenarios are also run directly against PostgreSQL with the engine's own SQL. */
   engine: boolean;
-  /** Targets of DESIGN/issue: API throughput as a share of direct SQL. */
+  /** Target of issue 10 (README, Performance): API throughput as a share of direct SQL. */
   target?: number;
   /** Concurrency of this scenario when not the run's (e.g. 1: the latency of one request on its own). */
   connections?: number;

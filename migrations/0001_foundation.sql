@@ -317,7 +317,7 @@ CREATE FUNCTION staykit_internal.is_http_url(value text) RETURNS boolean
 LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT value ~* '^https?://[^\s/]+\S*$' $$;
 
 -- ---------------------------------------------------------------------------------------------------------------
--- Webhook event catalogue (DESIGN.md §6).
+-- Webhook event catalogue (docs/design.md#webhooks).
 
 CREATE FUNCTION staykit_internal.webhook_event_catalogue() RETURNS text[]
 LANGUAGE sql IMMUTABLE AS $$
@@ -329,7 +329,7 @@ LANGUAGE sql IMMUTABLE AS $$
          || ARRAY['calendar_events.confirmed', 'calendar_events.cancelled', 'calendar_event_tasks.completed',
                   'payments.paid', 'external_calendars.sync_failed']
 $$;
-COMMENT ON FUNCTION staykit_internal.webhook_event_catalogue() IS 'Every webhook event type name (DESIGN.md §6).';
+COMMENT ON FUNCTION staykit_internal.webhook_event_catalogue() IS 'Every webhook event type name (docs/design.md#webhooks).';
 
 CREATE FUNCTION staykit_internal.is_webhook_event_list(value text[]) RETURNS boolean
 LANGUAGE sql IMMUTABLE STRICT AS $$

@@ -1,4 +1,5 @@
--- States, logs and soft deletes in the database (DESIGN.md §5), plus updated_at on every mutable table.
+-- States, logs and soft deletes in the database (docs/design.md#states-and-soft-deletes and #logs), plus updated_at
+-- on every mutable table.
 --
 -- The log writers are SECURITY DEFINER with a fixed search_path: clients (role staykit_api) may read the logs but
 -- never write them, and may not write bookings.confirmed_at themselves.
@@ -37,7 +38,7 @@ LANGUAGE sql IMMUTABLE AS $$
                                       ('CANCELLED', 'TENTATIVE'), ('CANCELLED', 'CONFIRMED'))
 $$;
 COMMENT ON FUNCTION staykit_internal.is_allowed_status_move(text, text) IS
-  'Allowed calendar event status moves (DESIGN.md §5); staying in the same status is always allowed.';
+  'Allowed calendar event status moves (docs/design.md#states-and-soft-deletes); staying in the same status is always allowed.';
 
 CREATE FUNCTION staykit_internal.calendar_events_check_status_move() RETURNS trigger
 LANGUAGE plpgsql AS $$

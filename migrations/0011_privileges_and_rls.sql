@@ -112,8 +112,8 @@ SELECT staykit_internal.grant_api_access('api.webhooks', '{SELECT,INSERT,UPDATE,
 SELECT staykit_internal.grant_api_access('api.webhook_notifications', '{SELECT}');
 
 -- ---------------------------------------------------------------------------------------------------------------
--- Collections the spec only names (DESIGN.md §3): GET for all, full CRUD for the organization's own editable
--- data, read-only for logs, analytics and what integrations or the booking flow write.
+-- Collections the spec only names (docs/design.md#resource-endpoints): GET for all, full CRUD for the organization's
+-- own editable data, read-only for logs, analytics and what integrations or the booking flow write.
 
 SELECT staykit_internal.grant_api_access('api.api_requests', '{SELECT}');
 SELECT staykit_internal.grant_api_access('api.calendar_event_updates', '{SELECT}');

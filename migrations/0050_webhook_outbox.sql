@@ -1,4 +1,4 @@
--- Webhook outbox and delivery queue (DESIGN.md §6, docs/webhooks.md).
+-- Webhook outbox and delivery queue (docs/design.md#webhooks, docs/webhooks.md).
 --
 -- Every create, update and delete of a catalogue resource inserts, in the same transaction, one
 -- api.webhook_notifications row per subscribed, enabled webhook of the row's organization (status pending, tries 0,

@@ -90,7 +90,7 @@ const testCase: fc.Arbitrary<Case> = fc.record({
   showPendingAs: fc.constantFrom('CANCELLED', 'TENTATIVE', 'CONFIRMED'),
 });
 
-/** The day-by-day reading of DESIGN §4 for one date. */
+/** The day-by-day reading of the stay rules and show options (docs/design.md#stay-rules) for one date. */
 function reference(c: Case) {
   const date = (offset: number) => addDays(BASE, offset);
   const governing = (d: string) => [...c.configurations].sort((a, b) => b.order - a.order)

@@ -10,7 +10,7 @@ import { asApi, createOrganization, inRollback, rejectsWith, type Organization }
 
 const CRUD = 'SELECT,INSERT,UPDATE,DELETE';
 
-/** staykit_api's operations per table: the spec's operation table, then DESIGN.md §3 for the index-only ones. */
+/** staykit_api's operations per table: the spec's operation table, and docs/design.md#resource-endpoints beyond it. */
 const EXPECTED_OPERATIONS: Record<string, string> = {
   attribute_options: CRUD, attributes: CRUD, booking_details: CRUD, booking_updates: 'SELECT',
   bookings: 'SELECT,UPDATE,DELETE', calendar_event_notes: 'SELECT', email_templates: CRUD, calendar_events: CRUD,
@@ -123,7 +123,7 @@ forEachBackend('schema: tenancy, privileges and row-level security', (ctx) => {
     assert.deepEqual(single, []);
   });
 
-  it('grants staykit_api exactly the operations of the spec and DESIGN.md', async () => {
+  it('grants staykit_api exactly the operations of docs/schema.md (methods per table)', async () => {
     const { rows } = await ctx.db.query<{ table_name: string; ops: string }>(`
       SELECT c.relname AS table_name,
              concat_ws(',',

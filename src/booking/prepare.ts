@@ -13,8 +13,8 @@ import {
   localize, type BlockingEvent, type Capacity, type CapacityGroup, type Coupon, type Product, type Service, type Tax,
 } from './model.js';
 import {
-  blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, couponsQuery, loadNights, productsQuery, run, servicesQuery,
-  taxesQuery,
+  blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, couponsQuery, loadNights, productsQuery, run,
+  servicesQuery, taxesQuery,
 } from './queries.js';
 import { priceStay, type Priced } from './pricing.js';
 import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';

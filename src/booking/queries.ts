@@ -20,8 +20,8 @@ const CONFIGURATION_COLUMNS = `c.id, to_jsonb(c.check_in_days) AS check_in_days,
 /**
  * The configurations of the products matching `productCondition` (on `c.product_id`) that meet [first, last], each
  * with `governs`: the dates of [first, last] it decides. Where configurations overlap, a date belongs to the highest
- * `order`, then the latest update (docs/booking.md, Rules) — one window over each product's few configurations, not a lookup
- * per date.
+ * `order`, then the latest update (docs/booking.md, Rules) — one window over each product's few configurations, not
+ * a lookup per date.
  */
 export function governingConfigurations(productCondition: string, first: string, last: string, columns: string): string {
   return `SELECT c.product_id, ${columns},

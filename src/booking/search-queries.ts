@@ -18,7 +18,8 @@ export interface RateRangeRow {
 /** The attribute options each product has. */
 export function attributeOptionsQuery(productIds: readonly string[]): SqlQuery {
   return {
-    text: 'SELECT product_id, attribute_option_id FROM api.product_attribute_options WHERE product_id = ANY ($1::uuid[])',
+    text: `SELECT product_id, attribute_option_id FROM api.product_attribute_options
+           WHERE product_id = ANY ($1::uuid[])`,
     values: [productIds],
   };
 }

@@ -15,7 +15,8 @@ import {
   groupBy, type BlockingEvent, type Capacity, type CapacityGroup, type Night, type Product, type Service, type Tax,
 } from './model.js';
 import {
-  allProductsQuery, blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, loadNights, run, servicesQuery, taxesQuery,
+  allProductsQuery, blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, loadNights, run, servicesQuery,
+  taxesQuery,
 } from './queries.js';
 import { attributeOptionsQuery, rateRangesQuery, type AttributeOptionRow, type RateRangeRow } from './search-queries.js';
 import { priceStay } from './pricing.js';

@@ -2,7 +2,8 @@
  * A product's calendar as the availability statement returns it — what covers each date, as half-open date ranges, and
  * which configuration governs each date — turned into the response: statuses under the caller's `show_*_as` options
  * (merged into intervals), and, on request, every day with its check-in/checkout flags
- * (docs/design.md#availability-and-search). Pure functions; the ranges come from one SQL statement (availability.ts).
+ * (docs/design.md#availability-and-search). Pure functions; the ranges come from one SQL statement
+ * (availability-queries.ts).
  */
 import { addDays, daysBetween, weekdayIndex } from './dates.js';
 import type { Configuration } from './model.js';

@@ -14,13 +14,23 @@ export class OutboundError extends Error {
   }
 }
 
-/** The URL or the address it resolves to is not allowed (scheme, private range, metadata endpoint…). */
+/**
+ * The URL or the address it resolves to is not allowed (scheme, private range, metadata endpoint…). `message`
+ * never says what a name resolved to (that would map the server's internal network for whoever owns the URL);
+ * `detail` does, for the server's logs only.
+ */
 export class OutboundRefusedError extends OutboundError {
-  constructor(message: string) {
+  readonly detail: string | undefined;
+
+  constructor(message: string, detail?: string) {
     super('refused', message);
     this.name = 'OutboundRefusedError';
+    this.detail = detail;
   }
 }
+
+/** What the client is told when a host resolves to an address that is not allowed. */
+export const TARGET_NOT_ALLOWED = 'target not allowed';
 
 /** No complete response within the deadline (DNS, connect, headers and body all count). */
 export class OutboundTimeoutError extends OutboundError {

@@ -23,6 +23,7 @@ import {
   OutboundRefusedError,
   OutboundTimeoutError,
   OutboundTooLargeError,
+  TARGET_NOT_ALLOWED,
 } from './errors.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -102,7 +103,7 @@ export async function resolveTarget(
     for (const candidate of candidates) {
       const reason = forbiddenAddressReason(candidate.address);
       if (reason !== undefined) {
-        throw new OutboundRefusedError(`${host} resolves to ${candidate.address} (${reason}), which is not allowed`);
+        throw new OutboundRefusedError(TARGET_NOT_ALLOWED, `${host} resolves to ${candidate.address} (${reason})`);
       }
     }
   }

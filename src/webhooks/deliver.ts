@@ -5,7 +5,7 @@
  * recorded in one statement — batched with other deliveries' outcomes when a recorder is given.
  */
 import { outboundRequest, type OutboundResponse } from '../outbound/request.js';
-import { OutboundError, OutboundTooLargeError } from '../outbound/errors.js';
+import { OutboundError, OutboundRefusedError, OutboundTooLargeError } from '../outbound/errors.js';
 import type { Queryable } from '../db/types.js';
 import { signedHeaders } from './signature.js';
 import { decideOutcome, parseRetryAfter, type AttemptOutcome } from './retry.js';
@@ -34,6 +34,8 @@ export interface AttemptResult {
   /** The text stored in `webhook_notifications.response`. */
   response: string;
   retryAfterSeconds: number | undefined;
+  /** Why the target was refused, for the server's log only (`response` says just "target not allowed"). */
+  refusedDetail?: string;
 }
 
 export interface DeliveryReport extends AttemptResult {
@@ -94,7 +96,10 @@ export async function attempt(
       retryAfterSeconds: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
     };
   } catch (error) {
-    if (error instanceof OutboundError) return { status: undefined, response: describeError(error), retryAfterSeconds: undefined };
+    if (error instanceof OutboundError) {
+      const refusedDetail = error instanceof OutboundRefusedError ? error.detail : undefined;
+      return { status: undefined, response: describeError(error), retryAfterSeconds: undefined, refusedDetail };
+    }
     return {
       status: undefined,
       response: JSON.stringify({ error: 'internal', message: clean((error as Error).message ?? String(error)) }),

@@ -140,6 +140,9 @@ export function startWebhookWorker(
       logger.error({ notification_id: claimed.id, err: error }, 'webhook delivery could not be recorded');
       return;
     }
+    if (report.refusedDetail !== undefined) {
+      logger.warn({ notification_id: claimed.id, webhook_id: claimed.webhook_id, detail: report.refusedDetail }, 'webhook target refused');
+    }
     if (!report.recorded) {
       logger.warn({ notification_id: claimed.id }, 'webhook attempt not recorded: the lease expired (another worker retries) or the webhook was deleted');
     } else if (report.outcome.kind === 'gone') {

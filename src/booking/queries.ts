@@ -163,10 +163,9 @@ interface GoverningRow {
 export async function loadNights(
   tx: Queryable, productIds: readonly string[], first: string, last: string, length: number, guests: number,
 ): Promise<Map<string, Night[]>> {
-  const q = nightsQuery(productIds, first, last, length, guests);
   const nights = new Map(productIds.map((productId) => [productId, Array.from({ length: daysBetween(first, last) + 1 },
     (_, i): Night => ({ date: addDays(first, i), configuration: null, rate: null }))]));
-  for (const row of (await tx.query<GoverningRow>(q.text, q.values)).rows) {
+  for (const row of await run<GoverningRow>(tx, nightsQuery(productIds, first, last, length, guests))) {
     const list = nights.get(row.product_id)!;
     for (const [start, end] of row.dates) {
       for (let i = daysBetween(first, start); i < daysBetween(first, end); i += 1) {
@@ -177,6 +176,7 @@ export async function loadNights(
   return nights;
 }
 
+/** Runs one statement in `tx` and returns its rows, typed as the caller expects them. */
 export async function run<R>(tx: Queryable, q: SqlQuery): Promise<R[]> {
   return (await tx.query<R>(q.text, q.values)).rows;
 }

@@ -3,6 +3,12 @@
  * zone, and the conversion of a timed feed event to the dates of a unit. Pure functions on top of `Intl`.
  */
 
+/**
+ * The dates Staykit stores (the database refuses others, as the booking flow does): `first` … `last`, and an
+ * exclusive end date up to `endLimit`.
+ */
+export const SUPPORTED_DATES = { first: '1900-01-01', last: '2199-12-31', endLimit: '2200-01-01' } as const;
+
 export interface WallTime {
   year: number;
   month: number;

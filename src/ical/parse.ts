@@ -3,7 +3,10 @@
  *
  * - The text must be an iCalendar object (`BEGIN:VCALENDAR`); ical.js parses it (CRLF or LF, folded lines,
  *   escaped text). Anything it cannot parse, and any VEVENT without a usable DTSTART, fails the whole feed with
- *   `FeedParseError`: a sync that silently skipped an event would cancel it and free its dates.
+ *   `FeedParseError`: a sync that silently skipped an event would cancel it and free its dates. So does any date
+ *   that ical.js would roll over instead of refusing: a date or time that does not exist (`20270230`, `T250000`,
+ *   also in RDATE, EXDATE and UNTIL), an end before the start, a recurrence expanded into a day its rule does
+ *   not allow, and a kept event outside the dates Staykit stores (1900-01-01 – 2199-12-31).
  * - All-day events (`VALUE=DATE`) keep their dates; DTEND is exclusive, as in `calendar_events.end_date`.
  * - Timed events: the instant (UTC, TZID with the feed's VTIMEZONE, TZID naming an IANA zone, or floating = the
  *   unit's local time) is turned into the unit's wall-clock time, `timeOffsetMinutes` is added, and the date is
@@ -16,7 +19,9 @@
  */
 import ICAL from 'ical.js';
 import { createHash } from 'node:crypto';
-import { addDays, addMinutes, dateOf, instantOfWallTime, isTimeZone, wallTimeAt, type WallTime } from './dates.js';
+import { invalidDateInLine } from './date-values.js';
+import { addDays, addMinutes, dateOf, instantOfWallTime, isTimeZone, SUPPORTED_DATES, wallTimeAt, type WallTime } from './dates.js';
+import { occurrenceChecker } from './recurrence-check.js';
 
 export interface FeedEvent {
   /** The feed's UID (with `/<RECURRENCE-ID>` for an occurrence of a recurring event). */
@@ -69,31 +74,43 @@ function isFloating(time: ICAL.Time): boolean {
   return !time.zone || time.zone === ICAL.Timezone.localTimezone || time.zone.tzid === 'floating';
 }
 
+/** The instant a DTSTART/DTEND value names (a DATE: its midnight in the unit's time zone). */
+function instantOf(time: ICAL.Time, tzid: string | undefined, options: ParseOptions): number {
+  const wall: WallTime = { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second };
+  if (time.isDate) return instantOfWallTime({ ...wall, hour: 0, minute: 0, second: 0 }, options.timezone);
+  if (time.zone?.tzid === 'UTC' || time.zone === ICAL.Timezone.utcTimezone) {
+    return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  }
+  if (!isFloating(time)) return time.toUnixTime() * 1000; // TZID defined by a VTIMEZONE of the feed
+  if (tzid !== undefined && isTimeZone(tzid)) return instantOfWallTime(wall, tzid); // TZID naming an IANA zone, no VTIMEZONE
+  return instantOfWallTime(wall, options.timezone); // floating (or unknown TZID): the unit's local time
+}
+
 /** The date, in the unit's calendar, of a DTSTART/DTEND value. */
 function localDate(time: ICAL.Time, tzid: string | undefined, options: ParseOptions): string {
   if (time.isDate) return dateOf(time);
-  const wall: WallTime = { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second };
-  let instant: number;
-  if (time.zone?.tzid === 'UTC' || time.zone === ICAL.Timezone.utcTimezone) {
-    instant = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  } else if (!isFloating(time)) {
-    instant = time.toUnixTime() * 1000; // TZID defined by a VTIMEZONE of the feed
-  } else if (tzid !== undefined && isTimeZone(tzid)) {
-    instant = instantOfWallTime(wall, tzid); // TZID naming an IANA zone, no VTIMEZONE
-  } else {
-    instant = instantOfWallTime(wall, options.timezone); // floating (or unknown TZID): the unit's local time
-  }
-  return dateOf(addMinutes(wallTimeAt(instant, options.timezone), options.timeOffsetMinutes));
+  return dateOf(addMinutes(wallTimeAt(instantOf(time, tzid, options), options.timezone), options.timeOffsetMinutes));
 }
 
+/**
+ * The event's dates. An end before the start (DTEND earlier than DTSTART, a negative DURATION) fails the feed: it
+ * is not a one-day event. An end equal to the start, or on the start's day, blocks that one day.
+ */
 function range(
   start: ICAL.Time,
   end: ICAL.Time,
   component: ICAL.Component,
+  uid: string,
   options: ParseOptions,
 ): { start_date: string; end_date: string } {
-  const startDate = localDate(start, tzidOf(component, 'dtstart'), options);
-  let endDate = localDate(end, tzidOf(component, 'dtend') ?? tzidOf(component, 'dtstart'), options);
+  const startTzid = tzidOf(component, 'dtstart');
+  const endTzid = tzidOf(component, 'dtend') ?? startTzid;
+  const endsEarlier = start.isDate && end.isDate
+    ? dateOf(end) < dateOf(start)
+    : instantOf(end, endTzid, options) < instantOf(start, startTzid, options);
+  if (endsEarlier) throw new FeedParseError(`event ${uid} ends (${end.toString()}) before it starts (${start.toString()})`);
+  const startDate = localDate(start, startTzid, options);
+  let endDate = localDate(end, endTzid, options);
   if (endDate <= startDate) endDate = addDays(startDate, 1);
   return { start_date: startDate, end_date: endDate };
 }
@@ -123,22 +140,15 @@ function startOf(event: ICAL.Event, uid: string): ICAL.Time {
   return start;
 }
 
-const DATE_VALUE = '\\d{4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3])[0-5]\\d(?:[0-5]\\d|60)Z?)?';
-const DATE_LIST = new RegExp(`^${DATE_VALUE}(?:,${DATE_VALUE})*$`);
-// The value is after the last colon (a quoted TZID parameter may contain colons; date values never do).
-const DATE_PROPERTY = /^(DTSTART|DTEND|RECURRENCE-ID|EXDATE)[;:].*:([^:]*)$/i;
-
 /**
  * Checks ical.js is lenient about: BEGIN/END must pair up (it closes unterminated components silently, so a
- * truncated feed would pass), and date values must be real dates (it reads "2026-13-45" as some other date).
+ * truncated feed would pass), and date values must be real dates and times (it reads "20270230" as March 2).
  */
 function checkStructure(source: string): void {
   const open: string[] = [];
   for (const line of source.replace(/\r?\n[ \t]/g, '').split(/\r?\n/)) {
-    const date = DATE_PROPERTY.exec(line);
-    if (date && !DATE_LIST.test(date[2]!.trim())) {
-      throw new FeedParseError(`malformed iCalendar feed: ${date[1]!.toUpperCase()} has an invalid date "${date[2]!.slice(0, 40)}"`);
-    }
+    const invalid = invalidDateInLine(line);
+    if (invalid) throw new FeedParseError(`malformed iCalendar feed: ${invalid}`);
     const match = /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(line);
     if (!match) continue;
     const name = match[2]!.toUpperCase();
@@ -172,6 +182,9 @@ export function parseFeed(body: string, options: ParseOptions): FeedEvent[] {
   let steps = 0;
   const add = (event: FeedEvent) => {
     if (event.end_date <= options.today) return;
+    if (event.start_date < SUPPORTED_DATES.first || event.end_date > SUPPORTED_DATES.endLimit) {
+      throw new FeedParseError(`event ${event.uid}: its dates (${event.start_date} – ${event.end_date}) are outside the supported range ${SUPPORTED_DATES.first} – ${SUPPORTED_DATES.last}`);
+    }
     let uid = event.uid;
     if (events.has(uid)) uid = `${event.uid}/${event.start_date}`; // duplicate UID without RECURRENCE-ID
     if (events.has(uid)) return;
@@ -194,11 +207,11 @@ export function parseFeed(body: string, options: ParseOptions): FeedEvent[] {
 
     if (recurrenceException) {
       // An override whose master is not in the feed: a plain event of its own.
-      if (blocks(component)) add({ uid: `${uid}/${event.recurrenceId.toString()}`, ...range(start, event.endDate, component, options), ...details });
+      if (blocks(component)) add({ uid: `${uid}/${event.recurrenceId.toString()}`, ...range(start, event.endDate, component, uid, options), ...details });
       continue;
     }
     if (!event.isRecurring()) {
-      if (blocks(component)) add({ uid, ...range(start, event.endDate, component, options), ...details });
+      if (blocks(component)) add({ uid, ...range(start, event.endDate, component, uid, options), ...details });
       continue;
     }
     let iterator: ICAL.RecurExpansion;
@@ -207,6 +220,7 @@ export function parseFeed(body: string, options: ParseOptions): FeedEvent[] {
     } catch (error) {
       throw new FeedParseError(`event ${uid}: its recurrence cannot be expanded (${(error as Error).message})`);
     }
+    const checkOccurrence = occurrenceChecker(event);
     for (;;) {
       steps += 1;
       if (steps > MAX_OCCURRENCE_STEPS) throw new FeedParseError(`event ${uid} recurs too often (more than ${MAX_OCCURRENCE_STEPS} occurrences to expand)`);
@@ -219,8 +233,10 @@ export function parseFeed(body: string, options: ParseOptions): FeedEvent[] {
       if (!next) break;
       const occurrence = event.getOccurrenceDetails(next);
       const item = occurrence.item.component;
-      const dates = range(occurrence.startDate, occurrence.endDate, item, options);
+      const dates = range(occurrence.startDate, occurrence.endDate, item, uid, options);
       if (dates.start_date > horizon) break;
+      const broken = checkOccurrence?.(next);
+      if (broken) throw new FeedParseError(`event ${uid}: ${broken}`);
       if (!blocks(item)) continue;
       add({
         uid: `${uid}/${occurrence.recurrenceId.toString()}`,

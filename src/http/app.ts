@@ -5,14 +5,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from '../db/types.js';
 import { errorHandler, sendError, toApiError } from './error-handler.js';
-import { rateLimit, requestSizeLimits, type RateLimitOptions } from '../limits/index.js';
+import { limitTenantConcurrency, rateLimit, requestSizeLimits, type RateLimitOptions } from '../limits/index.js';
 import { healthRoutes } from './routes/health.js';
 import { ApiError } from '../errors/api-error.js';
 import { loadSchemaCache } from '../schema/index.js';
 import { staykitApi } from './staykit-api.js';
 import { API_ROLE } from './tenant-transaction.js';
 import { bookingRoutes } from '../booking/routes.js';
-import { webhookRoutes, webhookWriteHooks } from '../webhooks/routes.js';
+import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { loggerOptions, observability, observabilityFastifyOptions } from '../observability/index.js';
@@ -26,6 +26,8 @@ export interface AppOptions {
   logLevel?: string;
   bodyLimitBytes?: number;
   statementTimeoutMs?: number;
+  /** Connections for background work (the request log); default `db`. `staykit serve` passes a pool of its own. */
+  backgroundDb?: Database;
   /** Per-key rate limit (docs/limits.md); `staykit serve` passes it, tests opt in. */
   rateLimit?: RateLimitOptions;
   maxUrlBytes?: number;
@@ -55,11 +57,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await observability(app, { db: options.db, cache });
   if (options.rateLimit) await rateLimit(app, options.rateLimit);
   requestSizeLimits(app, { maxUrlBytes: options.maxUrlBytes ?? config.maxUrlBytes });
+  limitTenantConcurrency(app, options.db, {
+    maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
+  });
   healthRoutes(app, options.db);
   await icalRoutes(app, { db: options.db });
   await openApiRoutes(app, { cache, db: options.db });
-  webhookWriteHooks(app, config);
-  const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs });
+  const writeHooks = new Map([['webhooks', webhookWriteHook(config)]]);
+  const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs, writeHooks, requestLogDb: options.backgroundDb });
   await bookingRoutes(app, { db: options.db, authorize, outboundAllowPrivate: config.outboundAllowPrivate });
   await webhookRoutes(app, { db: options.db, authorize, config, worker: options.webhookWorker });
   await app.ready();

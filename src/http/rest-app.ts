@@ -31,15 +31,12 @@ export async function buildRestApp(options: RestAppOptions): Promise<FastifyInst
   await engineRoutes(app, {
     prefix: '',
     cache,
-    execute: async (_request, _path, run) => {
+    execute: async (_request, _path, serve) => {
       const engine = { maxRows: options.maxRows ?? 1000, requireFilterForWrites: false, basePath: '' };
       const prepare = async (tx: Transaction) => {
         for (const statement of setup) await tx.query(statement);
       };
-      return inRequestTransaction(options.db, prepare, async (tx) => {
-        const response = await run(tx, engine);
-        return { result: response, rollback: response.rollback };
-      });
+      return serve({ options: engine, transaction: (work) => inRequestTransaction(options.db, prepare, work) });
     },
   });
   await app.ready();

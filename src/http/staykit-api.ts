@@ -1,13 +1,15 @@
 /**
  * Staykit's `/v1` resource API: the generic engine behind API-key authentication, scopes, the tenant
- * transaction and the request log.
+ * transaction and the request log. A request is authenticated and checked against the scope of its resource
+ * first; once planned, every table it reads (embeds at any depth, junctions, returned rows) needs the key's read
+ * scope too, and the write hook of the written table runs; only then does the transaction begin.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
 import { Authenticator, type Principal } from '../auth/authenticate.js';
 import { hasScope, requiredScope, type Access } from '../auth/scopes.js';
 import { authErrors } from '../errors/auth.js';
-import type { EngineOptions } from '../query/index.js';
+import type { EngineOptions, TableAccess, WriteHook } from '../query/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { engineRoutes } from './routes/engine-routes.js';
 import { RequestLog } from './request-log.js';
@@ -35,8 +37,18 @@ export interface StaykitApiOptions {
   db: Database;
   cache: SchemaCache;
   authenticator?: Authenticator;
-  /** Per-request statement timeout (DESIGN §8: 10 s). */
+  /** Where the request log is written (default `db`): background connections, so requests cannot starve it. */
+  requestLogDb?: Database;
+  /** Per-request statement timeout (10 s unless configured). */
   statementTimeoutMs?: number;
+  /** Checks or completions of the rows a write stores, by table (e.g. webhook endpoints and secrets). */
+  writeHooks?: ReadonlyMap<string, WriteHook>;
+}
+
+/** 403 naming the first table of the request the key may not read. */
+function requireReadScopes(principal: Principal, access: TableAccess): void {
+  const missing = access.read.find((table) => !hasScope(principal.scopes, table, 'read'));
+  if (missing !== undefined) throw authErrors.missingScope(requiredScope(missing, 'read'));
 }
 
 export async function staykitApi(
@@ -45,7 +57,7 @@ export async function staykitApi(
 ): Promise<{ requestLog: RequestLog; authorize: Authorize }> {
   const { db, cache } = options;
   const authenticator = options.authenticator ?? new Authenticator(db);
-  const requestLog = new RequestLog(db, (error) => app.log.error({ err: error }, 'writing api_requests failed'));
+  const requestLog = new RequestLog(options.requestLogDb ?? db, (error) => app.log.error({ err: error }, 'writing api_requests failed'));
 
   app.decorateRequest('principal', undefined);
   app.addHook('onResponse', async (request, reply) => {
@@ -85,18 +97,15 @@ export async function staykitApi(
   await engineRoutes(app, {
     prefix: API_PREFIX,
     cache,
-    execute: async (request, path, run) => {
+    execute: async (request, path, serve) => {
       const principal = await authorize(request, path.replace(/^rpc\//, ''), accessFor(request.method));
       const tenant = { column: 'organization_id', value: principal.organizationId };
-      return inTenantTransaction(
-        db,
-        principal,
-        async (tx) => {
-          const response = await run(tx, { ...engine, tenant });
-          return { result: response, rollback: response.rollback };
-        },
-        options.statementTimeoutMs,
-      );
+      return serve({
+        options: { ...engine, tenant },
+        authorize: (access) => requireReadScopes(principal, access),
+        writeHooks: options.writeHooks,
+        transaction: (work) => inTenantTransaction(db, principal, work, { statementTimeoutMs: options.statementTimeoutMs }),
+      });
     },
   });
   return { requestLog, authorize };

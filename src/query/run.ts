@@ -9,7 +9,7 @@ import { invalidRange, singularityError, unsupportedMethod } from '../errors/cat
 import { fromDatabaseError } from '../errors/database-error.js';
 import type { SchemaCache } from '../schema/types.js';
 import { preferenceApplied } from './parse/headers.js';
-import { parseRequest, UnsupportedMethod, type EngineRequest } from './parse/request.js';
+import { parseRequest, UnsupportedMethod, type EngineRequest, type ParseLimits } from './parse/request.js';
 import type { ParsedRequest } from './parse/types.js';
 import { allowedMethods, planRequest } from './plan/index.js';
 import type { EngineOptions, Plan } from './plan/types.js';
@@ -163,6 +163,51 @@ async function execute(
   return { status: 204, headers, body: undefined, rollback };
 }
 
+/** A request parsed and planned (no database yet), ready for the host's checks and then `executePrepared`. */
+export type PreparedRequest =
+  | { kind: 'options'; allow: string }
+  | { kind: 'statement'; request: ParsedRequest; plan: Exclude<Plan, { type: 'options' }> };
+
+/** Parse and plan: pure, touches no database. Throws ApiErrors for client errors. */
+export function prepareRequest(
+  request: EngineRequest,
+  cache: SchemaCache,
+  options: EngineOptions,
+  parse: Pick<ParseLimits, 'deferKeyCheck'> = {},
+): PreparedRequest {
+  let parsed: ParsedRequest;
+  try {
+    const limits = { maxEmbedDepth: options.maxEmbedDepth ?? 8, maxLogicDepth: options.maxLogicDepth ?? 10, ...parse };
+    parsed = parseRequest(request, limits);
+  } catch (error) {
+    if (error instanceof UnsupportedMethod) {
+      const table = cache.tables.get(error.target);
+      const allow = error.isRpc ? 'OPTIONS,GET,HEAD,POST' : table ? allowedMethods(table) : 'OPTIONS,GET,HEAD';
+      throw unsupportedMethod(error.method, allow);
+    }
+    throw error;
+  }
+  return planned(parsed, cache, options);
+}
+
+/** Plans a parsed request again, e.g. after a write hook changed its body. */
+export function planned(request: ParsedRequest, cache: SchemaCache, options: EngineOptions): PreparedRequest {
+  const plan = planRequest(request, cache, options);
+  return plan.type === 'options' ? { kind: 'options', allow: plan.allow } : { kind: 'statement', request, plan };
+}
+
+/** Runs a prepared request in the caller's transaction. Throws ApiErrors for client errors. */
+export async function executePrepared(
+  tx: Queryable,
+  prepared: PreparedRequest,
+  method: string,
+  options: EngineOptions,
+): Promise<EngineResponse> {
+  if (prepared.kind === 'options') return optionsResponse(prepared.allow);
+  const response = await execute(tx, prepared.request, prepared.plan, options);
+  return method.toUpperCase() === 'HEAD' ? { ...response, body: undefined } : response;
+}
+
 /** Runs one request against the schema cache inside the caller's transaction. Never throws for client errors. */
 export async function runRequest(
   tx: Queryable,
@@ -171,22 +216,7 @@ export async function runRequest(
   options: EngineOptions,
 ): Promise<EngineResponse> {
   try {
-    let parsed: ParsedRequest;
-    try {
-      parsed = parseRequest(request, { maxEmbedDepth: options.maxEmbedDepth ?? 8, maxLogicDepth: options.maxLogicDepth ?? 10 });
-    } catch (error) {
-      if (error instanceof UnsupportedMethod) {
-        const table = cache.tables.get(error.target);
-        const allow = error.isRpc ? 'OPTIONS,GET,HEAD,POST' : table ? allowedMethods(table) : 'OPTIONS,GET,HEAD';
-        throw unsupportedMethod(error.method, allow);
-      }
-      throw error;
-    }
-    const plan = planRequest(parsed, cache, options);
-    if (plan.type === 'options') return optionsResponse(plan.allow);
-    const response = await execute(tx, parsed, plan, options);
-    if (request.method.toUpperCase() === 'HEAD') return { ...response, body: undefined };
-    return response;
+    return await executePrepared(tx, prepareRequest(request, cache, options), request.method, options);
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error);
     throw error;

@@ -4,8 +4,9 @@
  *   sent now, nothing stored (scope `webhooks:write`);
  * - `POST /v1/webhook-redeliver` `{"ids": [notification ids]}` → 200 `{"requeued": [ids]}`: those notifications
  *   pending again, due now (scope `webhooks:write`; ids of other organizations are ignored);
- * - a guard on `POST`/`PATCH /v1/webhooks` that answers 400 when an `endpoint` can never be delivered to under the
- *   outbound rules (http, private or metadata addresses), instead of letting every delivery fail.
+ * - the resource API's write hook for `webhooks` (POST/PATCH): 400 when an `endpoint` can never be delivered to
+ *   under the outbound rules (http, private or metadata addresses), instead of letting every delivery fail; and the
+ *   signing secrets, issued by the server and shown once.
  * Both operations run on the server's connection (the queue is internal), scoped by the key's organization.
  */
 import { setTimeout as delay } from 'node:timers/promises';
@@ -14,6 +15,7 @@ import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { invalidBody } from '../errors/catalogue.js';
 import type { Authorize } from '../http/staykit-api.js';
+import type { JsonRow, WriteHook } from '../query/index.js';
 import { checkWebhookEndpoint } from './endpoint.js';
 import { requeueNotifications, sendTestEvent } from './redeliver.js';
 import { generateSigningSecret } from './signature.js';
@@ -46,11 +48,9 @@ function uuidField(value: unknown, name: string): string {
 }
 
 /** 400 when the endpoints of a webhook write can never be delivered to. */
-async function guardEndpoints(body: unknown, allowPrivate: boolean): Promise<void> {
-  const rows = Array.isArray(body) ? body : [body];
+async function guardEndpoints(rows: JsonRow[], allowPrivate: boolean): Promise<void> {
   for (const row of rows) {
-    if (typeof row !== 'object' || row === null) continue;
-    const endpoint = (row as Record<string, unknown>).endpoint;
+    const endpoint = row.endpoint;
     if (typeof endpoint !== 'string') continue;
     const problem = await Promise.race([
       checkWebhookEndpoint(endpoint, allowPrivate),
@@ -65,78 +65,45 @@ async function guardEndpoints(body: unknown, allowPrivate: boolean): Promise<voi
   }
 }
 
-/** The JSON value of a request body; the resource API receives bodies as raw text. Undefined when not JSON. */
-function jsonBody(body: unknown): unknown {
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRow(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Fills in the signing secrets a write will store: each created row without one gets a new secret, and a PATCH
- * to null rotates. Returns them (by row for POST, one for PATCH) so the response can show them this once: the API
- * role cannot read the column back (migration 0052).
+ * to null rotates. Returns them by row (a PATCH's one secret applies to every updated row) so the response can
+ * show them this once: the API role cannot read the column back (migration 0052).
  */
-function issueSecrets(method: string, body: unknown): { perRow: (string | undefined)[]; rotated: string | undefined } | undefined {
-  if (method === 'POST') {
-    const rows = Array.isArray(body) ? body : [body];
-    if (!rows.every(isRow)) return undefined;
+function issueSecrets(action: 'insert' | 'update', rows: JsonRow[]): { perRow: string[]; rotated: string | undefined } | undefined {
+  if (action === 'insert') {
     const perRow = rows.map((row) => {
-      if (typeof row.signing_secret === 'string') return row.signing_secret;
-      row.signing_secret = generateSigningSecret();
+      if (typeof row.signing_secret !== 'string') row.signing_secret = generateSigningSecret();
       return row.signing_secret as string;
     });
     return { perRow, rotated: undefined };
   }
-  if (!isRow(body) || !('signing_secret' in body)) return undefined;
-  if (body.signing_secret === null) body.signing_secret = generateSigningSecret();
-  return typeof body.signing_secret === 'string' ? { perRow: [], rotated: body.signing_secret } : undefined;
-}
-
-function withSecrets(payload: string, secrets: { perRow: (string | undefined)[]; rotated: string | undefined }): string {
-  let returned: unknown;
-  try {
-    returned = JSON.parse(payload) as unknown;
-  } catch {
-    return payload;
-  }
-  const rows = Array.isArray(returned) ? returned : [returned];
-  rows.forEach((row, index) => {
-    const secret = secrets.rotated ?? secrets.perRow[index];
-    if (isRow(row) && secret !== undefined) row.signing_secret = secret;
-  });
-  return JSON.stringify(returned);
+  const [row] = rows;
+  if (!row || !('signing_secret' in row)) return undefined;
+  if (row.signing_secret === null) row.signing_secret = generateSigningSecret();
+  return typeof row.signing_secret === 'string' ? { perRow: [], rotated: row.signing_secret } : undefined;
 }
 
 /**
- * Hooks on `POST`/`PATCH /v1/webhooks`, registered before the resource API so they run ahead of it: refuse
- * endpoints that can never be delivered to, and issue signing secrets shown once in the response.
+ * The resource API's write hook for `webhooks` (run by the engine after authentication and scope checks, before
+ * the statement): refuse endpoints that can never be delivered to, and issue signing secrets shown once in the
+ * response.
  */
-export function webhookWriteHooks(app: FastifyInstance, config: WorkerConfig): void {
-  const issued = new WeakMap<FastifyRequest, { perRow: (string | undefined)[]; rotated: string | undefined }>();
-  app.addHook('preHandler', async (request) => {
-    if (request.method !== 'POST' && request.method !== 'PATCH') return;
-    if (request.url.split('?')[0] !== `${WEBHOOK_PREFIX}/webhooks`) return;
-    const body = jsonBody(request.body);
-    if (body === undefined) return;
-    await guardEndpoints(body, config.outboundAllowPrivate);
-    const secrets = issueSecrets(request.method, body);
-    if (!secrets) return;
-    request.body = JSON.stringify(body);
-    issued.set(request, secrets);
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    const secrets = issued.get(request);
-    if (!secrets || reply.statusCode >= 300 || typeof payload !== 'string' || payload === '') return payload;
-    return withSecrets(payload, secrets);
-  });
+export function webhookWriteHook(config: Pick<WorkerConfig, 'outboundAllowPrivate'>): WriteHook {
+  return async ({ action, rows }) => {
+    await guardEndpoints(rows, config.outboundAllowPrivate);
+    const secrets = issueSecrets(action, rows);
+    if (!secrets) return undefined;
+    return {
+      rows,
+      representation: (returned) => {
+        returned.forEach((row, index) => {
+          const secret = secrets.rotated ?? secrets.perRow[index];
+          if (secret !== undefined) row.signing_secret = secret;
+        });
+      },
+    };
+  };
 }
 
 export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
@@ -147,6 +114,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     const webhookId = uuidField(objectBody(request).webhook_id, 'webhook_id');
     const result = await sendTestEvent(db, config, principal.organizationId, webhookId);
     if (!result) throw new ApiError(404, 'SK404', `No webhook ${webhookId}`);
+    if (result.refusedDetail !== undefined) request.log.warn({ webhook_id: webhookId, detail: result.refusedDetail }, 'webhook test target refused');
     return reply.send({ id: result.id, ok: result.ok, status: result.status ?? null, response: result.response });
   });
 

@@ -5,7 +5,7 @@ import { forEachBackend } from '../support/databases.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import type { Authorize } from '../../src/http/staykit-api.js';
-import { webhookRoutes, webhookWriteHooks } from '../../src/webhooks/routes.js';
+import { webhookRoutes } from '../../src/webhooks/routes.js';
 import { deliverDue, type WorkerConfig } from '../../src/webhooks/worker.js';
 import {
   createContact, createOrganization, createWebhook, notifications, startReceiver, type Receiver,
@@ -24,35 +24,25 @@ const authorize: Authorize = async (request, resource, access) => {
 
 forEachBackend('webhook operation routes', (ctx) => {
   let app: FastifyInstance;
-  let strict: FastifyInstance;
   let receiver: Receiver;
   let wakes = 0;
-  const created: unknown[] = [];
 
   before(async () => {
     receiver = await startReceiver(() => ({ status: 202, body: 'accepted' }));
     const build = async (allowPrivate: boolean) => {
       const instance = Fastify();
       instance.setErrorHandler(errorHandler);
-      webhookWriteHooks(instance, { ...config, outboundAllowPrivate: allowPrivate });
       await webhookRoutes(instance, {
         db: ctx.db, authorize, config: { ...config, outboundAllowPrivate: allowPrivate },
         worker: () => ({ wake: () => (wakes += 1), stop: async () => undefined }),
-      });
-      // Stands in for the generic resource route, to see what the guard lets through.
-      instance.post('/v1/webhooks', async (request) => {
-        created.push(request.body);
-        return { ok: true };
       });
       await instance.ready();
       return instance;
     };
     app = await build(true);
-    strict = await build(false);
   });
   after(async () => {
     await app.close();
-    await strict.close();
     await receiver.close();
   });
 
@@ -102,19 +92,5 @@ forEachBackend('webhook operation routes', (ctx) => {
       const bad = await app.inject({ method: 'POST', url: '/v1/webhook-redeliver', headers: { 'x-org': org }, payload });
       assert.equal(bad.statusCode, 400, JSON.stringify(payload));
     }
-  });
-
-  it('refuses webhook endpoints that can never be delivered to, unless private targets are allowed', async () => {
-    const refused = await strict.inject({ method: 'POST', url: '/v1/webhooks', payload: { endpoint: 'http://127.0.0.1/hook', events: ['*'] } });
-    assert.equal(refused.statusCode, 400);
-    assert.equal((refused.json() as { code: string }).code, 'SK420');
-    const metadata = await strict.inject({ method: 'POST', url: '/v1/webhooks', payload: [{ endpoint: 'https://169.254.169.254/', events: ['*'] }] });
-    assert.equal(metadata.statusCode, 400);
-    const count = created.length;
-    const allowed = await app.inject({ method: 'POST', url: '/v1/webhooks', payload: { endpoint: 'http://127.0.0.1/hook', events: ['*'] } });
-    assert.equal(allowed.statusCode, 200);
-    const publicIp = await strict.inject({ method: 'POST', url: '/v1/webhooks', payload: { endpoint: 'https://93.184.215.14/hook', events: ['*'] } });
-    assert.equal(publicIp.statusCode, 200);
-    assert.equal(created.length, count + 2);
   });
 });

@@ -3,21 +3,20 @@
  * text: content negotiation, JSON parsing and its errors are the engine's, exactly as PostgREST answers them.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Transaction } from '../../db/types.js';
-import { runRequest, type EngineOptions, type EngineResponse } from '../../query/index.js';
+import { serveRequest, type EngineResponse, type EngineSession } from '../../query/index.js';
 import type { SchemaCache } from '../../schema/index.js';
 
 export interface EngineRouteOptions {
   prefix: string;
   cache: SchemaCache;
   /**
-   * Runs `run` in a transaction prepared for this request (authentication, role, tenant), with the engine
-   * options for this request.
+   * Authenticates the request, then hands `serve` the session for it: engine options, the checks the engine runs
+   * once the request is planned (authorization, write hooks), and the transaction (role, tenant) to run it in.
    */
   execute(
     request: FastifyRequest,
     path: string,
-    run: (tx: Transaction, engine: EngineOptions) => Promise<EngineResponse>,
+    serve: (session: EngineSession) => Promise<EngineResponse>,
   ): Promise<EngineResponse>;
 }
 
@@ -45,7 +44,7 @@ export async function engineRoutes(app: FastifyInstance, options: EngineRouteOpt
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
       const body = typeof request.body === 'string' ? request.body : undefined;
       const engineRequest = { method: request.method, path, query, headers: lowerCaseHeaders(request), body };
-      const response = await options.execute(request, path, (tx, engine) => runRequest(tx, engineRequest, options.cache, engine));
+      const response = await options.execute(request, path, (session) => serveRequest(engineRequest, options.cache, session));
       return send(reply, response);
     };
 

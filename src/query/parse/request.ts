@@ -21,6 +21,11 @@ export interface EngineRequest {
 export interface ParseLimits {
   maxEmbedDepth?: number;
   maxLogicDepth?: number;
+  /**
+   * Leave "all object keys must match" of a bulk insert to a later parse: a write hook may complete the rows first
+   * (src/query/serve.ts).
+   */
+  deferKeyCheck?: boolean;
 }
 
 function actionFor(method: string, isRpc: boolean): Action | undefined {
@@ -84,7 +89,7 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
     } else if (action.type !== 'rpc') {
       payload = parseJsonBody(request.body, {
         allowArray: action.type === 'insert',
-        requireSameKeys: action.type === 'insert' && query.columns === undefined,
+        requireSameKeys: action.type === 'insert' && query.columns === undefined && limits.deferKeyCheck !== true,
       });
     } else if (request.body !== undefined && request.body.trim() !== '') {
       payload = parseJsonBody(request.body, { allowArray: false, requireSameKeys: false });

@@ -16,6 +16,10 @@ export interface Config {
   bodyLimitBytes: number;
   maxUrlBytes: number;
   statementTimeoutSeconds: number;
+  tenantConcurrency: number;
+  tenantQueue: number;
+  tenantQueueTimeoutSeconds: number;
+  authFailureLimit: number;
   worker: 'embedded' | 'off';
   logLevel: string;
 }
@@ -34,6 +38,10 @@ export const CONFIG_VARIABLES = {
   bodyLimitBytes: 'STAYKIT_BODY_LIMIT',
   maxUrlBytes: 'STAYKIT_MAX_URL_LENGTH',
   statementTimeoutSeconds: 'STAYKIT_STATEMENT_TIMEOUT',
+  tenantConcurrency: 'STAYKIT_TENANT_CONCURRENCY',
+  tenantQueue: 'STAYKIT_TENANT_QUEUE',
+  tenantQueueTimeoutSeconds: 'STAYKIT_TENANT_QUEUE_TIMEOUT',
+  authFailureLimit: 'STAYKIT_AUTH_FAILURE_LIMIT',
   worker: 'STAYKIT_WORKER',
   logLevel: 'LOG_LEVEL',
 } as const satisfies Record<keyof Config, string>;
@@ -85,6 +93,10 @@ export function loadConfig(source: Source = process.env): Config {
     bodyLimitBytes: integer(source, CONFIG_VARIABLES.bodyLimitBytes, 1024 * 1024, 1024),
     maxUrlBytes: integer(source, CONFIG_VARIABLES.maxUrlBytes, 8192, 256),
     statementTimeoutSeconds: integer(source, CONFIG_VARIABLES.statementTimeoutSeconds, 10, 1),
+    tenantConcurrency: integer(source, CONFIG_VARIABLES.tenantConcurrency, 4, 1),
+    tenantQueue: integer(source, CONFIG_VARIABLES.tenantQueue, 32, 0),
+    tenantQueueTimeoutSeconds: integer(source, CONFIG_VARIABLES.tenantQueueTimeoutSeconds, 5, 0),
+    authFailureLimit: integer(source, CONFIG_VARIABLES.authFailureLimit, 30, 0),
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',
   };

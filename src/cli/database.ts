@@ -1,6 +1,7 @@
 import { loadConfig, type Config } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
+import { openPostgres } from '../db/postgres.js';
 import type { Database } from '../db/types.js';
 
 /** Opens the configured database and brings it to the current migration, for every command that needs it. */
@@ -23,4 +24,46 @@ export async function withDatabase<T>(fn: (db: Database) => Promise<T>, config?:
   } finally {
     await db.close();
   }
+}
+
+/** Connections of the background work of one process (webhook deliveries, iCal imports, the request log). */
+export const BACKGROUND_POOL_SIZE = 5;
+
+/** Statement timeout of background work: its statements are short, but some write a whole calendar. */
+export const BACKGROUND_STATEMENT_TIMEOUT_MS = 60_000;
+
+export interface ServerDatabases {
+  /** The requests' transactions. */
+  api: Database;
+  /** Background work, on connections of its own so that requests cannot take them all (PGlite: the same one). */
+  background: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * The databases of `staykit serve`, migrated. On PostgreSQL two pools, each with every statement bounded by a
+ * statement timeout (the requests' one is STAYKIT_STATEMENT_TIMEOUT) and so every wait for an answer (see
+ * src/db/postgres.ts); migrations run before, on a connection of their own without that bound, since one may
+ * legitimately take longer. On PGlite, the one embedded connection serves both.
+ */
+export async function openServerDatabases(config: Config): Promise<ServerDatabases> {
+  const connectionString = config.databaseUrl;
+  if (!connectionString) {
+    const db = await openMigratedDatabase(config);
+    return { api: db, background: db, close: () => db.close() };
+  }
+  await withDatabase(async () => undefined, config);
+  const api = await openPostgres({ connectionString, statementTimeoutMs: config.statementTimeoutSeconds * 1000 });
+  const background = await openPostgres({
+    connectionString,
+    maxConnections: BACKGROUND_POOL_SIZE,
+    statementTimeoutMs: BACKGROUND_STATEMENT_TIMEOUT_MS,
+  });
+  return {
+    api,
+    background,
+    close: async () => {
+      await Promise.all([api.close(), background.close()]);
+    },
+  };
 }

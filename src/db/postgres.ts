@@ -21,16 +21,34 @@ interface PgQueryable {
   query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
 }
 
+/** node-postgres' error when `query_timeout` passed without an answer from the server. */
+function isUnanswered(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
+}
+
+/**
+ * What a query the server did not answer in time rejects with: a connection error (`ETIMEDOUT`), which the API
+ * answers 503 like any other loss of the database. With `query_timeout` above the statement timeout, a server that
+ * is reachable has always answered (at worst with its own timeout error) by then: the network or the server stalled.
+ */
+function unanswered(cause: unknown): Error {
+  return Object.assign(new Error('PostgreSQL did not answer in time (the network or the server stalled)', { cause }), { code: 'ETIMEDOUT' });
+}
+
+function rethrow(error: unknown): never {
+  throw isUnanswered(error) ? unanswered(error) : error;
+}
+
 function wrap(target: PgQueryable, notify: (text: string) => void): Queryable {
   return {
     async query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
       notify(text);
-      const result = await target.query(text, [...values]);
+      const result = await target.query(text, [...values]).catch(rethrow);
       return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string): Promise<void> {
       notify(sql);
-      await target.query(sql);
+      await target.query(sql).catch(rethrow);
     },
   };
 }
@@ -220,6 +238,9 @@ export interface DeferringTransaction extends Transaction {
 interface PostgresTransaction extends DeferringTransaction {
   /** BEGIN has been sent and no COMMIT yet: the transaction must be ended (COMMIT or ROLLBACK). */
   open(): boolean;
+  /** A statement got no answer in time: the connection is unusable (its answer may still arrive) and must go. */
+  stalled(): boolean;
+  commit(): Promise<unknown>;
 }
 
 const BEGIN: PipelineStatement = { text: 'BEGIN', values: [], discard: true };
@@ -232,10 +253,31 @@ interface TransactionState {
   begun: boolean;
   committed: boolean;
   failure: unknown;
+  stalled: boolean;
 }
 
 // Module-level helpers and method syntax below, not closures: tsx (keepNames) wraps every named closure in a
 // `__name` call, which on this per-request path measurably cost more than the work itself.
+
+/**
+ * A statement the server did not answer in time fails the whole transaction, whatever the caller makes of the
+ * statement's error: the connection is given up, and the transaction's `failure()` is that loss.
+ */
+function stall(state: TransactionState, error: unknown): never {
+  if (!isUnanswered(error)) throw error;
+  state.stalled = true;
+  state.failure ??= unanswered(error);
+  throw state.failure;
+}
+
+/** Runs one statement on the transaction's connection as node-postgres does on its own. */
+async function plainQuery(state: TransactionState, text: string, values?: unknown[]): Promise<pg.QueryResult> {
+  try {
+    return await state.client.query(text, values);
+  } catch (error) {
+    stall(state, error);
+  }
+}
 
 /** Sends what is pending, then `statements`; resolves with the results of `statements`. */
 async function sendPending(state: TransactionState, statements: PipelineStatement[]): Promise<RowBuilder[]> {
@@ -249,7 +291,7 @@ async function sendPending(state: TransactionState, statements: PipelineStatemen
     // Which statement failed decides whose error it is: a deferred one's (or COMMIT's) is the transaction's.
     const index = typeof error === 'object' && error !== null ? failedStatement.get(error) : undefined;
     if (index !== undefined && (index < sentFirst || batch[index] === COMMIT)) state.failure ??= error;
-    throw error;
+    stall(state, error);
   }
 }
 
@@ -262,7 +304,7 @@ function resultOf<R>(result: { rows: unknown[]; rowCount: number | null }): Quer
 }
 
 function postgresTransaction(client: pg.PoolClient, notify: (text: string) => void): PostgresTransaction {
-  const state: TransactionState = { client, pending: [BEGIN], begun: false, committed: false, failure: undefined };
+  const state: TransactionState = { client, pending: [BEGIN], begun: false, committed: false, failure: undefined, stalled: false };
   return {
     async query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
       assertUsable(state);
@@ -271,13 +313,13 @@ function postgresTransaction(client: pg.PoolClient, notify: (text: string) => vo
       // keep that, after sending what is pending on its own.
       if (state.pending.length > 0 && values.length > 0) return resultOf<R>((await sendPending(state, [{ text, values }]))[0]!);
       if (state.pending.length > 0) await sendPending(state, []);
-      return resultOf<R>(await client.query(text, [...values]));
+      return resultOf<R>(await plainQuery(state, text, [...values]));
     },
     async exec(sql: string): Promise<void> {
       assertUsable(state);
       notify(sql);
       if (state.pending.length > 0) await sendPending(state, []);
-      await client.query(sql);
+      await plainQuery(state, sql);
     },
     defer(text: string, values: readonly unknown[] = []): void {
       assertUsable(state);
@@ -297,24 +339,49 @@ function postgresTransaction(client: pg.PoolClient, notify: (text: string) => vo
     open() {
       return state.begun && !state.committed;
     },
+    stalled() {
+      return state.stalled;
+    },
+    commit() {
+      return plainQuery(state, 'COMMIT');
+    },
   };
 }
 
 export interface PostgresOptions {
   connectionString: string;
+  /** Most connections open at once (default 10). */
   maxConnections?: number;
+  /** Longest wait for a connection, whether the pool is exhausted or the server does not answer (default 5000 ms). */
   connectionTimeoutMs?: number;
+  /**
+   * `statement_timeout` of every session (ms); unset = the server's. Setting it also bounds how long the client
+   * waits for any answer: `QUERY_TIMEOUT_MARGIN_MS` longer, after which the query fails as a lost connection and
+   * the connection is dropped (see `unanswered`).
+   */
+  statementTimeoutMs?: number;
 }
+
+/** How much longer than the statement timeout the client waits for an answer (network, COMMIT). */
+export const QUERY_TIMEOUT_MARGIN_MS = 2_000;
+
+/** Idle time before TCP keepalive probes start, so a connection to a vanished server is noticed. */
+const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
 
 /** A pooled connection to a PostgreSQL server (DATABASE_URL). Every session runs in UTC. */
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const statementTimeout = options.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
     types,
-    options: '-c TimeZone=UTC',
+    options: statementTimeout === undefined ? '-c TimeZone=UTC' : `-c TimeZone=UTC -c statement_timeout=${statementTimeout}`,
     // Waiting for a connection (server down, or pool exhausted) ends in an error instead of a hang: the API answers 503.
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    // A query in flight when the network stalls fails instead of waiting for TCP to give up (minutes to hours).
+    ...(statementTimeout === undefined ? {} : { query_timeout: statementTimeout + QUERY_TIMEOUT_MARGIN_MS }),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
   });
   // An idle client losing its server (restart, network) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
@@ -337,15 +404,20 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       const tx = postgresTransaction(client, (text) => db.onStatement?.(text));
       try {
         const result = await fn(tx);
-        if (tx.open()) await client.query('COMMIT');
+        // `fn` may have answered a statement's error itself; a connection that stopped answering still fails it.
+        if (tx.stalled()) throw tx.failure();
+        if (tx.open()) await tx.commit();
         return result;
       } catch (error) {
-        if (tx.open()) broken = await client.query('ROLLBACK').then(() => undefined, (rollbackError: unknown) => rollbackError);
+        // ROLLBACK on a stalled connection would only wait behind the unanswered statement.
+        if (tx.open() && !tx.stalled()) broken = await client.query('ROLLBACK').then(() => undefined, (rollbackError: unknown) => rollbackError);
         throw error;
       } finally {
         client.off('error', watch.onError);
-        // A lost connection, or one whose ROLLBACK failed, is in an unknown state: destroy it instead of pooling it.
-        const discard = watch.lost ?? (broken instanceof Error ? broken : undefined);
+        // A lost or stalled connection, or one whose ROLLBACK failed, is in an unknown state: destroy it instead
+        // of pooling it.
+        const stalled = tx.stalled() ? (tx.failure() as Error) : undefined;
+        const discard = watch.lost ?? stalled ?? (broken instanceof Error ? broken : undefined);
         client.release(discard);
       }
     },

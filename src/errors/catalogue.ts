@@ -212,3 +212,18 @@ export function spreadNotToOne(origin: string, target: string): ApiError {
 export function tooManyRows(max: number, given: number): ApiError {
   return new ApiError(413, 'SK413', `a bulk insert takes at most ${max} rows`, { details: `The body holds ${given} rows` });
 }
+
+/**
+ * 429 SK430: the organization already runs as many requests at once as one server allows it, and as many wait
+ * (`waitedMs` undefined), or this one waited `waitedMs` without a slot coming free.
+ */
+export function tooManyConcurrentRequests(maxActive: number, maxQueued: number, waitedMs: number | undefined): ApiError {
+  const busy = `${maxActive} requests of this organization are running on this server`;
+  return new ApiError(429, 'SK430', 'Too many concurrent requests for this organization', {
+    details: waitedMs === undefined
+      ? `${busy} and ${maxQueued} are waiting`
+      : `${busy}; none finished within ${waitedMs / 1000} s`,
+    hint: 'Send fewer requests at once (slow ones especially), and retry after Retry-After seconds',
+    headers: { 'retry-after': '1' },
+  });
+}

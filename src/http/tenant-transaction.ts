@@ -8,6 +8,7 @@
 import type { Database, Transaction } from '../db/types.js';
 import type { Principal } from '../auth/authenticate.js';
 import { inRequestTransaction } from './request-transaction.js';
+import { inTenantSlot } from '../limits/tenant-concurrency.js';
 
 export const API_ROLE = 'staykit_api';
 
@@ -28,5 +29,5 @@ export function inTenantTransaction<T>(
       [API_ROLE, principal.organizationId, principal.keyId, String(statementTimeoutMs)],
     );
   };
-  return inRequestTransaction(db, prepare, work);
+  return inTenantSlot(db, principal.organizationId, () => inRequestTransaction(db, prepare, work));
 }

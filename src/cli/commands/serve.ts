@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { buildApp } from '../../http/app.js';
-import { openMigratedDatabase } from '../database.js';
+import { openServerDatabases } from '../database.js';
 import { seedCommand } from './seed.js';
 import { startWebhookWorker, type WebhookWorker } from '../../webhooks/worker.js';
 import { startIcalWorker } from '../../ical/index.js';
@@ -32,19 +32,21 @@ async function demoApiKey(db: Database, config: Config): Promise<string | undefi
 }
 
 export async function serve(config: Config): Promise<void> {
-  const db = await openMigratedDatabase(config);
+  const databases = await openServerDatabases(config);
+  const { api: db, background } = databases;
   const apiKey = await demoApiKey(db, config);
   let worker: WebhookWorker | undefined;
   const app = await buildApp({
     db,
+    backgroundDb: background,
     config,
     logLevel: config.logLevel,
     statementTimeoutMs: config.statementTimeoutSeconds * 1000,
     webhookWorker: () => worker,
     rateLimit: { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, redisUrl: config.redisUrl },
   });
-  const icalWorker = config.worker === 'embedded' ? startIcalWorker(db, config, app.log) : undefined;
-  if (config.worker === 'embedded') worker = startWebhookWorker(db, config, app.log);
+  const icalWorker = config.worker === 'embedded' ? startIcalWorker(background, config, app.log) : undefined;
+  if (config.worker === 'embedded') worker = startWebhookWorker(background, config, app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
@@ -61,7 +63,7 @@ export async function serve(config: Config): Promise<void> {
     await app.close();
     await worker?.stop();
     await icalWorker?.stop();
-    await db.close();
+    await databases.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -158,7 +158,7 @@ describe('one organization cannot starve the others [postgres]', { skip: !BACKEN
       try {
         const answers: { status: number; body: string; retryAfter: string | null }[] = [];
         const slow = Array.from({ length: 40 }, () => patch(server, a, contact).then((answer) => void answers.push(answer)));
-        await waitFor(async () => (await lockWaiters(testDb.db)) === 4, 20_000, "A's four requests to be waiting on the lock");
+        await waitFor(async () => (await lockWaiters(testDb.db)) >= 4, 20_000, "A's requests to be waiting on the lock");
 
         for (let i = 0; i < 5; i += 1) {
           const response = await fetch(`${server.url}/v1/contacts?select=id`, { headers: bearer(b.key), signal: AbortSignal.timeout(4_000) });

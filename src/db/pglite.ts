@@ -1,45 +1,31 @@
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import type { Database, QueryResult, Queryable, Row, Transaction } from './types.js';
-import { INT8_OID, TEXT_TYPE_OIDS, identity, toNumber } from './type-parsers.js';
-
-interface PGliteQueryable {
-  query<R>(text: string, values?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
-  exec(sql: string): Promise<unknown>;
-}
-
-const parsers: Record<number, (value: string) => unknown> = { [INT8_OID]: toNumber };
-for (const oid of Object.values(TEXT_TYPE_OIDS)) parsers[oid] = identity;
-
-function wrap(target: PGliteQueryable, notify: (text: string) => void): Queryable {
-  return {
-    async query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
-      notify(text);
-      const result = await target.query<R>(text, [...values]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    },
-    async exec(sql: string): Promise<void> {
-      notify(sql);
-      await target.exec(sql);
-    },
-  };
-}
+import { PGliteConnection } from './pglite-connection.js';
+import { prepareDataDir } from './pglite-data-dir.js';
+import { runTransaction } from './pglite-transaction.js';
+import type { Database, QueryResult, Row } from './types.js';
 
 /**
- * Embedded Postgres (WASM). `dataDir` undefined keeps everything in memory (tests). One connection only, so
- * PGlite serialises transactions itself.
+ * Embedded Postgres (PGlite, WASM) in a worker thread of its own, so a long statement does not stop the HTTP
+ * server, and a statement that runs past the statement timeout is cancelled (src/db/pglite-thread.ts).
+ * `dataDir` undefined keeps everything in memory (tests); a data folder is kept owner-only
+ * (src/db/pglite-data-dir.ts). One connection: statements and transactions take turns on it.
  */
 export async function openPGlite(dataDir: string | undefined): Promise<Database> {
-  const pg = await PGlite.create({ dataDir, extensions: { btree_gist }, parsers });
-  await pg.exec(`SET TimeZone = 'UTC'`);
+  if (dataDir !== undefined) await prepareDataDir(dataDir);
+  const connection = await PGliteConnection.open({ dataDir });
+  const notify = (text: string) => db.onStatement?.(text);
   const db: Database = {
     backend: 'pglite',
     onStatement: undefined,
-    ...wrap(pg, (text) => db.onStatement?.(text)),
-    transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-      return pg.transaction((tx) => fn(wrap(tx, (text) => db.onStatement?.(text))));
+    query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
+      notify(text);
+      return connection.exclusive(async (thread) => (await thread.run({ op: 'query', text, values })) as QueryResult<R>);
     },
-    close: () => pg.close(),
+    async exec(sql: string): Promise<void> {
+      notify(sql);
+      await connection.exclusive((thread) => thread.run({ op: 'exec', sql }));
+    },
+    transaction: (fn) => runTransaction(connection, notify, fn),
+    close: () => connection.close(),
   };
   return db;
 }

@@ -1,0 +1,146 @@
+// Planted changes to what the database enforces (row-level security, constraints, triggers, privileges): the
+// invariants Stryker cannot mutate because they live in migrations/, not in TypeScript. Each one is applied as
+// an extra migration after all the others, and the test files in `tests` must then fail: a change that leaves
+// them green "survives" and shows an invariant no test guards.
+//
+// `sql` runs as the owner of the schema on a freshly migrated database (PGlite or PostgreSQL).
+
+/** @typedef {{ name: string, change: string, sql: string, tests: string[] }} PlantedChange */
+
+const TENANCY = ['test/schema/tenancy.test.ts', 'test/http/tenant-isolation.test.ts'];
+const CALENDAR = ['test/schema/calendar.test.ts', 'test/booking/overlap-resource-api.test.ts'];
+
+/** @type {PlantedChange[]} */
+export const PLANTED_CHANGES = [
+  {
+    name: 'rls-products-no-tenant-predicate',
+    change: 'the tenant predicate of the products policy is dropped (USING and WITH CHECK true)',
+    sql: 'ALTER POLICY tenant_isolation ON api.products USING (true) WITH CHECK (true);',
+    tests: TENANCY,
+  },
+  {
+    name: 'rls-bookings-read-any-tenant',
+    change: 'the bookings policy lets a tenant read every organization\'s rows (USING true)',
+    sql: 'ALTER POLICY tenant_isolation ON api.bookings USING (true);',
+    tests: TENANCY,
+  },
+  {
+    name: 'rls-capacity-groups-write-any-tenant',
+    change: 'the capacity_groups policy lets a tenant write rows of another organization (WITH CHECK true)',
+    sql: 'ALTER POLICY tenant_isolation ON api.capacity_groups WITH CHECK (true);',
+    tests: TENANCY,
+  },
+  {
+    name: 'rls-coupons-disabled',
+    change: 'row-level security is turned off on coupons',
+    sql: 'ALTER TABLE api.coupons DISABLE ROW LEVEL SECURITY;',
+    tests: TENANCY,
+  },
+  {
+    name: 'grant-organization-id-insert',
+    change: 'the API role may set organization_id itself on capacity_groups',
+    sql: 'GRANT INSERT (organization_id) ON api.capacity_groups TO staykit_api;',
+    tests: ['test/schema/tenancy.test.ts'],
+  },
+  {
+    name: 'grant-api-keys-select',
+    change: 'the API role may read the API key table (key ids and secret hashes)',
+    sql: 'GRANT SELECT ON staykit_internal.api_keys TO staykit_api;',
+    tests: ['test/schema/tenancy.test.ts'],
+  },
+  {
+    name: 'no-overlap-dropped',
+    change: 'the no-overlap exclusion constraint on calendar_events is dropped',
+    sql: 'ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_no_overlap;',
+    tests: CALENDAR,
+  },
+  {
+    name: 'no-overlap-ignores-padding',
+    change: 'the no-overlap constraint forgets the cooldown padding after a stay',
+    sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_no_overlap;
+ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_no_overlap EXCLUDE USING gist (
+  product_id WITH =, daterange(start_date, end_date, '[)') WITH &&
+) WHERE (status <> 'CANCELLED' AND type IN ('booking', 'blocked period'));`,
+    tests: CALENDAR,
+  },
+  {
+    name: 'no-overlap-checkout-day-inclusive',
+    change: 'the no-overlap constraint counts the checkout day as taken (closed range)',
+    sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_no_overlap;
+ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_no_overlap EXCLUDE USING gist (
+  product_id WITH =, daterange(start_date, end_date + padding, '[]') WITH &&
+) WHERE (status <> 'CANCELLED' AND type IN ('booking', 'blocked period'));`,
+    tests: CALENDAR,
+  },
+  {
+    name: 'no-overlap-cancelled-blocks',
+    change: 'cancelled events keep blocking their dates',
+    sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_no_overlap;
+ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_no_overlap EXCLUDE USING gist (
+  product_id WITH =, daterange(start_date, end_date + padding, '[)') WITH &&
+) WHERE (type IN ('booking', 'blocked period'));`,
+    tests: CALENDAR,
+  },
+  {
+    name: 'check-event-dates-loosened',
+    change: 'a calendar event may end on the day it starts (end_date >= start_date)',
+    sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_dates;
+ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_dates CHECK (end_date >= start_date);`,
+    tests: ['test/schema/checks.test.ts', 'test/schema/calendar.test.ts'],
+  },
+  {
+    name: 'check-capacity-min-max-dropped',
+    change: 'a capacity\'s min may exceed its max',
+    sql: 'ALTER TABLE api.capacities DROP CONSTRAINT capacities_min_max;',
+    tests: ['test/schema/checks.test.ts'],
+  },
+  {
+    name: 'check-padding-negative',
+    change: 'a calendar event\'s padding may be negative (which would shorten the blocked range)',
+    sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_padding_non_negative;
+ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_padding_non_negative CHECK (padding >= -1);`,
+    tests: ['test/schema/checks.test.ts'],
+  },
+  {
+    name: 'status-move-trigger-disabled',
+    change: 'the trigger that refuses forbidden calendar event status moves is disabled',
+    sql: 'ALTER TABLE api.calendar_events DISABLE TRIGGER check_status_move;',
+    tests: ['test/schema/calendar.test.ts'],
+  },
+  {
+    name: 'status-move-confirmed-to-tentative',
+    change: 'a confirmed event may move back to TENTATIVE',
+    sql: `CREATE OR REPLACE FUNCTION staykit_internal.is_allowed_status_move(from_status text, to_status text)
+RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+  SELECT from_status = to_status
+      OR (from_status, to_status) IN (('TENTATIVE', 'CONFIRMED'), ('TENTATIVE', 'CANCELLED'),
+                                      ('CONFIRMED', 'CANCELLED'), ('CONFIRMED', 'TENTATIVE'),
+                                      ('CANCELLED', 'TENTATIVE'), ('CANCELLED', 'CONFIRMED'))
+$$;`,
+    tests: ['test/schema/calendar.test.ts'],
+  },
+  {
+    name: 'confirm-booking-trigger-disabled',
+    change: 'confirming a booking\'s event no longer sets bookings.confirmed_at',
+    sql: 'ALTER TABLE api.calendar_events DISABLE TRIGGER confirm_booking;',
+    tests: ['test/schema/calendar.test.ts'],
+  },
+  {
+    name: 'coupon-soft-delete-disabled',
+    change: 'DELETE removes a coupon instead of soft deleting it',
+    sql: 'ALTER TABLE api.coupons DISABLE TRIGGER soft_delete;',
+    tests: ['test/schema/states.test.ts'],
+  },
+  {
+    name: 'booking-log-disabled',
+    change: 'updates of a booking are no longer logged to booking_updates',
+    sql: 'ALTER TABLE api.bookings DISABLE TRIGGER log_update;',
+    tests: ['test/schema/states.test.ts'],
+  },
+  {
+    name: 'webhook-outbox-bookings-disabled',
+    change: 'changes to bookings no longer emit webhook notifications',
+    sql: 'ALTER TABLE api.bookings DISABLE TRIGGER webhook_outbox;',
+    tests: ['test/webhooks/outbox.test.ts'],
+  },
+];

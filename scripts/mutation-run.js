@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Mutation testing: one Stryker run per module of scripts/mutation-modules.js, then the per-module thresholds.
+//
+//   node scripts/mutation-run.js            incremental: re-tests only mutants whose code or tests changed since
+//                                           the results in stryker-incremental/ (what `npm test` runs)
+//   node scripts/mutation-run.js --full     every mutant again, and rewrites stryker-incremental/ (`npm run mutate`)
+//   ... [module ...]                        only these modules (names as in scripts/mutation-modules.js)
+//
+// Reports: reports/mutation/<module>.html (each mutant, with the tests that ran it) and .json.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { MUTATION_MODULES, mutationModule } from './mutation-modules.js';
+import { checkThresholds } from './mutation-thresholds.js';
+
+const args = process.argv.slice(2);
+const full = args.includes('--full');
+const names = args.filter((arg) => arg !== '--full');
+const modules = names.length > 0 ? names.map(mutationModule) : MUTATION_MODULES;
+const corePackage = createRequire(import.meta.url).resolve('@stryker-mutator/core/package.json');
+const stryker = join(dirname(corePackage), 'bin', 'stryker.js');
+
+for (const module of modules) {
+  console.log(`\n> mutation testing: ${module.name} (${module.mutate.join(', ')})${full ? ', every mutant' : ', incremental'}`);
+  const started = Date.now();
+  const result = spawnSync(
+    process.execPath,
+    [stryker, 'run', 'stryker.config.mjs', '--incremental', ...(full ? ['--force'] : [])],
+    { stdio: 'inherit', env: { ...process.env, STAYKIT_MUTATION_MODULE: module.name } },
+  );
+  console.log(`  ${module.name}: ${Math.round((Date.now() - started) / 1000)} s`);
+  if (result.status !== 0) {
+    console.error(`Stryker failed on module ${module.name} (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+console.log('\n> mutation scores');
+process.exitCode = checkThresholds(modules) ? 0 : 1;

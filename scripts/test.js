@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, then every test file under test/ with Node's own test runner (TypeScript
-// through tsx). With file arguments it runs only those files and skips the static checks.
+// `npm test`: typecheck, lint, every test file under test/ with Node's own test runner (TypeScript through tsx),
+// then mutation testing. With file arguments it runs only those files and skips the static checks and mutations.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -29,3 +29,8 @@ if (only.length === 0) {
 }
 const files = only.length > 0 ? only : testFiles('test').sort();
 step('tests', process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files]);
+if (only.length === 0) {
+  // Mutation testing (StrykerJS) of the modules in scripts/mutation-modules.js, incremental: only mutants whose code
+  // or tests changed since stryker-incremental/ are run again; fails when a module scores below its threshold.
+  step('mutation testing (Stryker, incremental)', process.execPath, ['scripts/mutation-run.js']);
+}

@@ -264,10 +264,10 @@ interface TransactionState {
  * statement's error: the connection is given up, and the transaction's `failure()` is that loss.
  */
 function stall(state: TransactionState, error: unknown): never {
-  if (!isUnanswered(error)) throw error;
+  const lost = unanswered(error);
   state.stalled = true;
-  state.failure ??= unanswered(error);
-  throw state.failure;
+  state.failure ??= lost;
+  throw lost;
 }
 
 /** Runs one statement on the transaction's connection as node-postgres does on its own. */
@@ -275,7 +275,8 @@ async function plainQuery(state: TransactionState, text: string, values?: unknow
   try {
     return await state.client.query(text, values);
   } catch (error) {
-    stall(state, error);
+    if (isUnanswered(error)) stall(state, error);
+    throw error;
   }
 }
 
@@ -288,10 +289,11 @@ async function sendPending(state: TransactionState, statements: PipelineStatemen
   try {
     return (await runPipeline(state.client, batch)).slice(sentFirst);
   } catch (error) {
+    if (isUnanswered(error)) stall(state, error);
     // Which statement failed decides whose error it is: a deferred one's (or COMMIT's) is the transaction's.
     const index = typeof error === 'object' && error !== null ? failedStatement.get(error) : undefined;
     if (index !== undefined && (index < sentFirst || batch[index] === COMMIT)) state.failure ??= error;
-    stall(state, error);
+    throw error;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut and restore: cutting drops every open connection and
  * refuses new ones, as a crashed or restarting database server would, without touching the server other
- * tests share.
+ * tests share. Stalling keeps every connection open but lets nothing through any more, in either direction, and
+ * new connections open but get nothing either: a network that silently drops packets.
  */
 import net from 'node:net';
 
@@ -9,18 +10,23 @@ export interface TcpProxy {
   port: number;
   cut(): Promise<void>;
   restore(): Promise<void>;
+  stall(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  let stalled = false;
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  };
   const server = net.createServer((client) => {
+    track(client);
+    if (stalled) return;
     const upstream = net.connect(targetPort, targetHost);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
+    track(upstream);
     client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
@@ -38,6 +44,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     cut: stop,
     restore: async () => {
       await listen(port);
+    },
+    stall: () => {
+      stalled = true;
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
     },
     close: () => (server.listening ? stop() : Promise.resolve()),
   };

@@ -60,7 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   limitTenantConcurrency(app, options.db, {
     maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
   });
-  healthRoutes(app, options.db);
+  await healthRoutes(app, options.db);
   await icalRoutes(app, { db: options.db });
   await openApiRoutes(app, { cache, db: options.db });
   const writeHooks = new Map([['webhooks', webhookWriteHook(config)]]);

@@ -1,14 +1,18 @@
-/** `/health`: the process is up and which database it runs on; `/ready`: the database answers and is migrated. */
+/**
+ * `/health`: liveness — the process is up, which database it runs on; `/ready`: the database answers and is
+ * migrated. `/health` does not touch the database: a liveness probe must not fail, or wait, because the database is
+ * slow or unreachable (on the embedded database a long statement holds its one connection). Its Postgres version
+ * and migration are read once, when the app is built.
+ */
 import type { FastifyInstance } from 'fastify';
 import { migrationStatus } from '../../db/migrate.js';
 import type { Database } from '../../db/types.js';
 
-export function healthRoutes(app: FastifyInstance, db: Database): void {
-  app.get('/health', async () => {
-    const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
-    const status = await migrationStatus(db);
-    return { status: 'ok', backend: db.backend, postgres_version: rows[0]?.version ?? null, migration: status.current };
-  });
+export async function healthRoutes(app: FastifyInstance, db: Database): Promise<void> {
+  const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
+  const status = await migrationStatus(db);
+  const health = { status: 'ok', backend: db.backend, postgres_version: rows[0]?.version ?? null, migration: status.current };
+  app.get('/health', async () => health);
 
   app.get('/ready', async (_request, reply) => {
     try {

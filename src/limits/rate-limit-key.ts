@@ -13,5 +13,10 @@ export function rateLimitKey(request: Pick<FastifyRequest, 'headers' | 'ip'>): s
     const parsed = match ? parseApiKey(match[1]!) : undefined;
     if (parsed) return `key:${parsed.keyId}`;
   }
+  return addressKey(request);
+}
+
+/** The budget of the client's address, whatever the request carries. */
+export function addressKey(request: Pick<FastifyRequest, 'ip'>): string {
   return `ip:${request.ip}`;
 }

@@ -1,26 +1,30 @@
 /**
- * `rateLimit(app, { perMinute, burst, redisUrl })`: per-API-key (else per-address) request limits with the IETF
- * `RateLimit-Policy` / `RateLimit` headers on every response of a limited route, and 429 `SK429` + `Retry-After`
- * when a policy is used up. Counting is rate-limiter-flexible's fixed windows, two policies per key:
+ * `rateLimit(app, { perMinute, burst, redisUrl, authFailuresPerMinute })`: per-API-key (else per-address) request
+ * limits with the IETF `RateLimit-Policy` / `RateLimit` headers on every response of a limited route, and 429 `SK429`
+ * + `Retry-After` when a policy is used up. Counting is rate-limiter-flexible's fixed windows, two policies per key:
  *   "default": `perMinute` requests per 60 s;
  *   "burst":   `burst` requests per `ceil(burst × 60 / perMinute)` s (600/min, burst 100 → 100 per 10 s),
- * which together approximate a token bucket of `burst` tokens refilled at `perMinute` per minute. In memory per
- * process by default; in Redis (shared by every API process) when `redisUrl` is set. When Redis does not answer,
- * each process counts in memory (rate-limiter-flexible's insurance limiter) and logs a warning: never a 500.
- * See docs/limits.md.
+ * which together approximate a token bucket of `burst` tokens refilled at `perMinute` per minute. Failed
+ * authentications also spend a budget of the client's address (see auth-failures.ts). In memory per process by
+ * default; in Redis (shared by every API process) when `redisUrl` is set. When Redis does not answer, each process
+ * counts in memory (rate-limiter-flexible's insurance limiter) and logs a warning: never a 500. See docs/limits.md.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Config } from '../config.js';
 import { rateLimited } from './errors.js';
 import { rateLimitHeaders, type Policy, type PolicyState } from './rate-limit-headers.js';
 import { rateLimitKey } from './rate-limit-key.js';
+import { RedisCounters } from './redis-counters.js';
+import { authFailurePolicy, limitAuthFailures } from './auth-failures.js';
 
 export interface RateLimitOptions {
   /** Requests per minute and key ("default" policy). */
   perMinute: number;
   /** Most requests in a short burst ("burst" policy); ≥ perMinute turns the burst policy off. */
   burst: number;
+  /** Failed authentications per minute and client address before its requests with a key are refused; 0 or unset = no limit. */
+  authFailuresPerMinute?: number;
   /** Shared counters in this Redis; unset = in memory, per process. */
   redisUrl?: string | undefined;
   /** Paths that are never limited (exact, or as a prefix followed by `/`). */
@@ -29,6 +33,16 @@ export interface RateLimitOptions {
   keyPrefix?: string;
   /** How long one Redis command may take before the request is counted in memory instead (default 500 ms). */
   redisTimeoutMs?: number;
+}
+
+/** The limits `staykit serve` applies, from its configuration. */
+export function rateLimitOptions(config: Pick<Config, 'rateLimitPerMinute' | 'rateLimitBurst' | 'authFailureLimit' | 'redisUrl'>): RateLimitOptions {
+  return {
+    perMinute: config.rateLimitPerMinute,
+    burst: config.rateLimitBurst,
+    authFailuresPerMinute: config.authFailureLimit,
+    redisUrl: config.redisUrl,
+  };
 }
 
 export const DEFAULT_EXCLUDED_PATHS = ['/health', '/ready', '/metrics', '/docs'] as const;
@@ -48,65 +62,43 @@ export interface ConsumeOutcome {
   exceeded: PolicyState | undefined;
 }
 
-type Logger = Pick<FastifyInstance['log'], 'warn' | 'info'>;
+/** Where a limiter counts: in memory, or in Redis with memory as insurance. */
+export interface CounterStore {
+  redis: RedisCounters | undefined;
+  keyPrefix: string;
+}
 
-const WARN_INTERVAL_MS = 30_000;
+function stateOf(policy: Policy, res: RateLimiterRes): PolicyState {
+  return { policy, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+}
 
-/** The counters behind the plugin, usable without Fastify. */
+/** The policy state with the longest wait among `states`. */
+function longestWait(states: readonly PolicyState[]): PolicyState | undefined {
+  let longest: PolicyState | undefined;
+  for (const state of states) if (!longest || state.resetSeconds > longest.resetSeconds) longest = state;
+  return longest;
+}
+
+/** The counters of a set of policies, usable without Fastify. */
 export class RequestLimiter {
-  readonly policies: Policy[];
   private readonly limiters: RateLimiterAbstract[];
-  private readonly redis: Redis | undefined;
-  private lastWarning = 0;
-  private redisDown = false;
 
-  constructor(options: RateLimitOptions, private readonly log: Logger) {
-    this.policies = policiesFor(options.perMinute, options.burst);
-    const prefix = options.keyPrefix ?? 'staykit:rl';
-    if (options.redisUrl) {
-      this.redis = new Redis(options.redisUrl, {
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        commandTimeout: options.redisTimeoutMs ?? 500,
-        connectTimeout: 2_000,
-        retryStrategy: (times) => Math.min(times * 200, 2_000),
-      });
-      this.redis.on('error', (error: Error) => this.warn(error));
-      this.redis.on('ready', () => {
-        if (this.redisDown) this.log.info('rate limit: Redis is reachable again; limits are shared again');
-        this.redisDown = false;
-      });
-    }
-    this.limiters = this.policies.map((policy) => {
-      const base = { points: policy.quota, duration: policy.windowSeconds, keyPrefix: `${prefix}:${policy.name}` };
-      if (!this.redis) return new RateLimiterMemory(base);
+  constructor(readonly policies: readonly Policy[], private readonly store: CounterStore) {
+    this.limiters = policies.map((policy) => {
+      const base = { points: policy.quota, duration: policy.windowSeconds, keyPrefix: `${store.keyPrefix}:${policy.name}` };
+      if (!store.redis) return new RateLimiterMemory(base);
       return new RateLimiterRedis({
         ...base,
-        storeClient: this.redis,
+        storeClient: store.redis.client,
         rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory(base),
       });
     });
   }
 
-  warnUnreachable(): void {
-    this.warn(new Error(`Redis connection is ${this.redis?.status ?? 'not configured'}`));
-  }
-
-  private warn(error: unknown): void {
-    this.redisDown = true;
-    const now = Date.now();
-    if (now - this.lastWarning < WARN_INTERVAL_MS) return;
-    this.lastWarning = now;
-    this.log.warn(
-      { err: error },
-      'rate limit: Redis is unreachable; each process limits in memory until it is back (limits are not shared meanwhile)',
-    );
-  }
-
   /** Spends one request of `key` in every policy. */
   async consume(key: string): Promise<ConsumeOutcome> {
-    if (this.redis && this.redis.status !== 'ready') this.warnUnreachable();
+    this.store.redis?.checkReady();
     const results = await Promise.all(
       this.limiters.map(async (limiter) => {
         try {
@@ -117,37 +109,22 @@ export class RequestLimiter {
         }
       }),
     );
-    const states = results.map(({ res }, i) => ({
-      policy: this.policies[i]!,
-      remaining: Math.max(0, res.remainingPoints),
-      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-    }));
-    let exceeded: PolicyState | undefined;
-    results.forEach(({ ok }, i) => {
-      if (!ok && (!exceeded || states[i]!.resetSeconds > exceeded.resetSeconds)) exceeded = states[i];
-    });
-    return { states, exceeded };
+    const states = results.map(({ res }, i) => stateOf(this.policies[i]!, res));
+    return { states, exceeded: longestWait(states.filter((_, i) => !results[i]!.ok)) };
   }
 
-  /** Resolves when Redis is connected, or after `timeoutMs` (then requests are counted in memory until it is). */
-  async connected(timeoutMs: number): Promise<boolean> {
-    const redis = this.redis;
-    if (!redis || redis.status === 'ready') return true;
-    return new Promise((resolve) => {
-      const done = (ready: boolean) => {
-        clearTimeout(timer);
-        redis.off('ready', onReady);
-        resolve(ready);
-      };
-      const onReady = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      redis.on('ready', onReady);
-    });
+  /** The used-up policy of `key` with the longest wait, if any, without spending anything. */
+  async exceeded(key: string): Promise<PolicyState | undefined> {
+    this.store.redis?.checkReady();
+    const results = await Promise.all(this.limiters.map((limiter) => limiter.get(key)));
+    const states = results.flatMap((res, i) => (res && res.remainingPoints <= 0 ? [stateOf(this.policies[i]!, res)] : []));
+    return longestWait(states);
   }
 
-  async close(): Promise<void> {
-    if (!this.redis) return;
-    await this.redis.quit().catch(() => this.redis?.disconnect());
+  /** Spends one unit of `key` in every policy without refusing anything (for what has already happened). */
+  async penalize(key: string): Promise<void> {
+    this.store.redis?.checkReady();
+    await Promise.all(this.limiters.map((limiter) => limiter.penalty(key, 1)));
   }
 }
 
@@ -157,14 +134,22 @@ function pathOf(request: FastifyRequest): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
-/** Registers the limit on every route of `app` except `exclude`; returns the limiter (closed with the app). */
+/** Registers the limits on every route of `app` except `exclude`; returns the per-key limiter (closed with the app). */
 export function rateLimit(app: FastifyInstance, options: RateLimitOptions): RequestLimiter {
-  const limiter = new RequestLimiter(options, app.log);
+  const redis = options.redisUrl ? new RedisCounters(options.redisUrl, options.redisTimeoutMs ?? 500, app.log) : undefined;
+  const store: CounterStore = { redis, keyPrefix: options.keyPrefix ?? 'staykit:rl' };
+  const limiter = new RequestLimiter(policiesFor(options.perMinute, options.burst), store);
   const exclude = options.exclude ?? DEFAULT_EXCLUDED_PATHS;
-  const excluded = (path: string) => exclude.some((p) => path === p || path.startsWith(`${p}/`));
+  const excluded = (request: FastifyRequest) => {
+    const path = pathOf(request);
+    return exclude.some((p) => path === p || path.startsWith(`${p}/`));
+  };
 
+  if (options.authFailuresPerMinute) {
+    limitAuthFailures(app, new RequestLimiter([authFailurePolicy(options.authFailuresPerMinute)], store), excluded);
+  }
   app.addHook('onRequest', async (request, reply) => {
-    if (excluded(pathOf(request))) return;
+    if (excluded(request)) return;
     let outcome: ConsumeOutcome;
     try {
       outcome = await limiter.consume(rateLimitKey(request));
@@ -177,9 +162,11 @@ export function rateLimit(app: FastifyInstance, options: RateLimitOptions): Requ
     if (outcome.exceeded) throw rateLimited(outcome.exceeded.policy.name, outcome.exceeded.resetSeconds, headers);
     reply.headers(headers);
   });
-  app.addHook('onReady', async () => {
-    if (!(await limiter.connected(2_000))) limiter.warnUnreachable();
-  });
-  app.addHook('onClose', () => limiter.close());
+  if (redis) {
+    app.addHook('onReady', async () => {
+      if (!(await redis.connected(2_000))) redis.warnUnreachable();
+    });
+    app.addHook('onClose', () => redis.close());
+  }
   return limiter;
 }

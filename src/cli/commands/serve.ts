@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { buildApp } from '../../http/app.js';
+import { rateLimitOptions } from '../../limits/index.js';
 import { openServerDatabases } from '../database.js';
 import { seedCommand } from './seed.js';
 import { startWebhookWorker, type WebhookWorker } from '../../webhooks/worker.js';
@@ -43,7 +44,7 @@ export async function serve(config: Config): Promise<void> {
     logLevel: config.logLevel,
     statementTimeoutMs: config.statementTimeoutSeconds * 1000,
     webhookWorker: () => worker,
-    rateLimit: { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, redisUrl: config.redisUrl },
+    rateLimit: rateLimitOptions(config),
   });
   const icalWorker = config.worker === 'embedded' ? startIcalWorker(background, config, app.log) : undefined;
   if (config.worker === 'embedded') worker = startWebhookWorker(background, config, app.log);

@@ -10,6 +10,8 @@ export interface Config {
   redisUrl: string | undefined;
   outboundAllowPrivate: boolean;
   webhookRetrySchedule: number[];
+  webhookInFlightPerEndpoint: number;
+  webhookInFlightPerOrganization: number;
   icalSyncIntervalSeconds: number;
   rateLimitPerMinute: number;
   rateLimitBurst: number;
@@ -32,6 +34,8 @@ export const CONFIG_VARIABLES = {
   redisUrl: 'REDIS_URL',
   outboundAllowPrivate: 'STAYKIT_OUTBOUND_ALLOW_PRIVATE',
   webhookRetrySchedule: 'STAYKIT_WEBHOOK_RETRY_SCHEDULE',
+  webhookInFlightPerEndpoint: 'STAYKIT_WEBHOOK_IN_FLIGHT_PER_ENDPOINT',
+  webhookInFlightPerOrganization: 'STAYKIT_WEBHOOK_IN_FLIGHT_PER_ORGANIZATION',
   icalSyncIntervalSeconds: 'STAYKIT_ICAL_SYNC_INTERVAL',
   rateLimitPerMinute: 'STAYKIT_RATE_LIMIT',
   rateLimitBurst: 'STAYKIT_RATE_LIMIT_BURST',
@@ -87,6 +91,8 @@ export function loadConfig(source: Source = process.env): Config {
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
     outboundAllowPrivate: boolean(source, CONFIG_VARIABLES.outboundAllowPrivate),
     webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),
+    webhookInFlightPerEndpoint: integer(source, CONFIG_VARIABLES.webhookInFlightPerEndpoint, 5, 1),
+    webhookInFlightPerOrganization: integer(source, CONFIG_VARIABLES.webhookInFlightPerOrganization, 25, 1),
     icalSyncIntervalSeconds: integer(source, CONFIG_VARIABLES.icalSyncIntervalSeconds, 900, 1),
     rateLimitPerMinute: integer(source, CONFIG_VARIABLES.rateLimitPerMinute, 600, 1),
     rateLimitBurst: integer(source, CONFIG_VARIABLES.rateLimitBurst, 100, 0),

@@ -22,30 +22,84 @@ export interface ClaimedNotification {
   lease_token: string;
 }
 
+/** How many deliveries may be in flight at once (leased, across all workers) per webhook and per organization. */
+export interface InFlightCaps {
+  perWebhook: number;
+  perOrganization: number;
+}
+
 /**
  * Claims up to `limit` due notifications and leases them: their `run_at` moves `leaseSeconds` ahead, so if this
  * worker dies before recording the outcome, another one picks them up after the lease (with the same notification
  * id, hence the same `webhook-id`). `FOR UPDATE SKIP LOCKED` lets concurrent claimers take disjoint sets. A first
  * attempt also waits `firstDelaySeconds` (schedule[0]) after the event.
  *
- * The due rows are picked from the queue alone, in `run_at` order: that plan (the run_at index, stopping after
- * `limit` rows) does not depend on statistics, whereas with the webhooks table in the same query the planner, on
- * a freshly filled queue, sorted every due row on each claim. Due rows of a disabled webhook (its other rows are
- * parked by webhooks_park_queue; these are a failure recorded, or a lease that expired, as it was disabled) are
- * parked here the same way instead of being sent; `FOR SHARE` on the webhook waits for a concurrent enable, so
- * none is parked after the webhook came back.
+ * Fair between tenants: a webhook never has more than `caps.perWebhook` notifications leased at once, nor an
+ * organization more than `caps.perOrganization` (live leases, counted across all workers), and the claimed rows
+ * are taken round-robin across organizations (each organization's oldest due row first, then each one's second…),
+ * so one organization's backlog to an endpoint that never answers cannot take every slot. The caps are counted
+ * when a claim starts: claims that run at the very same moment on several workers each see the same count, so
+ * for that instant the bound is the cap per claiming worker.
+ *
+ * The due rows are found per webhook with queued work (a skip scan of the (webhook_id, run_at) index, then at most
+ * the webhook's free slots from each), so a claim reads at most caps × webhooks rows, however long one webhook's
+ * backlog is. Due rows of a disabled webhook (its other rows are parked by webhooks_park_queue; these are a
+ * failure recorded, or a lease that expired, as it was disabled) are parked here the same way instead of being
+ * sent; `FOR SHARE` on the webhook waits for a concurrent enable, so none is parked after the webhook came back.
  */
-export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds: number): SqlQuery {
+export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds: number, caps: InFlightCaps): SqlQuery {
   return {
     text: `
-      WITH due AS (
-        SELECT q.notification_id, q.webhook_id
+      WITH RECURSIVE queued AS (
+        (SELECT q.webhook_id FROM staykit_internal.webhook_queue AS q ORDER BY q.webhook_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT q.webhook_id FROM staykit_internal.webhook_queue AS q
+                WHERE q.webhook_id > queued.webhook_id ORDER BY q.webhook_id LIMIT 1)
+        FROM queued
+        WHERE queued.webhook_id IS NOT NULL
+      ),
+      in_flight AS (
+        SELECT q.webhook_id, q.organization_id, count(*)::int AS leased
         FROM staykit_internal.webhook_queue AS q
-        WHERE q.run_at <= now()
-          AND (q.attempts > 0 OR q.queued_at <= now() - make_interval(secs => $3::double precision))
-        ORDER BY q.run_at
-        LIMIT $1
-        FOR UPDATE SKIP LOCKED
+        WHERE q.lease_token IS NOT NULL AND q.run_at > now()
+        GROUP BY q.webhook_id, q.organization_id
+      ),
+      candidates AS (
+        SELECT c.notification_id, c.webhook_id, c.organization_id, c.run_at
+        FROM queued
+        CROSS JOIN LATERAL (
+          SELECT q.notification_id, q.webhook_id, q.organization_id, q.run_at
+          FROM staykit_internal.webhook_queue AS q
+          WHERE q.webhook_id = queued.webhook_id
+            AND q.run_at <= now()
+            AND (q.attempts > 0 OR q.queued_at <= now() - make_interval(secs => $3::double precision))
+          ORDER BY q.run_at
+          LIMIT $4
+        ) AS c
+        WHERE queued.webhook_id IS NOT NULL
+      ),
+      slots AS (
+        SELECT c.*, row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.run_at, c.notification_id) AS slot
+        FROM candidates AS c
+      ),
+      turns AS (
+        SELECT s.notification_id, s.run_at,
+               row_number() OVER (PARTITION BY s.organization_id ORDER BY s.run_at, s.notification_id) AS turn,
+               $5::int - coalesce(
+                 (SELECT sum(f.leased) FROM in_flight AS f WHERE f.organization_id = s.organization_id), 0) AS room
+        FROM slots AS s
+        WHERE s.slot <= $4::int - coalesce((SELECT f.leased FROM in_flight AS f WHERE f.webhook_id = s.webhook_id), 0)
+      ),
+      due AS (
+        SELECT locked.notification_id, locked.webhook_id
+        FROM (SELECT t.notification_id FROM turns AS t WHERE t.turn <= t.room ORDER BY t.turn, t.run_at LIMIT $1) AS picked
+        CROSS JOIN LATERAL (
+          -- run_at is checked again on the locked row: another worker may have leased it since the snapshot.
+          SELECT q.notification_id, q.webhook_id
+          FROM staykit_internal.webhook_queue AS q
+          WHERE q.notification_id = picked.notification_id AND q.run_at <= now()
+          FOR UPDATE SKIP LOCKED
+        ) AS locked
       ),
       disabled AS (
         SELECT w.id
@@ -70,7 +124,7 @@ export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds:
         AND w.id = q.webhook_id
       RETURNING n.id, n.organization_id, n.webhook_id, n.event_type, n.payload::text AS body,
                 w.endpoint, w.signing_secret, q.attempts, q.lease_token`,
-    values: [limit, leaseSeconds, firstDelaySeconds],
+    values: [limit, leaseSeconds, firstDelaySeconds, caps.perWebhook, caps.perOrganization],
   };
 }
 

@@ -10,7 +10,7 @@
  * Per delivery that is one HTTP request on a pooled connection and a share of two statements (the claim and the
  * outcome write); what used to cost a new TCP connection and two or three commits per delivery.
  */
-import type { Config } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { DEFAULT_TIMEOUT_MS } from '../outbound/request.js';
 import { claimDue, type ClaimedNotification } from './queries.js';
@@ -44,7 +44,9 @@ export interface WebhookWorkerOptions {
   onDelivery?: (report: DeliveryReport) => void;
 }
 
-export type WorkerConfig = Pick<Config, 'webhookRetrySchedule' | 'outboundAllowPrivate'>;
+/** The in-flight caps are optional: without them, the documented defaults. */
+export type WorkerConfig = Pick<Config, 'webhookRetrySchedule' | 'outboundAllowPrivate'>
+  & Partial<Pick<Config, 'webhookInFlightPerEndpoint' | 'webhookInFlightPerOrganization'>>;
 
 export interface WebhookWorker {
   /** Look for due notifications now instead of at the next poll. */
@@ -55,6 +57,8 @@ export interface WebhookWorker {
 
 export const DEFAULT_CONCURRENCY = 100;
 export const DEFAULT_CLAIM_BATCH = 100;
+/** The documented defaults (not the environment), for callers that leave a setting out. */
+const DEFAULTS = loadConfig({});
 
 const silent: WorkerLogger = { info() {}, warn() {}, error() {} };
 
@@ -65,7 +69,10 @@ export async function claimNotifications(
   limit: number,
   leaseSeconds: number,
 ): Promise<ClaimedNotification[]> {
-  const query = claimDue(limit, leaseSeconds, config.webhookRetrySchedule[0] ?? 0);
+  const query = claimDue(limit, leaseSeconds, config.webhookRetrySchedule[0] ?? 0, {
+    perWebhook: config.webhookInFlightPerEndpoint ?? DEFAULTS.webhookInFlightPerEndpoint,
+    perOrganization: config.webhookInFlightPerOrganization ?? DEFAULTS.webhookInFlightPerOrganization,
+  });
   const { rows } = await db.query<ClaimedNotification>(query.text, query.values);
   return rows;
 }

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openPostgres } from '../../src/db/postgres.js';
 import { startWebhookWorker, type WebhookWorker } from '../../src/webhooks/worker.js';
+import { UNCAPPED } from './support.js';
 
 const { url, concurrency } = workerData as { url: string; concurrency: number };
 const port = parentPort!;
@@ -16,7 +17,8 @@ let reporting: NodeJS.Timeout | undefined;
 
 port.on('message', (message: string) => {
   if (message === 'start') {
-    worker = startWebhookWorker(db, { webhookRetrySchedule: [0, 5], outboundAllowPrivate: true }, undefined, {
+    worker = // Raw throughput to one endpoint: the per-endpoint and per-organization fairness caps are lifted.
+    worker = startWebhookWorker(db, { webhookRetrySchedule: [0, 5], outboundAllowPrivate: true, ...UNCAPPED }, undefined, {
       pollIntervalMs: 10,
       concurrency,
       onDelivery: (report) => {

@@ -19,7 +19,7 @@ import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/data
 import { openPostgres } from '../../src/db/postgres.js';
 import type { Backend, Database } from '../../src/db/types.js';
 import { DEFAULT_CONCURRENCY, startWebhookWorker, type WebhookWorker } from '../../src/webhooks/worker.js';
-import { createOrganization, createWebhook, startReceiver, waitFor } from './support.js';
+import { UNCAPPED, createOrganization, createWebhook, startReceiver, waitFor } from './support.js';
 
 export interface WebhookBenchOptions {
   backend?: Backend;
@@ -157,7 +157,8 @@ async function inlineWorkers(testDb: TestDatabase, workers: number, concurrency:
   return {
     start() {
       running = pools.map((db) =>
-        startWebhookWorker(db, { webhookRetrySchedule: [0, 5], outboundAllowPrivate: true }, undefined, {
+        // Raw throughput to one endpoint: the per-endpoint and per-organization fairness caps are lifted.
+        startWebhookWorker(db, { webhookRetrySchedule: [0, 5], outboundAllowPrivate: true, ...UNCAPPED }, undefined, {
           pollIntervalMs: 10,
           concurrency,
           onDelivery: (report) => {

@@ -194,3 +194,6 @@ export async function makeDue(db: Database, webhookId: string): Promise<void> {
     [webhookId],
   );
 }
+
+/** Worker settings without the fairness caps (benchmarks of raw throughput to one endpoint). */
+export const UNCAPPED = { webhookInFlightPerEndpoint: 1_000_000, webhookInFlightPerOrganization: 1_000_000 };

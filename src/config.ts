@@ -23,6 +23,7 @@ export interface Config {
   tenantQueueTimeoutSeconds: number;
   authFailureLimit: number;
   worker: 'embedded' | 'off';
+  workerPollIntervalSeconds: number;
   logLevel: string;
 }
 
@@ -47,6 +48,7 @@ export const CONFIG_VARIABLES = {
   tenantQueueTimeoutSeconds: 'STAYKIT_TENANT_QUEUE_TIMEOUT',
   authFailureLimit: 'STAYKIT_AUTH_FAILURE_LIMIT',
   worker: 'STAYKIT_WORKER',
+  workerPollIntervalSeconds: 'STAYKIT_WORKER_POLL_INTERVAL',
   logLevel: 'LOG_LEVEL',
 } as const satisfies Record<keyof Config, string>;
 
@@ -104,6 +106,7 @@ export function loadConfig(source: Source = process.env): Config {
     tenantQueueTimeoutSeconds: integer(source, CONFIG_VARIABLES.tenantQueueTimeoutSeconds, 5, 0),
     authFailureLimit: integer(source, CONFIG_VARIABLES.authFailureLimit, 30, 0),
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
+    workerPollIntervalSeconds: integer(source, CONFIG_VARIABLES.workerPollIntervalSeconds, 1, 1),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',
   };
 }

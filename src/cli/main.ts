@@ -9,7 +9,7 @@ import { serve } from './commands/serve.js';
 import { seedCommand } from './commands/seed.js';
 import { rest as restServer } from './commands/rest.js';
 import { benchCommand } from './commands/bench.js';
-import { runWorkerCommand } from '../webhooks/worker-command.js';
+import { runWorkerCommand } from './commands/worker.js';
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 

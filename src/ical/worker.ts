@@ -13,12 +13,7 @@ import { DEFAULT_TIMEOUT_MS } from '../outbound/request.js';
 import { syncCalendar, type SyncOptions, type SyncReport } from './sync.js';
 import type { SqlQuery } from './export-queries.js';
 import { startPollLoop } from '../jobs/poll-loop.js';
-
-export interface IcalWorkerLogger {
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-  error(fields: object, message: string): void;
-}
+import { silentLogger, type WorkerLogger } from '../observability/worker-logger.js';
 
 export interface IcalWorkerOptions {
   /** How often to look for due calendars (ms). Default 5000. */
@@ -34,6 +29,9 @@ export interface IcalWorkerOptions {
   /** Passed to the fetch (tests). */
   resolve?: SyncOptions['resolve'];
 }
+
+/** The NOTIFY channel of calendars to import now (migration 0092): a worker listening on it claims at once. */
+export const ICAL_WAKE_CHANNEL = 'staykit_ical_sync';
 
 export type IcalWorkerConfig = Pick<Config, 'icalSyncIntervalSeconds' | 'outboundAllowPrivate'>;
 
@@ -74,8 +72,6 @@ export function claimCalendars(limit: number, leaseSeconds: number, intervalSeco
 export function releaseCalendar(calendarId: string): SqlQuery {
   return { text: `UPDATE staykit_internal.ical_sync_claims SET claimed_until = NULL WHERE calendar_id = $1`, values: [calendarId] };
 }
-
-const silent: IcalWorkerLogger = { info() {}, warn() {}, error() {} };
 
 async function claim(db: Database, query: SqlQuery): Promise<string[]> {
   const { rows } = await db.query<{ calendar_id: string }>(query.text, query.values);
@@ -152,7 +148,7 @@ export async function syncProductCalendars(db: Database, productId: string, opti
 export function startIcalWorker(
   db: Database,
   config: IcalWorkerConfig,
-  logger: IcalWorkerLogger = silent,
+  logger: WorkerLogger = silentLogger,
   options: IcalWorkerOptions = {},
 ): IcalWorker {
   const pollIntervalMs = options.pollIntervalMs ?? 5000;

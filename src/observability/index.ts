@@ -4,3 +4,4 @@ export { observabilityFastifyOptions, loggerOptions, REDACTED_PATHS } from './lo
 export { genReqId, isSaneRequestId, REQUEST_ID_HEADER } from './request-id.js';
 export { createMetrics, type Metrics, type PoolStats } from './metrics.js';
 export { closeConnectionsWhenDraining } from './drain.js';
+export { silentLogger, type WorkerLogger } from './worker-logger.js';

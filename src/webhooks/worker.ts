@@ -18,13 +18,7 @@ import { deliverClaimed, type DeliveryOptions, type DeliveryReport } from './del
 import { createOutcomeRecorder } from './recorder.js';
 import { WebhookTransport } from './transport.js';
 import { startPollLoop } from '../jobs/poll-loop.js';
-
-/** pino-compatible: `logger.warn({ …fields }, 'message')`. */
-export interface WorkerLogger {
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-  error(fields: object, message: string): void;
-}
+import { silentLogger, type WorkerLogger } from '../observability/worker-logger.js';
 
 export interface WebhookWorkerOptions {
   /** How often to look for due notifications when idle (ms). Default 1000. */
@@ -55,12 +49,13 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
+/** The NOTIFY channel of new due work (migration 0092): a worker listening on it claims at once. */
+export const WEBHOOK_WAKE_CHANNEL = 'staykit_webhook_queue';
+
 export const DEFAULT_CONCURRENCY = 100;
 export const DEFAULT_CLAIM_BATCH = 100;
 /** The documented defaults (not the environment), for callers that leave a setting out. */
 const DEFAULTS = loadConfig({});
-
-const silent: WorkerLogger = { info() {}, warn() {}, error() {} };
 
 /** Claims one batch and leases it. Exposed for tests and for a one-shot `drain`. */
 export async function claimNotifications(
@@ -129,7 +124,7 @@ export async function deliverDue(
 export function startWebhookWorker(
   db: Database,
   config: WorkerConfig,
-  logger: WorkerLogger = silent,
+  logger: WorkerLogger = silentLogger,
   options: WebhookWorkerOptions = {},
 ): WebhookWorker {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;

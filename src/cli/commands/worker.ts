@@ -1,0 +1,81 @@
+/**
+ * The background workers of a process — webhook deliveries and iCal imports — and `staykit worker`, which runs
+ * them on their own for deployments that start `staykit serve` with `STAYKIT_WORKER=off` and scale delivery
+ * separately (`serve` starts the same workers inside itself by default).
+ *
+ * On PostgreSQL the workers also LISTEN for wake-ups (src/jobs/wake-listener.ts), so work written by any process
+ * is picked up at once rather than at the next poll. On the embedded database there is one process: the API wakes
+ * its own worker after a redelivery, and the workers poll.
+ */
+import pino from 'pino';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/types.js';
+import { openMigratedDatabase } from '../database.js';
+import { UsageError } from '../usage-error.js';
+import { listenForWakes } from '../../jobs/wake-listener.js';
+import { loggerOptions, type WorkerLogger } from '../../observability/index.js';
+import { startWebhookWorker, WEBHOOK_WAKE_CHANNEL, type WebhookWorker, type WebhookWorkerOptions } from '../../webhooks/worker.js';
+import { ICAL_WAKE_CHANNEL, startIcalWorker, type IcalWorker, type IcalWorkerOptions } from '../../ical/worker.js';
+
+/** iCal imports are looked for this many times less often than webhook deliveries when nothing wakes them. */
+const ICAL_POLL_FACTOR = 5;
+
+export interface BackgroundWorkerOptions {
+  webhooks?: WebhookWorkerOptions;
+  ical?: IcalWorkerOptions;
+}
+
+export interface BackgroundWorkers {
+  webhooks: WebhookWorker;
+  ical: IcalWorker;
+  /** Stops listening and claiming, and waits for the work in flight. */
+  stop(): Promise<void>;
+}
+
+export function startBackgroundWorkers(
+  db: Database,
+  config: Config,
+  logger: WorkerLogger,
+  options: BackgroundWorkerOptions = {},
+): BackgroundWorkers {
+  const pollIntervalMs = config.workerPollIntervalSeconds * 1000;
+  const webhooks = startWebhookWorker(db, config, logger, { pollIntervalMs, ...options.webhooks });
+  const ical = startIcalWorker(db, config, logger, { pollIntervalMs: ICAL_POLL_FACTOR * pollIntervalMs, ...options.ical });
+  const listener = config.databaseUrl
+    ? listenForWakes({
+      connectionString: config.databaseUrl,
+      logger,
+      channels: { [WEBHOOK_WAKE_CHANNEL]: () => webhooks.wake(), [ICAL_WAKE_CHANNEL]: () => ical.wake() },
+    })
+    : undefined;
+  return {
+    webhooks,
+    ical,
+    async stop() {
+      await listener?.close();
+      await Promise.all([webhooks.stop(), ical.stop()]);
+    },
+  };
+}
+
+/** `staykit worker`: runs until SIGTERM/SIGINT, then finishes the deliveries and imports in flight. */
+export async function runWorkerCommand(config: Config, options: BackgroundWorkerOptions = {}): Promise<void> {
+  if (!config.databaseUrl) {
+    throw new UsageError('staykit worker needs DATABASE_URL (on the embedded database, staykit serve runs the worker itself)');
+  }
+  const logger = pino(loggerOptions(config.logLevel));
+  const db = await openMigratedDatabase(config);
+  const workers = startBackgroundWorkers(db, config, logger, options);
+  logger.info({ poll_interval_s: config.workerPollIntervalSeconds }, 'background workers started');
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: finishing deliveries in flight');
+    await workers.stop();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}

@@ -10,8 +10,7 @@ import { buildApp } from '../../http/app.js';
 import { rateLimitOptions } from '../../limits/index.js';
 import { openServerDatabases } from '../database.js';
 import { seedCommand } from './seed.js';
-import { startWebhookWorker, type WebhookWorker } from '../../webhooks/worker.js';
-import { startIcalWorker } from '../../ical/index.js';
+import { startBackgroundWorkers, type BackgroundWorkers } from './worker.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -36,18 +35,17 @@ export async function serve(config: Config): Promise<void> {
   const databases = await openServerDatabases(config);
   const { api: db, background } = databases;
   const apiKey = await demoApiKey(db, config);
-  let worker: WebhookWorker | undefined;
+  let workers: BackgroundWorkers | undefined;
   const app = await buildApp({
     db,
     backgroundDb: background,
     config,
     logLevel: config.logLevel,
     statementTimeoutMs: config.statementTimeoutSeconds * 1000,
-    webhookWorker: () => worker,
+    webhookWorker: () => workers?.webhooks,
     rateLimit: rateLimitOptions(config),
   });
-  const icalWorker = config.worker === 'embedded' ? startIcalWorker(background, config, app.log) : undefined;
-  if (config.worker === 'embedded') worker = startWebhookWorker(background, config, app.log);
+  if (config.worker === 'embedded') workers = startBackgroundWorkers(background, config, app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
@@ -62,8 +60,7 @@ export async function serve(config: Config): Promise<void> {
     closing = true;
     console.log(`${signal} received: finishing in-flight requests`);
     await app.close();
-    await worker?.stop();
-    await icalWorker?.stop();
+    await workers?.stop();
     await databases.close();
     process.exit(0);
   };

@@ -94,9 +94,14 @@ class TimeoutWatch {
   }
 }
 
+/** Milliseconds per unit of a time setting as Postgres shows it ('0', '300ms', '10s', '5min', '1h', '1d'). */
+const UNIT_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `current_setting` rather than `pg_settings`: the view builds every setting's row, several times slower here. */
 async function statementTimeoutMs(pg: PGlite): Promise<number> {
-  const { rows } = await pg.query<{ ms: number }>(`SELECT setting::int AS ms FROM pg_settings WHERE name = 'statement_timeout'`);
-  return rows[0]?.ms ?? 0;
+  const { rows } = await pg.query<{ value: string }>(`SELECT current_setting('statement_timeout') AS value`);
+  const [, amount, unit] = /^(\d+)([a-z]*)$/.exec(rows[0]?.value ?? '') ?? [];
+  return Number(amount ?? 0) * (UNIT_MS[unit ?? ''] ?? 0);
 }
 
 async function answer(pg: PGlite, watch: TimeoutWatch, request: WorkerRequest): Promise<WorkerReply> {

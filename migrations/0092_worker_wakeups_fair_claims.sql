@@ -15,7 +15,7 @@ DROP INDEX staykit_internal.webhook_queue_webhook_id_idx;
 CREATE INDEX webhook_queue_leased_idx ON staykit_internal.webhook_queue (organization_id, webhook_id)
   WHERE lease_token IS NOT NULL;
 
--- The channel names are also in src/jobs/wake-channels.ts.
+-- The channel names are also in src/webhooks/worker.ts (WEBHOOK_WAKE_CHANNEL) and src/ical/worker.ts (ICAL_WAKE_CHANNEL).
 CREATE FUNCTION staykit_internal.notify_webhook_workers() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN

@@ -1,5 +1,5 @@
 /**
- * Scopes (DESIGN.md §2): `read` and `write` cover every resource; `<resource>:read` and `<resource>:write` one.
+ * Scopes (docs/design.md#scopes): `read` and `write` cover every resource; `<resource>:read` and `<resource>:write` one.
  * `write` implies `read` for the same resource: a key that may change rows may also see them.
  */
 export type Access = 'read' | 'write';
@@ -30,4 +30,17 @@ export function requiredScope(resource: string, access: Access): string {
 export function hasScope(granted: readonly string[], resource: string, access: Access): boolean {
   const accepted = access === 'read' ? ['read', 'write'] : ['write'];
   return accepted.some((level) => granted.includes(level) || granted.includes(`${resource}:${level}`));
+}
+
+/** The tables a transaction may read: every table (`'all'`), or the listed ones. */
+export type ReadableTables = 'all' | readonly string[];
+
+/**
+ * What a key's scopes let it read: everything for `read`/`write`, otherwise the resources named in its
+ * `<resource>:read` and `<resource>:write` scopes.
+ */
+export function readableTables(granted: readonly string[]): ReadableTables {
+  if (granted.includes('read') || granted.includes('write')) return 'all';
+  const resources = granted.map((scope) => SCOPE_PATTERN.exec(scope)?.[1]).filter((name): name is string => name !== undefined);
+  return [...new Set(resources)];
 }

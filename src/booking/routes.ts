@@ -8,7 +8,7 @@ import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { fromDatabaseError } from '../errors/database-error.js';
 import type { Authorize } from '../http/staykit-api.js';
-import { inTenantTransaction } from '../http/tenant-transaction.js';
+import { inTenantTransaction, type TenantTransactionOptions } from '../http/tenant-transaction.js';
 import { availability, parseAvailabilityQuery } from './availability.js';
 import { book } from './book.js';
 import { checkoutCart, parseCart, validateCart } from './cart.js';
@@ -33,6 +33,21 @@ export interface BookingRouteDeps {
 const PERFORM_SYNC_TIMEOUT_MS = 5_000;
 
 export const BOOKING_PREFIX = '/v1';
+
+/**
+ * The tables the booking flow's statements may read as the API role (the database's read-scope policies hide all
+ * others), whatever the key's per-resource scopes: the endpoint's own scope — bookings:read, bookings:write or
+ * products:write — authorizes the flow, which answers with computed availability, prices and what it created, never
+ * with rows of these tables as such. Guests, bookings, organizations, webhooks and the rest stay out of its reach
+ * (the booking itself is written by a database function of its own).
+ */
+const FLOW_TRANSACTION: TenantTransactionOptions = {
+  readable: [
+    'products', 'product_configurations', 'product_attribute_options', 'calendar_events', 'capacity_groups',
+    'capacity_group_dependencies', 'capacities', 'services', 'service_options', 'product_services', 'taxes',
+    'product_taxes', 'coupons', 'coupon_uses', 'coupon_products', 'coupon_services',
+  ],
+};
 
 /** Any error of the booking flow → the ApiError a client sees. */
 export function toBookingApiError(error: unknown): ApiError {
@@ -69,7 +84,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     }
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await availability(tx, query, now()), rollback: true,
-    })));
+    }), FLOW_TRANSACTION));
     return reply.send(result);
   });
 
@@ -78,7 +93,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     const input = parseSearchInput(request.body);
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await search(tx, input, now()), rollback: true,
-    })));
+    }), FLOW_TRANSACTION));
     return reply.send(result);
   });
 
@@ -87,7 +102,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     const input = parseBookingInput(request.body);
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: (await prepareBooking(tx, input, now())).priced.quote, rollback: true,
-    })));
+    }), FLOW_TRANSACTION));
     return reply.send(result);
   });
 
@@ -100,7 +115,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
         status: 201, body: await book(tx, input, now()),
       })),
       rollback: false,
-    })));
+    }), FLOW_TRANSACTION));
     return send(reply, response);
   });
 
@@ -110,7 +125,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     const items = parseCart(body, body);
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await validateCart(tx, items, now(), toBookingApiError), rollback: true,
-    })));
+    }), FLOW_TRANSACTION));
     return reply.send(result);
   });
 
@@ -124,7 +139,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
         status: 201, body: await checkoutCart(tx, items, now(), toBookingApiError),
       })),
       rollback: false,
-    })));
+    }), FLOW_TRANSACTION));
     return send(reply, response);
   });
 
@@ -137,7 +152,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
         status: 201, body: await createProduct(tx, fields),
       })),
       rollback: false,
-    })));
+    }), FLOW_TRANSACTION));
     return send(reply, response);
   });
 }

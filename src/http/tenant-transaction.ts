@@ -1,32 +1,49 @@
 /**
  * Every API request runs in one transaction as the non-owner role `staykit_api`, with the organization of its
- * key in `staykit.organization_id` — the setting the row-level-security policies compare against. Both are
+ * key in `staykit.organization_id` — the setting the row-level-security policies compare against — and the tables
+ * it may read in `staykit.readable_tables` (`*` for all, else an array literal of table names), which the policies
+ * of migration 0090 check, so a key's scopes hold in the database whatever the statement. All are
  * transaction-local (`set_config(…, true)`), so nothing survives into the next use of a pooled connection.
  * JIT is off: the API's statements are short, and a year of availability is costed high enough that LLVM
  * compilation (60+ ms measured on the benchmark data) would outweigh the query itself.
  */
 import type { Database, Transaction } from '../db/types.js';
 import type { Principal } from '../auth/authenticate.js';
+import { readableTables, type ReadableTables } from '../auth/scopes.js';
 import { inRequestTransaction } from './request-transaction.js';
 import { inTenantSlot } from '../limits/tenant-concurrency.js';
 
 export const API_ROLE = 'staykit_api';
 
-/** Statement timeout of API transactions unless configured (DESIGN §8). */
+/** Statement timeout of API transactions unless configured (docs/design.md#limits). */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
+
+export interface TenantTransactionOptions {
+  statementTimeoutMs?: number | undefined;
+  /** The tables the transaction may read; default: what the key's scopes allow. */
+  readable?: ReadableTables;
+}
+
+/** `*`, or a PostgreSQL array literal of the table names (`{}` for none: never the empty string, which means unset). */
+function readableSetting(readable: ReadableTables): string {
+  if (readable === 'all') return '*';
+  return `{${readable.map((table) => `"${table.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
 
 export function inTenantTransaction<T>(
   db: Database,
   principal: Principal,
   work: (tx: Transaction) => Promise<{ result: T; rollback: boolean }>,
-  statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
+  options: TenantTransactionOptions = {},
 ): Promise<T> {
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const readable = options.readable ?? readableTables(principal.scopes);
   const prepare = async (tx: Transaction) => {
     await tx.query(
       `SELECT set_config('role', $1, true), set_config('staykit.organization_id', $2, true),
               set_config('staykit.key_id', $3, true), set_config('statement_timeout', $4, true),
-              set_config('jit', 'off', true)`,
-      [API_ROLE, principal.organizationId, principal.keyId, String(statementTimeoutMs)],
+              set_config('jit', 'off', true), set_config('staykit.readable_tables', $5, true)`,
+      [API_ROLE, principal.organizationId, principal.keyId, String(statementTimeoutMs), readableSetting(readable)],
     );
   };
   return inTenantSlot(db, principal.organizationId, () => inRequestTransaction(db, prepare, work));

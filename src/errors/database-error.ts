@@ -100,6 +100,18 @@ export function fromDatabaseError(error: unknown, options: { authenticated?: boo
   const status = statusForSqlState(error.code, error.message, options.authenticated ?? true);
   return new ApiError(status, error.code, error.message, {
     details: error.detail ?? null,
-    hint: error.hint ?? null,
+    hint: error.hint ?? constraintHint(error) ?? null,
   });
+}
+
+/** The `<table>_<column>_in_range` CHECKs bound every client-written date and timestamp (migration 0093). */
+const RANGE_CONSTRAINT = /violates check constraint "[a-z0-9_]+_in_range"/;
+
+/** What to do about a violated constraint, where PostgreSQL's message alone does not say it. */
+function constraintHint(error: PgLikeError): string | undefined {
+  if (error.code === '23514' && RANGE_CONSTRAINT.test(error.message)) {
+    return 'Dates must be between 1900-01-01 and 2199-12-31 (an exclusive end date may be 2200-01-01); timestamps '
+      + 'from 1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z';
+  }
+  return undefined;
 }

@@ -2,6 +2,8 @@
  * SQL of the export feed, as `{ text, values }`. These run as the connecting (owner) role, outside any tenant
  * transaction: the secret in the URL is the credential, and the product is found by it.
  */
+import { SUPPORTED_DATES } from './dates.js';
+
 export interface SqlQuery {
   text: string;
   values: unknown[];
@@ -31,10 +33,17 @@ export function productBySecret(secret: string): SqlQuery {
 /**
  * The product's blocking events from `pastDays` before today (in the unit's time zone) on, with the booking's
  * reference and the first guest's name. `excludeCalendarId` leaves out events imported from that calendar.
+ *
+ * Dates outside the supported range (rows stored before the database refused them, e.g. an end of `infinity`) are
+ * clamped into it, so the feed can always be written and the dates stay blocked; `clamped` marks those rows. The
+ * date filter never adds to a stored date, which could overflow.
  */
 export function exportEvents(productId: string, timezone: string, pastDays: number, excludeCalendarId: string | null): SqlQuery {
   return {
-    text: `SELECT e.id, e.type, e.status, e.start_date::text AS start_date, e.end_date::text AS end_date,
+    text: `SELECT e.id, e.type, e.status,
+                  least(greatest(e.start_date, $5::date), $6::date)::text AS start_date,
+                  least(greatest(e.end_date, $5::date + 1), $7::date)::text AS end_date,
+                  NOT (e.start_date BETWEEN $5::date AND $6::date AND e.end_date BETWEEN $5::date + 1 AND $7::date) AS clamped,
                   e.padding, e.title, to_char(e.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at,
                   b.reference,
                   coalesce((SELECT trim(c.first_name || ' ' || c.last_name)
@@ -44,10 +53,10 @@ export function exportEvents(productId: string, timezone: string, pastDays: numb
              LEFT JOIN api.bookings b ON b.id = e.booking_id
             WHERE e.product_id = $1
               AND e.status <> 'CANCELLED' AND e.type IN ('booking', 'blocked period')
-              AND e.end_date + e.padding > (now() AT TIME ZONE $2)::date - $3::int
+              AND e.end_date > (now() AT TIME ZONE $2)::date - $3::int - e.padding
               AND ($4::uuid IS NULL OR e.calendar_id IS DISTINCT FROM $4::uuid)
             ORDER BY e.start_date, e.id`,
-    values: [productId, timezone, pastDays, excludeCalendarId],
+    values: [productId, timezone, pastDays, excludeCalendarId, SUPPORTED_DATES.first, SUPPORTED_DATES.last, SUPPORTED_DATES.endLimit],
   };
 }
 

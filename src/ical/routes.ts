@@ -38,7 +38,12 @@ export function icalRoutes(app: FastifyInstance, options: IcalRoutesOptions): vo
       return reply.status(400).type('text/plain; charset=utf-8').send('exclude_calendar must be an external calendar id');
     }
     const query = exportEvents(product.id, product.timezone, pastDays, exclude ?? null);
-    const { rows } = await db.query<ExportEvent>(query.text, query.values);
+    const { rows } = await db.query<ExportEvent & { clamped: boolean }>(query.text, query.values);
+    const clamped = rows.filter((row) => row.clamped).map((row) => row.id);
+    if (clamped.length > 0) {
+      request.log.warn({ product_id: product.id, calendar_event_ids: clamped },
+        'iCal export: events with dates outside 1900-01-01 – 2199-12-31 were clamped into that range');
+    }
     const feed = buildFeed(product.name, rows.map((row) => ({ ...row, padding: Number(row.padding) })), product.details);
 
     const log = logExport(product, request.headers['user-agent']?.slice(0, 500) ?? null,

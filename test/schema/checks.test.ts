@@ -68,6 +68,7 @@ const CASES: Case[] = [
       { name: q('{"default": 1}') }, { price_breakdown_specificity: q('itemized') }, { rent_period: q('weekly') },
       { rent_pricing_definition: q('manual') }, { request_status: q('PENDING') }, { timezone: q('Nowhere/Town') },
       { id: q('00000000-0000-4000-8000-0000000000aa'), parent_id: q('00000000-0000-4000-8000-0000000000aa') },
+      { deleted_at: q('infinity') },
     ],
   },
   {
@@ -107,13 +108,13 @@ const CASES: Case[] = [
       { long_rent_adjustments: q('{"min_duration": 7, "percentage": -10}') }, { max_advance: '-1' },
       { max_duration: '-1' }, { min_advance: '-1' }, { min_duration: '-1' }, { name: q('{}') },
       { rates: q('[{"duration": 1, "occupancy": 2, "rate": 99.5}]') }, { min_duration: '7', max_duration: '3' },
-      { min_advance: '10', max_advance: '5' },
+      { min_advance: '10', max_advance: '5' }, { intervals: q('{[-infinity,2027-01-01)}') },
     ],
   },
   {
     table: 'api.seasons',
     base: (o) => ({ organization_id: q(o.id), name: mls('High') }),
-    bad: [{ name: q('"High"') }, { color: q('#12') }],
+    bad: [{ name: q('"High"') }, { color: q('#12') }, { intervals: q('{[2027-01-01,infinity)}') }],
   },
   {
     table: 'api.services',
@@ -139,12 +140,13 @@ const CASES: Case[] = [
   {
     table: 'api.price_calendar_entries',
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.productId), date: q('2031-01-01') }),
-    bad: [{ rate: '-1' }, { min_duration: '-1' }],
+    bad: [{ rate: '-1' }, { min_duration: '-1' }, { date: q('infinity') }],
   },
   {
     table: 'api.pricelabs_pricing',
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.productId), date: q('2031-01-01'), price: '100' }),
-    bad: [{ price: '-1' }, { min_stay: '-1' }, { currency: q('E') }],
+    bad: [{ price: '-1' }, { min_stay: '-1' }, { currency: q('E') }, { date: q('4713-01-01 BC') },
+      { synced_at: q('infinity') }],
   },
   {
     table: 'api.coupons',
@@ -169,13 +171,15 @@ const CASES: Case[] = [
   {
     table: 'api.external_calendars',
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.productId), ical_url: q('https://airbnb.example/cal.ics') }),
-    bad: [{ ical_url: q('file:///etc/passwd') }, { time_offset: '5000' }, { update_fields: q('{start_date,price}') }],
+    bad: [{ ical_url: q('file:///etc/passwd') }, { time_offset: '5000' }, { update_fields: q('{start_date,price}') },
+      { sync_requested_at: q('infinity') }],
   },
   {
     table: 'api.calendar_events',
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.otherProductId), start_date: q('2031-03-01'),
       end_date: q('2031-03-03') }),
-    bad: [{ end_date: q('2031-03-01') }, { padding: '-1' }, { status: q('DONE') }, { type: q('holiday') }],
+    bad: [{ end_date: q('2031-03-01') }, { padding: '-1' }, { status: q('DONE') }, { type: q('holiday') },
+      { start_date: q('1899-12-31') }, { end_date: q('infinity') }],
   },
   {
     table: 'api.calendar_event_updates',
@@ -191,7 +195,8 @@ const CASES: Case[] = [
   {
     table: 'api.invoices',
     base: (o) => ({ organization_id: q(o.id), number: q('2031-0001') }),
-    bad: [{ number: q('') }, { status: q('sent') }, { currency: q('12A') }],
+    bad: [{ number: q('') }, { status: q('sent') }, { currency: q('12A') }, { due_at: q('infinity') },
+      { issued_at: q('-infinity') }, { paid_at: q('10000-01-01T00:00:00Z') }],
   },
   {
     table: 'api.line_items',
@@ -207,12 +212,13 @@ const CASES: Case[] = [
   {
     table: 'api.payments',
     base: (o) => ({ organization_id: q(o.id), amount: '1000' }),
-    bad: [{ amount: '0' }, { currency: q('Euro') }, { status: q('done') }, { method: q('cheque') }],
+    bad: [{ amount: '0' }, { currency: q('Euro') }, { status: q('done') }, { method: q('cheque') },
+      { due_at: q('infinity') }, { paid_at: q('1899-12-31T23:59:59Z') }],
   },
   {
     table: 'api.refunds',
     base: (o, p) => ({ organization_id: q(o.id), payment_id: q(p.paymentId), amount: '100' }),
-    bad: [{ amount: '0' }, { status: q('done') }],
+    bad: [{ amount: '0' }, { status: q('done') }, { refunded_at: q('infinity') }],
   },
   {
     table: 'api.paddle_plans',
@@ -266,7 +272,8 @@ const CASES: Case[] = [
   {
     table: 'api.reviews',
     base: (o) => ({ organization_id: q(o.id), author_name: q('Dan'), rating: '5' }),
-    bad: [{ author_name: q('') }, { rating: '6' }, { rating: '0' }, { language: q('Dutch') }, { source: q('tripadvisor') }],
+    bad: [{ author_name: q('') }, { rating: '6' }, { rating: '0' }, { language: q('Dutch') }, { source: q('tripadvisor') },
+      { reviewed_at: q('-infinity') }, { responded_at: q('infinity') }],
   },
   {
     table: 'api.review_widgets',
@@ -295,7 +302,8 @@ const CASES: Case[] = [
   {
     table: 'api.messages',
     base: (o) => ({ organization_id: q(o.id), to_address: q('guest@mail.example') }),
-    bad: [{ channel: q('pigeon') }, { direction: q('both') }, { status: q('read') }, { to_address: q(' ') }],
+    bad: [{ channel: q('pigeon') }, { direction: q('both') }, { status: q('read') }, { to_address: q(' ') },
+      { scheduled_at: q('infinity') }, { sent_at: q('-infinity') }],
   },
   {
     table: 'api.message_events',
@@ -316,18 +324,18 @@ const CASES: Case[] = [
     table: 'api.calendar_event_tasks',
     base: (o) => ({ organization_id: q(o.id), calendar_event_id: q(o.calendarEventId), label: q('Clean'),
       due_at: q('2030-06-05T10:00:00Z') }),
-    bad: [{ label: q('') }, { schedule: q('later') }],
+    bad: [{ label: q('') }, { schedule: q('later') }, { due_at: q('infinity') }, { completed_at: q('-infinity') }],
   },
   {
     table: 'api.tasks',
     base: (o) => ({ organization_id: q(o.id), title: q('Fix tap') }),
-    bad: [{ title: q('') }, { priority: q('critical') }],
+    bad: [{ title: q('') }, { priority: q('critical') }, { due_at: q('infinity') }, { completed_at: q('2200-01-01T00:00:00Z') }],
   },
   {
     table: 'api.webhooks',
     base: (o) => ({ organization_id: q(o.id), endpoint: q('https://hooks.example.com/in'), events: q('{bookings.created}') }),
     bad: [{ endpoint: q('hooks.example.com') }, { events: q('{bookings.exploded}') }, { events: q('{NULL}') },
-      { signing_secret: q('secret') }, { source: q('zapier') }],
+      { signing_secret: q('secret') }, { source: q('zapier') }, { disabled_at: q('infinity') }],
   },
   {
     table: 'api.webhook_notifications',

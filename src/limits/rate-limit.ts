@@ -3,8 +3,10 @@
  * limits with the IETF `RateLimit-Policy` / `RateLimit` headers on every response of a limited route, and 429 `SK429`
  * + `Retry-After` when a policy is used up. Counting is rate-limiter-flexible's fixed windows, two policies per key:
  *   "default": `perMinute` requests per 60 s;
- *   "burst":   `burst` requests per `ceil(burst × 60 / perMinute)` s (600/min, burst 100 → 100 per 10 s),
- * which together approximate a token bucket of `burst` tokens refilled at `perMinute` per minute. Failed
+ *   "burst":   `burst` requests per `floor(burst × 60 / perMinute)` s (600/min, burst 100 → 100 per 10 s),
+ * which together approximate a token bucket of `burst` tokens refilled at `perMinute` per minute. The burst window
+ * is rounded down so that a client sending steadily at the rate never finds it used up (rounded up, 7/min with
+ * burst 2 would allow 2 per 18 s, fewer than 7 per minute); a burst below one second's worth of the rate is raised to it. Failed
  * authentications also spend a budget of the client's address (see auth-failures.ts). In memory per process by
  * default; in Redis (shared by every API process) when `redisUrl` is set. When Redis does not answer, each process
  * counts in memory (rate-limiter-flexible's insurance limiter) and logs a warning: never a 500. See docs/limits.md.
@@ -51,7 +53,8 @@ export function policiesFor(perMinute: number, burst: number): Policy[] {
   if (!Number.isSafeInteger(perMinute) || perMinute < 1) throw new RangeError(`perMinute must be a positive integer, got ${perMinute}`);
   const policies: Policy[] = [{ name: 'default', quota: perMinute, windowSeconds: 60 }];
   if (Number.isSafeInteger(burst) && burst >= 1 && burst < perMinute) {
-    policies.push({ name: 'burst', quota: burst, windowSeconds: Math.max(1, Math.ceil((burst * 60) / perMinute)) });
+    const windowSeconds = Math.max(1, Math.floor((burst * 60) / perMinute));
+    policies.push({ name: 'burst', quota: Math.max(burst, Math.ceil((windowSeconds * perMinute) / 60)), windowSeconds });
   }
   return policies;
 }

@@ -24,6 +24,23 @@ describe('rate limit policies and headers', () => {
     assert.throws(() => policiesFor(0, 1), RangeError);
   });
 
+  test('uneven rate/burst ratios: a client sending steadily at the rate is never refused by the burst policy', () => {
+    // 7/min with burst 2: 2 requests per 17 s (2 × 60 / 7 = 17.1 rounded down); rounded up to 18 s, a client sending
+    // one request every 60/7 s would send 3 within one window and be refused below the rate.
+    assert.deepEqual(policiesFor(7, 2)[1], { name: 'burst', quota: 2, windowSeconds: 17 });
+    // A burst below one second's worth of the rate cannot be expressed in whole seconds: one second's worth.
+    assert.deepEqual(policiesFor(600, 1)[1], { name: 'burst', quota: 10, windowSeconds: 1 });
+    for (let perMinute = 2; perMinute <= 700; perMinute += 1) {
+      for (let burst = 1; burst < perMinute; burst += 1) {
+        const policy = policiesFor(perMinute, burst)[1]!;
+        // Requests a client sending one every 60 / perMinute s has sent within one window of the policy.
+        const steady = Math.ceil((policy.windowSeconds * perMinute) / 60);
+        assert.ok(steady <= policy.quota, `${perMinute}/min, burst ${burst}: ${JSON.stringify(policy)} refuses a steady client`);
+        assert.ok(policy.quota === burst || policy.windowSeconds === 1, `${perMinute}/min, burst ${burst}: ${JSON.stringify(policy)}`);
+      }
+    }
+  });
+
   test('RateLimit field: remaining and seconds to reset per policy', () => {
     const [policy] = policiesFor(600, 100);
     assert.equal(stateHeader([{ policy: policy!, remaining: 599, resetSeconds: 60 }]), '"default";r=599;t=60');

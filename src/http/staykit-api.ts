@@ -57,7 +57,10 @@ export async function staykitApi(
 ): Promise<{ requestLog: RequestLog; authorize: Authorize }> {
   const { db, cache } = options;
   const authenticator = options.authenticator ?? new Authenticator(db);
-  const requestLog = new RequestLog(options.requestLogDb ?? db, (error) => app.log.error({ err: error }, 'writing api_requests failed'));
+  const requestLog = new RequestLog(options.requestLogDb ?? db, {
+    logger: app.log,
+    onDropped: (count) => app.metrics?.requestLogDropped.inc(count),
+  });
 
   app.decorateRequest('principal', undefined);
   app.addHook('onResponse', async (request, reply) => {

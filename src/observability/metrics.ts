@@ -32,6 +32,8 @@ export interface Metrics {
   registry: Registry;
   requests: Counter<'method' | 'route' | 'status'>;
   duration: Histogram<'method' | 'route' | 'status'>;
+  /** api_requests entries given up on (src/http/request-log.ts). */
+  requestLogDropped: Counter;
 }
 
 export function createMetrics(db: Database, onError: (error: unknown, what: string) => void): Metrics {
@@ -79,5 +81,10 @@ export function createMetrics(db: Database, onError: (error: unknown, what: stri
     poolGauge('staykit_db_pool_waiting', 'Requests waiting for a database connection.', (stats) => stats.waiting);
     poolGauge('staykit_db_pool_max', 'Maximum database connections of this process.', (stats) => stats.max);
   }
-  return { registry, requests, duration };
+  const requestLogDropped = new Counter({
+    name: 'staykit_request_log_dropped_total',
+    help: 'api_requests entries dropped: more were waiting for the database than the buffer holds, or unwritten at shutdown.',
+    registers: [registry],
+  });
+  return { registry, requests, duration, requestLogDropped };
 }

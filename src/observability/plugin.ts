@@ -11,6 +11,13 @@ import { closeConnectionsWhenDraining } from './drain.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics, once `observability` is registered (apps built without it have none). */
+    metrics?: Metrics;
+  }
+}
+
 export interface ObservabilityOptions {
   db: Database;
   /** Lets `/v1/:resource` be labelled by resource (`/v1/bookings`) for the names it knows; others stay `:resource`. */
@@ -34,6 +41,7 @@ export function routeLabel(request: FastifyRequest, cache: SchemaCache | undefin
 
 export async function observability(app: FastifyInstance, options: ObservabilityOptions): Promise<Metrics> {
   const metrics = createMetrics(options.db, (error, what) => app.log.warn({ err: error }, `metrics: reading ${what} failed`));
+  app.decorate('metrics', metrics);
 
   closeConnectionsWhenDraining(app);
 

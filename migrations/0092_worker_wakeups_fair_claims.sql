@@ -11,7 +11,7 @@
 -- Within one transaction PostgreSQL folds identical notifications into one, so a bulk write wakes each worker once.
 
 CREATE INDEX webhook_queue_webhook_run_at_idx ON staykit_internal.webhook_queue (webhook_id, run_at);
-DROP INDEX staykit_internal.webhook_queue_webhook_id_idx;
+DROP INDEX IF EXISTS staykit_internal.webhook_queue_webhook_id_idx;
 CREATE INDEX webhook_queue_leased_idx ON staykit_internal.webhook_queue (organization_id, webhook_id)
   WHERE lease_token IS NOT NULL;
 

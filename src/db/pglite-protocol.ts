@@ -5,10 +5,10 @@
  */
 import type { QueryResult, Row } from './types.js';
 
+/** `begin`: BEGIN first, in the same message (a transaction's first statement saves a round trip to the thread). */
 export type WorkerRequest =
-  | { op: 'query'; text: string; values: readonly unknown[] }
-  | { op: 'exec'; sql: string }
-  | { op: 'begin' }
+  | { op: 'query'; text: string; values: readonly unknown[]; begin?: boolean }
+  | { op: 'exec'; sql: string; begin?: boolean }
   | { op: 'commit' }
   | { op: 'rollback' }
   | { op: 'close' };
@@ -64,6 +64,13 @@ export const connectionLostError = (why: string) => databaseError('08006', `the 
 
 /** COMMIT of a transaction that had already failed: PGlite reports the rollback instead of succeeding silently. */
 export const rolledBackError = () => databaseError('25P02', 'Transaction was rolled back instead of committed');
+
+/** A request with a value that cannot be copied to the worker thread (a function, a symbol): it never left. */
+export class UnsendableRequestError extends Error {
+  constructor(cause: unknown) {
+    super(`a value cannot be sent to the database thread: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
 
 export const isStatementTimeout = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '57014';

@@ -15,6 +15,7 @@ import {
   connectionLostError,
   deserializeError,
   statementTimeoutError,
+  UnsendableRequestError,
   type WorkerOptions,
   type WorkerReply,
   type WorkerRequest,
@@ -105,8 +106,8 @@ export class PGliteThread {
     try {
       this.worker.postMessage(next.request);
     } catch (error) {
-      // A value that cannot be copied to the thread (a function, a symbol) fails its own statement only.
-      next.reject(error);
+      // A value that cannot be copied to the thread fails its own statement only.
+      next.reject(new UnsendableRequestError(error));
       this.sendNext();
       return;
     }

@@ -1,6 +1,7 @@
 /**
  * A transaction on the embedded database: BEGIN, the caller's statements, COMMIT; any throw rolls back. It has the
- * connection to itself from BEGIN to its end (src/db/pglite-connection.ts).
+ * connection to itself from start to end (src/db/pglite-connection.ts). BEGIN goes to the thread with the first
+ * statement, and a transaction without statements sends nothing.
  *
  * After a statement is cancelled by the statement timeout the transaction is aborted, as on PostgreSQL: its later
  * statements fail with 25P02. On a data folder the cancelled thread took the transaction with it, so there is
@@ -8,11 +9,13 @@
  * the connection is handed on only after the ROLLBACK that follows the statement.
  */
 import type { PGliteConnection } from './pglite-connection.js';
-import { abortedTransactionError, isStatementTimeout, type WorkerRequest } from './pglite-protocol.js';
+import { abortedTransactionError, isStatementTimeout, UnsendableRequestError, type WorkerRequest } from './pglite-protocol.js';
 import type { PGliteThread } from './pglite-thread.js';
 import type { QueryResult, Row, Transaction } from './types.js';
 
 class EmbeddedTransaction implements Transaction {
+  /** BEGIN has been sent, with the first statement: the transaction must be ended. */
+  begun = false;
   /** A statement was cancelled by the statement timeout. */
   cancelled = false;
   private over = false;
@@ -43,11 +46,15 @@ class EmbeddedTransaction implements Transaction {
     if (this.cancelled) throw abortedTransactionError();
   }
 
-  private async send(request: WorkerRequest): Promise<QueryResult<Row> | undefined> {
+  private async send(request: WorkerRequest & { op: 'query' | 'exec' }): Promise<QueryResult<Row> | undefined> {
+    const begin = !this.begun;
+    this.begun = true;
     try {
-      return await this.thread.run(request);
+      return await this.thread.run(begin ? { ...request, begin } : request);
     } catch (error) {
       if (isStatementTimeout(error)) this.cancelled = true;
+      // The statement never left, and its BEGIN with it: the next statement carries BEGIN.
+      if (error instanceof UnsendableRequestError && begin) this.begun = false;
       throw error;
     }
   }
@@ -61,15 +68,14 @@ export function runTransaction<T>(
   return new Promise<T>((resolve, reject) => {
     connection
       .exclusive(async (thread) => {
-        await thread.run({ op: 'begin' });
         const tx = new EmbeddedTransaction(thread, notify);
         let result: T;
         try {
           result = await fn(tx);
         } catch (error) {
           tx.end();
-          // A thread that ended (cancelled, crashed) took the open transaction with it: nothing to roll back.
-          if (thread.ended) return reject(error);
+          // Nothing to roll back without a statement, or once the thread (cancelled, crashed) took the transaction with it.
+          if (!tx.begun || thread.ended) return reject(error);
           const rollback = thread.run({ op: 'rollback' });
           if (tx.cancelled) {
             reject(error);
@@ -80,7 +86,7 @@ export function runTransaction<T>(
           return reject(error);
         }
         tx.end();
-        await thread.run({ op: 'commit' });
+        if (tx.begun) await thread.run({ op: 'commit' });
         resolve(result);
       })
       .catch(reject);

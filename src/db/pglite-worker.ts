@@ -33,6 +33,7 @@ async function open({ dataDir }: WorkerOptions): Promise<PGlite> {
 }
 
 async function run(pg: PGlite, request: WorkerRequest): Promise<QueryResult<Row> | undefined> {
+  if ((request.op === 'query' || request.op === 'exec') && request.begin) await pg.exec('BEGIN');
   switch (request.op) {
     case 'query': {
       const result = await pg.query<Row>(request.text, [...request.values]);
@@ -40,9 +41,6 @@ async function run(pg: PGlite, request: WorkerRequest): Promise<QueryResult<Row>
     }
     case 'exec':
       await pg.exec(request.sql);
-      return undefined;
-    case 'begin':
-      await pg.exec('BEGIN');
       return undefined;
     case 'commit': {
       // COMMIT of a transaction that failed answers ROLLBACK; say so, as PGlite's own transaction() does.
@@ -71,9 +69,6 @@ class TimeoutWatch {
 
   mayHaveChanged(request: WorkerRequest, succeeded: boolean): boolean {
     switch (request.op) {
-      case 'begin':
-        this.changedInTransaction = false;
-        return false;
       case 'commit':
       case 'rollback': {
         const changed = this.changedInTransaction;
@@ -82,6 +77,7 @@ class TimeoutWatch {
       }
       case 'query':
       case 'exec': {
+        if (request.begin) this.changedInTransaction = false;
         const text = request.op === 'query' ? request.text : request.sql;
         const values = request.op === 'query' ? request.values : [];
         const named = MENTIONS_TIMEOUT.test(text) || values.some((value) => typeof value === 'string' && MENTIONS_TIMEOUT.test(value));

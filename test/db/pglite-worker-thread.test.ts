@@ -84,6 +84,20 @@ describe('embedded database in a data folder [pglite]', () => {
     assert.equal(rows.length, 1);
   });
 
+  it('fails only the statement with a value that cannot be sent to the thread; the transaction goes on', async () => {
+    const error = await rejection(
+      db.transaction(async (tx) => {
+        const unsendable = await rejection(tx.query('SELECT $1::text', [Symbol('not a value')]));
+        assert.match(String(unsendable), /cannot be sent to the database thread/);
+        await tx.query(`INSERT INTO notes VALUES ('rolled back with the transaction')`);
+        throw new Error('roll back');
+      }),
+    );
+    assert.equal((error as Error).message, 'roll back');
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM notes WHERE body = 'rolled back with the transaction'`);
+    assert.equal(rows[0]!.n, 0);
+  });
+
   it('runs a statement sent during a transaction after the transaction, not inside it', async () => {
     let outside: Promise<{ rows: { setting: string }[] }> | undefined;
     await db.transaction(async (tx) => {

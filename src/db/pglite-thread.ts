@@ -23,7 +23,10 @@ import {
 } from './pglite-protocol.js';
 import type { QueryResult, Row } from './types.js';
 
-/** A thread does not inherit the TypeScript loader: it registers tsx, then loads the worker module. */
+/**
+ * A thread does not inherit a loader registered at run time (bin/staykit.js): it registers tsx, then loads the worker
+ * module. It gets none of the parent's flags either (`execArgv: []`), so `node --import tsx` does not register tsx twice.
+ */
 const WORKER_BOOTSTRAP = `
 import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
   .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href)}); });
@@ -57,7 +60,7 @@ export class PGliteThread {
 
   /** Starts a thread on `options.dataDir` (undefined: in memory); `onEnd` is called once when it ends. */
   static async start(options: WorkerOptions, onEnd: (error: Error) => void): Promise<PGliteThread> {
-    const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: options });
+    const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: options, execArgv: [] });
     const started = await new Promise<WorkerStarted>((resolve, reject) => {
       const exited = (code: number) => reject(new Error(`the database thread exited with code ${code} while opening`));
       worker.once('message', (message: WorkerStarted) => {

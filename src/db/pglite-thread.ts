@@ -92,10 +92,13 @@ export class PGliteThread {
   /** Closes the database cleanly (after the requests already queued) and ends the thread. */
   async close(): Promise<void> {
     if (this.endedWith) return;
-    await this.run({ op: 'close' });
-    // Ended before the thread's exit is seen, so that exit is not taken for a crash.
-    this.endedWith = new Error('the embedded database is closed');
-    await this.worker.terminate();
+    try {
+      await this.run({ op: 'close' });
+    } finally {
+      // Ended before the thread's exit is seen, so that exit is not taken for a crash.
+      this.endedWith = new Error('the embedded database is closed');
+      await this.worker.terminate();
+    }
   }
 
   private sendNext(): void {

@@ -1,6 +1,7 @@
 /**
  * SQL of the export feed, as `{ text, values }`. These run as the connecting (owner) role, outside any tenant
- * transaction: the secret in the URL is the credential, and the product is found by it.
+ * transaction: the secret in the URL is the credential, and the product is found by it. Ids are unique per
+ * organization only, so every row is matched on its organization as well as its id.
  */
 import { SUPPORTED_DATES } from './dates.js';
 
@@ -38,7 +39,7 @@ export function productBySecret(secret: string): SqlQuery {
  * clamped into it, so the feed can always be written and the dates stay blocked; `clamped` marks those rows. The
  * date filter never adds to a stored date, which could overflow.
  */
-export function exportEvents(productId: string, timezone: string, pastDays: number, excludeCalendarId: string | null): SqlQuery {
+export function exportEvents(product: Pick<FeedProduct, 'id' | 'organization_id' | 'timezone'>, pastDays: number, excludeCalendarId: string | null): SqlQuery {
   return {
     text: `SELECT e.id, e.type, e.status,
                   least(greatest(e.start_date, $5::date), $6::date)::text AS start_date,
@@ -47,16 +48,19 @@ export function exportEvents(productId: string, timezone: string, pastDays: numb
                   e.padding, e.title, to_char(e.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at,
                   b.reference,
                   coalesce((SELECT trim(c.first_name || ' ' || c.last_name)
-                              FROM api.contact_bookings cb JOIN api.contacts c ON c.id = cb.contact_id
-                             WHERE cb.booking_id = b.id ORDER BY cb.created_at, c.id LIMIT 1), '') AS guest_name
+                              FROM api.contact_bookings cb
+                              JOIN api.contacts c ON c.id = cb.contact_id AND c.organization_id = cb.organization_id
+                             WHERE cb.booking_id = b.id AND cb.organization_id = b.organization_id
+                             ORDER BY cb.created_at, c.id LIMIT 1), '') AS guest_name
              FROM api.calendar_events e
-             LEFT JOIN api.bookings b ON b.id = e.booking_id
-            WHERE e.product_id = $1
+             LEFT JOIN api.bookings b ON b.id = e.booking_id AND b.organization_id = e.organization_id
+            WHERE e.product_id = $1 AND e.organization_id = $8
               AND e.status <> 'CANCELLED' AND e.type IN ('booking', 'blocked period')
               AND e.end_date > (now() AT TIME ZONE $2)::date - $3::int - e.padding
               AND ($4::uuid IS NULL OR e.calendar_id IS DISTINCT FROM $4::uuid)
             ORDER BY e.start_date, e.id`,
-    values: [productId, timezone, pastDays, excludeCalendarId, SUPPORTED_DATES.first, SUPPORTED_DATES.last, SUPPORTED_DATES.endLimit],
+    values: [product.id, product.timezone, pastDays, excludeCalendarId, SUPPORTED_DATES.first, SUPPORTED_DATES.last,
+      SUPPORTED_DATES.endLimit, product.organization_id],
   };
 }
 

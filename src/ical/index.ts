@@ -3,7 +3,7 @@
  * per-unit sync behind `/availability?perform_sync=true`. See docs/ical.md.
  */
 export { icalRoutes, type IcalRoutesOptions } from './routes.js';
-export { syncCalendar, type SyncOptions, type SyncReport, type SyncConflict } from './sync.js';
+export { syncCalendar, type CalendarKey, type SyncOptions, type SyncReport, type SyncConflict } from './sync.js';
 export {
   startIcalWorker, syncDueCalendars, syncProductCalendars,
   type IcalWorker, type IcalWorkerConfig, type IcalWorkerOptions, type ProductSyncOptions, type ProductSyncResult,

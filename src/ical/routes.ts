@@ -37,7 +37,7 @@ export function icalRoutes(app: FastifyInstance, options: IcalRoutesOptions): vo
     if (exclude !== undefined && !UUID.test(exclude)) {
       return reply.status(400).type('text/plain; charset=utf-8').send('exclude_calendar must be an external calendar id');
     }
-    const query = exportEvents(product.id, product.timezone, pastDays, exclude ?? null);
+    const query = exportEvents(product, pastDays, exclude ?? null);
     const { rows } = await db.query<ExportEvent & { clamped: boolean }>(query.text, query.values);
     const clamped = rows.filter((row) => row.clamped).map((row) => row.id);
     if (clamped.length > 0) {

@@ -20,8 +20,10 @@ import { feedUrl, fetchFeed, FeedFetchError, type FetchOptions } from './fetch.j
 import { FeedParseError, parseFeed, type FeedEvent } from './parse.js';
 import {
   insertEvent, loadCalendar, logImport, mirroredEvents, overlapping, recordFailure, recordSuccess, updateEvent,
-  type CalendarRow, type EventChanges, type MirroredEvent,
+  type CalendarKey, type CalendarRow, type EventChanges, type MirroredEvent,
 } from './mirror-queries.js';
+
+export type { CalendarKey } from './mirror-queries.js';
 
 export interface SyncOptions extends FetchOptions {
   /** Override "now" (tests). */
@@ -107,22 +109,22 @@ function conflictSummary(conflicts: readonly SyncConflict[]): string | null {
   return `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${shown.join('; ')}${more}`;
 }
 
-async function mirror(db: Database, calendarId: string, feed: FeedEvent[], today: string): Promise<SyncReport | undefined> {
+async function mirror(db: Database, key: CalendarKey, feed: FeedEvent[], today: string): Promise<SyncReport | undefined> {
   return db.transaction(async (tx) => {
-    const loaded = loadCalendar(calendarId, true);
+    const loaded = loadCalendar(key, true);
     const calendar = (await tx.query<CalendarRow>(loaded.text, loaded.values)).rows[0];
     if (!calendar) return undefined;
     const fields = calendar.update_fields;
-    const existingQuery = mirroredEvents(calendar.id);
+    const existingQuery = mirroredEvents(calendar);
     const existing = new Map((await tx.query<MirroredEvent>(existingQuery.text, existingQuery.values)).rows.map((row) => [row.uid, row]));
-    const report: SyncReport = { calendarId, status: 'ok', created: 0, updated: 0, cancelled: 0, conflicts: [], error: null };
+    const report: SyncReport = { calendarId: calendar.id, status: 'ok', created: 0, updated: 0, cancelled: 0, conflicts: [], error: null };
     const inFeed = new Set(feed.map((event) => event.uid));
 
     // 1. Vanished events free their dates first, so that events moving into them can follow.
     if (fields.includes('status')) {
       for (const row of existing.values()) {
         if (row.status === 'CANCELLED' || inFeed.has(row.uid) || row.end_date <= today) continue;
-        const query = updateEvent(row.id, { status: 'CANCELLED' });
+        const query = updateEvent(calendar, row.id, { status: 'CANCELLED' });
         await tx.query(query.text, query.values);
         report.cancelled += 1;
       }
@@ -141,7 +143,7 @@ async function mirror(db: Database, calendarId: string, feed: FeedEvent[], today
         else {
           const changes = changesFor(row, event, fields);
           if (Object.keys(changes).length === 0) continue;
-          query = updateEvent(row.id, changes);
+          query = updateEvent(calendar, row.id, changes);
         }
         const error = await withSavepoint(tx, () => tx.query(query.text, query.values));
         if (error === undefined) {
@@ -170,7 +172,7 @@ async function mirror(db: Database, calendarId: string, feed: FeedEvent[], today
     report.error = conflictSummary(report.conflicts);
     report.status = report.conflicts.length > 0 ? 'conflicts' : 'ok';
     const changed = report.created + report.updated + report.cancelled > 0;
-    const done = recordSuccess(calendar.id, { error: report.error, changed, host: hostOf(calendar.ical_url) });
+    const done = recordSuccess(calendar, { error: report.error, changed, host: hostOf(calendar.ical_url) });
     await tx.query(done.text, done.values);
     const log = logImport(calendar, {
       status: report.conflicts.length > 0 ? 'error' : 'success',
@@ -184,7 +186,7 @@ async function mirror(db: Database, calendarId: string, feed: FeedEvent[], today
 
 async function fail(db: Database, calendar: CalendarRow, message: string): Promise<SyncReport> {
   await db.transaction(async (tx) => {
-    const failure = recordFailure(calendar.id, message);
+    const failure = recordFailure(calendar, message);
     await tx.query(failure.text, failure.values);
     const log = logImport(calendar, { status: 'error', message, created: 0, updated: 0, cancelled: 0 });
     await tx.query(log.text, log.values);
@@ -193,10 +195,10 @@ async function fail(db: Database, calendar: CalendarRow, message: string): Promi
 }
 
 /** Syncs one external calendar now (active or not). Never throws for a bad feed; database errors propagate. */
-export async function syncCalendar(db: Database, calendarId: string, options: SyncOptions): Promise<SyncReport> {
-  const loaded = loadCalendar(calendarId, false);
+export async function syncCalendar(db: Database, key: CalendarKey, options: SyncOptions): Promise<SyncReport> {
+  const loaded = loadCalendar(key, false);
   const calendar = (await db.query<CalendarRow>(loaded.text, loaded.values)).rows[0];
-  const missing: SyncReport = { calendarId, status: 'missing', created: 0, updated: 0, cancelled: 0, conflicts: [], error: null };
+  const missing: SyncReport = { calendarId: key.id, status: 'missing', created: 0, updated: 0, cancelled: 0, conflicts: [], error: null };
   if (!calendar) return missing;
   if (!isTimeZone(calendar.timezone)) return fail(db, calendar, `the unit's time zone "${calendar.timezone}" is not known to the sync`);
   const today = todayIn(calendar.timezone, options.now);
@@ -208,5 +210,5 @@ export async function syncCalendar(db: Database, calendarId: string, options: Sy
     if (error instanceof FeedFetchError || error instanceof FeedParseError) return fail(db, calendar, error.message);
     throw error;
   }
-  return (await mirror(db, calendarId, feed, today)) ?? missing;
+  return (await mirror(db, calendar, feed, today)) ?? missing;
 }

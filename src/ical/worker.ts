@@ -10,7 +10,7 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { DEFAULT_TIMEOUT_MS } from '../outbound/request.js';
-import { syncCalendar, type SyncOptions, type SyncReport } from './sync.js';
+import { syncCalendar, type CalendarKey, type SyncOptions, type SyncReport } from './sync.js';
 import type { SqlQuery } from './export-queries.js';
 import { startPollLoop } from '../jobs/poll-loop.js';
 import { silentLogger, type WorkerLogger } from '../observability/worker-logger.js';
@@ -42,15 +42,20 @@ export interface IcalWorker {
   stop(): Promise<void>;
 }
 
-/** Claims up to `limit` due calendars (or, with `productId`, that unit's active calendars, due or not). */
-export function claimCalendars(limit: number, leaseSeconds: number, intervalSeconds: number, productId: string | null): SqlQuery {
+/**
+ * Claims up to `limit` due calendars (or, with `productId`, that unit's active calendars, due or not — of
+ * `organizationId` when given: ids are unique per organization only).
+ */
+export function claimCalendars(
+  limit: number, leaseSeconds: number, intervalSeconds: number, productId: string | null, organizationId: string | null = null,
+): SqlQuery {
   return {
     text: `WITH candidates AS (
-             SELECT c.id, c.sync_requested_at FROM api.external_calendars c
-               LEFT JOIN staykit_internal.ical_sync_claims l ON l.calendar_id = c.id
+             SELECT c.id, c.organization_id, c.sync_requested_at FROM api.external_calendars c
+               LEFT JOIN staykit_internal.ical_sync_claims l ON l.calendar_id = c.id AND l.organization_id = c.organization_id
               WHERE c.active
                 AND (l.claimed_until IS NULL OR l.claimed_until < now())
-                AND ($4::uuid IS NOT NULL AND c.product_id = $4::uuid
+                AND ($4::uuid IS NOT NULL AND c.product_id = $4::uuid AND ($5::uuid IS NULL OR c.organization_id = $5::uuid)
                      OR $4::uuid IS NULL AND (l.calendar_id IS NULL
                                               OR l.attempted_at < now() - make_interval(secs => $3)
                                               OR c.sync_requested_at IS DISTINCT FROM l.requested_seen))
@@ -58,31 +63,34 @@ export function claimCalendars(limit: number, leaseSeconds: number, intervalSeco
               LIMIT $1
               FOR UPDATE OF c SKIP LOCKED
            )
-           INSERT INTO staykit_internal.ical_sync_claims AS l (calendar_id, claimed_until, attempted_at, requested_seen)
-           SELECT id, now() + make_interval(secs => $2), now(), sync_requested_at FROM candidates
-           ON CONFLICT (calendar_id) DO UPDATE
+           INSERT INTO staykit_internal.ical_sync_claims AS l (calendar_id, organization_id, claimed_until, attempted_at, requested_seen)
+           SELECT id, organization_id, now() + make_interval(secs => $2), now(), sync_requested_at FROM candidates
+           ON CONFLICT (calendar_id, organization_id) DO UPDATE
              SET claimed_until = EXCLUDED.claimed_until, attempted_at = EXCLUDED.attempted_at,
                  requested_seen = EXCLUDED.requested_seen
              WHERE l.claimed_until IS NULL OR l.claimed_until < now()
-           RETURNING calendar_id`,
-    values: [limit, leaseSeconds, intervalSeconds, productId],
+           RETURNING calendar_id, organization_id`,
+    values: [limit, leaseSeconds, intervalSeconds, productId, organizationId],
   };
 }
 
-export function releaseCalendar(calendarId: string): SqlQuery {
-  return { text: `UPDATE staykit_internal.ical_sync_claims SET claimed_until = NULL WHERE calendar_id = $1`, values: [calendarId] };
+export function releaseCalendar(calendar: CalendarKey): SqlQuery {
+  return {
+    text: `UPDATE staykit_internal.ical_sync_claims SET claimed_until = NULL WHERE calendar_id = $1 AND organization_id = $2`,
+    values: [calendar.id, calendar.organization_id],
+  };
 }
 
-async function claim(db: Database, query: SqlQuery): Promise<string[]> {
-  const { rows } = await db.query<{ calendar_id: string }>(query.text, query.values);
-  return rows.map((row) => row.calendar_id);
+async function claim(db: Database, query: SqlQuery): Promise<CalendarKey[]> {
+  const { rows } = await db.query<{ calendar_id: string; organization_id: string }>(query.text, query.values);
+  return rows.map((row) => ({ id: row.calendar_id, organization_id: row.organization_id }));
 }
 
-async function syncClaimed(db: Database, calendarId: string, options: SyncOptions): Promise<SyncReport> {
+async function syncClaimed(db: Database, calendar: CalendarKey, options: SyncOptions): Promise<SyncReport> {
   try {
-    return await syncCalendar(db, calendarId, options);
+    return await syncCalendar(db, calendar, options);
   } finally {
-    const release = releaseCalendar(calendarId);
+    const release = releaseCalendar(calendar);
     await db.query(release.text, release.values).catch(() => undefined); // the lease expires anyway
   }
 }
@@ -92,9 +100,9 @@ export async function syncDueCalendars(db: Database, config: IcalWorkerConfig, o
   const reports: SyncReport[] = [];
   const sync: SyncOptions = { allowPrivate: config.outboundAllowPrivate, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, resolve: options.resolve };
   for (;;) {
-    const ids = await claim(db, claimCalendars(options.concurrency ?? 4, options.leaseSeconds ?? 120, config.icalSyncIntervalSeconds, null));
-    if (ids.length === 0) return reports;
-    reports.push(...(await Promise.all(ids.map((id) => syncClaimed(db, id, sync)))));
+    const calendars = await claim(db, claimCalendars(options.concurrency ?? 4, options.leaseSeconds ?? 120, config.icalSyncIntervalSeconds, null));
+    if (calendars.length === 0) return reports;
+    reports.push(...(await Promise.all(calendars.map((calendar) => syncClaimed(db, calendar, sync)))));
   }
 }
 
@@ -127,15 +135,18 @@ export async function syncProductCalendars(db: Database, productId: string, opti
   }
   const deadline = Date.now() + timeoutMs;
   const leaseSeconds = Math.max(30, Math.ceil(timeoutMs / 1000) * 2);
-  const claimed = await claim(db, claimCalendars(1000, leaseSeconds, 0, productId));
+  const organizationId = options.organizationId ?? null;
+  const claimed = await claim(db, claimCalendars(1000, leaseSeconds, 0, productId, organizationId));
   const sync: SyncOptions = { allowPrivate: options.allowPrivate ?? false, timeoutMs: Math.max(1, timeoutMs), resolve: options.resolve };
-  const reports = await Promise.all(claimed.map((id) => syncClaimed(db, id, sync)));
+  const reports = await Promise.all(claimed.map((calendar) => syncClaimed(db, calendar, sync)));
 
   // Calendars held by someone else: wait (bounded) until their lease is released.
   const heldQuery = {
-    text: `SELECT c.id FROM api.external_calendars c JOIN staykit_internal.ical_sync_claims l ON l.calendar_id = c.id
-            WHERE c.product_id = $1 AND c.active AND l.claimed_until > now() AND NOT (c.id = ANY($2::uuid[]))`,
-    values: [productId, claimed],
+    text: `SELECT c.id FROM api.external_calendars c
+             JOIN staykit_internal.ical_sync_claims l ON l.calendar_id = c.id AND l.organization_id = c.organization_id
+            WHERE c.product_id = $1 AND ($3::uuid IS NULL OR c.organization_id = $3::uuid) AND c.active
+              AND l.claimed_until > now() AND NOT (c.id = ANY($2::uuid[]))`,
+    values: [productId, claimed.map((calendar) => calendar.id), organizationId],
   };
   let pending = (await db.query<{ id: string }>(heldQuery.text, heldQuery.values)).rows.map((row) => row.id);
   while (pending.length > 0 && Date.now() < deadline) {
@@ -158,18 +169,18 @@ export function startIcalWorker(
   if (leaseSeconds * 1000 <= timeoutMs) throw new Error(`leaseSeconds (${leaseSeconds}) must be longer than the fetch timeout (${timeoutMs} ms)`);
   const sync: SyncOptions = { allowPrivate: config.outboundAllowPrivate, timeoutMs, resolve: options.resolve };
 
-  const work = (calendarId: string): Promise<void> =>
-    syncClaimed(db, calendarId, sync)
+  const work = (calendar: CalendarKey): Promise<void> =>
+    syncClaimed(db, calendar, sync)
       .then((report) => {
-        if (report.status === 'failed') logger.warn({ calendar_id: calendarId, error: report.error }, 'iCal sync failed');
-        else if (report.status === 'conflicts') logger.warn({ calendar_id: calendarId, error: report.error }, 'iCal sync left out conflicting events');
+        if (report.status === 'failed') logger.warn({ calendar_id: calendar.id, error: report.error }, 'iCal sync failed');
+        else if (report.status === 'conflicts') logger.warn({ calendar_id: calendar.id, error: report.error }, 'iCal sync left out conflicting events');
         try {
           options.onSync?.(report);
         } catch (error) {
           logger.error({ err: error }, 'iCal onSync callback failed');
         }
       })
-      .catch((error: unknown) => logger.error({ calendar_id: calendarId, err: error }, 'iCal sync could not be recorded'));
+      .catch((error: unknown) => logger.error({ calendar_id: calendar.id, err: error }, 'iCal sync could not be recorded'));
 
   return startPollLoop({
     pollIntervalMs,

@@ -1,7 +1,9 @@
 /**
  * The delivery worker's SQL, one function per statement, each returning `{ text, values }`. The queue is
  * `staykit_internal.webhook_queue` (migration 0050): one row per notification still to be delivered, holding when
- * it is due (`run_at`), the attempts since it was queued, and the lease of the worker delivering it.
+ * it is due (`run_at`), the attempts since it was queued, and the lease of the worker delivering it. Webhook ids
+ * are unique per organization only (a client may choose one), so a queue row meets its webhook and notification
+ * on (id, organization_id).
  */
 export interface SqlQuery {
   text: string;
@@ -79,7 +81,7 @@ export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds:
         WHERE queued.webhook_id IS NOT NULL
       ),
       slots AS (
-        SELECT c.*, row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.run_at, c.notification_id) AS slot
+        SELECT c.*, row_number() OVER (PARTITION BY c.webhook_id, c.organization_id ORDER BY c.run_at, c.notification_id) AS slot
         FROM candidates AS c
       ),
       turns AS (
@@ -88,30 +90,32 @@ export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds:
                $5::int - coalesce(
                  (SELECT sum(f.leased) FROM in_flight AS f WHERE f.organization_id = s.organization_id), 0) AS room
         FROM slots AS s
-        WHERE s.slot <= $4::int - coalesce((SELECT f.leased FROM in_flight AS f WHERE f.webhook_id = s.webhook_id), 0)
+        WHERE s.slot <= $4::int - coalesce((SELECT f.leased FROM in_flight AS f
+                                            WHERE f.webhook_id = s.webhook_id AND f.organization_id = s.organization_id), 0)
       ),
       due AS (
-        SELECT locked.notification_id, locked.webhook_id
+        SELECT locked.notification_id, locked.webhook_id, locked.organization_id
         FROM (SELECT t.notification_id FROM turns AS t WHERE t.turn <= t.room ORDER BY t.turn, t.run_at LIMIT $1) AS picked
         CROSS JOIN LATERAL (
           -- run_at is checked again on the locked row: another worker may have leased it since the snapshot.
-          SELECT q.notification_id, q.webhook_id
+          SELECT q.notification_id, q.webhook_id, q.organization_id
           FROM staykit_internal.webhook_queue AS q
           WHERE q.notification_id = picked.notification_id AND q.run_at <= now()
           FOR UPDATE SKIP LOCKED
         ) AS locked
       ),
       disabled AS (
-        SELECT w.id
+        SELECT w.id, w.organization_id
         FROM api.webhooks AS w
-        WHERE w.id IN (SELECT due.webhook_id FROM due) AND w.disabled_at IS NOT NULL
+        WHERE (w.id, w.organization_id) IN (SELECT due.webhook_id, due.organization_id FROM due) AND w.disabled_at IS NOT NULL
         FOR SHARE
       ),
       parked AS (
         UPDATE staykit_internal.webhook_queue AS q
         SET run_at = 'infinity', lease_token = NULL, leased_at = NULL
         WHERE q.notification_id = ANY (ARRAY(
-          SELECT due.notification_id FROM due WHERE due.webhook_id IN (SELECT disabled.id FROM disabled)))
+          SELECT due.notification_id FROM due
+          WHERE (due.webhook_id, due.organization_id) IN (SELECT disabled.id, disabled.organization_id FROM disabled)))
       )
       UPDATE staykit_internal.webhook_queue AS q
       SET run_at = now() + make_interval(secs => $2::double precision),
@@ -119,9 +123,9 @@ export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds:
           leased_at = now()
       FROM due, api.webhook_notifications AS n, api.webhooks AS w
       WHERE q.notification_id = due.notification_id
-        AND due.webhook_id NOT IN (SELECT disabled.id FROM disabled)
-        AND n.id = q.notification_id
-        AND w.id = q.webhook_id
+        AND (due.webhook_id, due.organization_id) NOT IN (SELECT disabled.id, disabled.organization_id FROM disabled)
+        AND n.id = q.notification_id AND n.organization_id = q.organization_id
+        AND w.id = q.webhook_id AND w.organization_id = q.organization_id
       RETURNING n.id, n.organization_id, n.webhook_id, n.event_type, n.payload::text AS body,
                 w.endpoint, w.signing_secret, q.attempts, q.lease_token`,
     values: [limit, leaseSeconds, firstDelaySeconds, caps.perWebhook, caps.perOrganization],
@@ -166,7 +170,8 @@ export function recordOutcomes(outcomes: readonly RecordedOutcome[]): SqlQuery {
       retried AS (
         UPDATE staykit_internal.webhook_queue AS q
         SET run_at = CASE
-              WHEN EXISTS (SELECT 1 FROM api.webhooks AS w WHERE w.id = q.webhook_id AND w.disabled_at IS NOT NULL)
+              WHEN EXISTS (SELECT 1 FROM api.webhooks AS w
+                           WHERE w.id = q.webhook_id AND w.organization_id = q.organization_id AND w.disabled_at IS NOT NULL)
               THEN 'infinity'::timestamptz
               ELSE now() + make_interval(secs => o.delay_seconds)
             END,
@@ -209,18 +214,18 @@ export function recordGone(notificationId: string, leaseToken: string, response:
       WITH leased AS (
         DELETE FROM staykit_internal.webhook_queue
         WHERE notification_id = $1 AND lease_token = $2
-        RETURNING notification_id, webhook_id
+        RETURNING notification_id, webhook_id, organization_id
       ),
       disabled AS (
         UPDATE api.webhooks AS w
         SET disabled_at = now()
         FROM leased
-        WHERE w.id = leased.webhook_id AND w.disabled_at IS NULL
+        WHERE w.id = leased.webhook_id AND w.organization_id = leased.organization_id AND w.disabled_at IS NULL
       )
       UPDATE api.webhook_notifications AS n
       SET status = 'error', tries = n.tries + 1, response = $3
       FROM leased
-      WHERE n.id = leased.notification_id
+      WHERE n.id = leased.notification_id AND n.organization_id = leased.organization_id
       RETURNING n.id`,
     values: [notificationId, leaseToken, response],
   };

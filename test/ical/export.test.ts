@@ -81,7 +81,7 @@ forEachBackend('iCal export', (ctx) => {
     // An event imported from an Airbnb calendar.
     calendarId = await createCalendar(ctx.db, org.id, product.id, server.url('/airbnb.ics'), { name: 'Airbnb' });
     server.set('/airbnb.ics', airbnbFeed([airbnbReservation('abnb1', 70, 74)]));
-    assert.equal((await syncCalendar(ctx.db, calendarId, { allowPrivate: true })).status, 'ok');
+    assert.equal((await syncCalendar(ctx.db, { id: calendarId, organization_id: org.id }, { allowPrivate: true })).status, 'ok');
   });
   after(async () => {
     await feedApp.close();
@@ -198,7 +198,7 @@ forEachBackend('iCal export', (ctx) => {
     const mirrorUnit = await createProduct(ctx.db, org.id, 'Mirror Unit');
     const url = `${base}/v1/ical/${product.ical_export_secret_no_details}.ics`;
     const calendar = await createCalendar(ctx.db, org.id, mirrorUnit.id, url, { name: 'Dune House' });
-    const report = await syncCalendar(ctx.db, calendar, { allowPrivate: true });
+    const report = await syncCalendar(ctx.db, { id: calendar, organization_id: org.id }, { allowPrivate: true });
     assert.equal(report.status, 'ok', report.error ?? '');
     const blocked = async (productId: string) => (await ctx.db.query<{ start_date: string; end_date: string }>(
       `SELECT start_date::text AS start_date, (end_date + padding)::text AS end_date FROM api.calendar_events

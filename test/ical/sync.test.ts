@@ -25,7 +25,7 @@ forEachBackend('iCal import', (ctx) => {
     const calendar = await createCalendar(ctx.db, org, product.id, server.url('/airbnb.ics'), { name: 'Airbnb' });
     server.set('/airbnb.ics', airbnbFeed([airbnbReservation('r1', 5, 10), airbnbBlock('b1', 20, 27), airbnbReservation('r2', 40, 44)]));
 
-    const first = await syncCalendar(ctx.db, calendar, allow);
+    const first = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.equal(first.status, 'ok');
     assert.deepEqual([first.created, first.updated, first.cancelled], [3, 0, 0]);
     let events = await importedEvents(ctx.db, calendar);
@@ -43,7 +43,7 @@ forEachBackend('iCal import', (ctx) => {
 
     // Same feed again: nothing changes, last_synced moves, updated_at does not.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const second = await syncCalendar(ctx.db, calendar, allow);
+    const second = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.deepEqual([second.status, second.created, second.updated, second.cancelled], ['ok', 0, 0, 0]);
     state = await calendarState(ctx.db, calendar);
     assert.equal(state.updated_at, firstUpdatedAt);
@@ -51,7 +51,7 @@ forEachBackend('iCal import', (ctx) => {
 
     // r1 is extended by two nights, b1 vanishes, r2 stays.
     server.set('/airbnb.ics', airbnbFeed([airbnbReservation('r1', 5, 12), airbnbReservation('r2', 40, 44)]));
-    const third = await syncCalendar(ctx.db, calendar, allow);
+    const third = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.deepEqual([third.status, third.created, third.updated, third.cancelled], ['ok', 0, 1, 1]);
     events = await importedEvents(ctx.db, calendar);
     assert.deepEqual(events.map((e) => [e.uid, e.start_date, e.end_date, e.status]), [
@@ -64,7 +64,7 @@ forEachBackend('iCal import', (ctx) => {
 
     // b1 comes back: the same row is confirmed again (never a second row for one UID).
     server.set('/airbnb.ics', airbnbFeed([airbnbReservation('r1', 5, 12), airbnbBlock('b1', 20, 27), airbnbReservation('r2', 40, 44)]));
-    const fourth = await syncCalendar(ctx.db, calendar, allow);
+    const fourth = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.deepEqual([fourth.created, fourth.updated, fourth.cancelled], [0, 1, 0]);
     events = await importedEvents(ctx.db, calendar);
     assert.equal(events.length, 3);
@@ -82,7 +82,7 @@ forEachBackend('iCal import', (ctx) => {
     const calendar = await createCalendar(ctx.db, org, product.id, server.url('/booking-com.ics'), { name: 'Booking.com' });
     server.set('/booking-com.ics', bookingComFeed([{ uid: 'ok1', start: 2, end: 5 }, { uid: 'clash', start: 12, end: 16 }, { uid: 'ok2', start: 20, end: 23 }]));
 
-    const report = await syncCalendar(ctx.db, calendar, allow);
+    const report = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.equal(report.status, 'conflicts');
     assert.equal(report.created, 2);
     assert.deepEqual(report.conflicts.map((c) => c.uid), ['clash@booking.com']);
@@ -100,7 +100,7 @@ forEachBackend('iCal import', (ctx) => {
     // An imported event that moves onto an owner block keeps its old dates; the conflict is reported.
     await createBlock(ctx.db, org, product.id, day(30), day(33));
     server.set('/booking-com.ics', bookingComFeed([{ uid: 'ok1', start: 2, end: 5 }, { uid: 'ok2', start: 29, end: 31 }]));
-    const moved = await syncCalendar(ctx.db, calendar, allow);
+    const moved = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.equal(moved.status, 'conflicts');
     assert.match(moved.error!, /ok2@booking\.com.*overlaps a blocked period \(origin api\)/);
     const after = await importedEvents(ctx.db, calendar);
@@ -112,7 +112,7 @@ forEachBackend('iCal import', (ctx) => {
     // Once the booking is cancelled, the clashing event comes in; a clean sync clears error.
     await ctx.db.query(`UPDATE api.calendar_events SET status = 'CANCELLED' WHERE id = $1`, [booking.eventId]);
     server.set('/booking-com.ics', bookingComFeed([{ uid: 'ok1', start: 2, end: 5 }, { uid: 'clash', start: 12, end: 16 }, { uid: 'ok2', start: 20, end: 23 }]));
-    const clean = await syncCalendar(ctx.db, calendar, allow);
+    const clean = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.deepEqual([clean.status, clean.created, clean.error], ['ok', 1, null]);
     assert.equal((await calendarState(ctx.db, calendar)).error, null);
   });
@@ -121,10 +121,10 @@ forEachBackend('iCal import', (ctx) => {
     const product = await createProduct(ctx.db, org, 'Swap Cottage');
     const calendar = await createCalendar(ctx.db, org, product.id, server.url('/swap.ics'));
     server.set('/swap.ics', vrboFeed([{ uid: 'a', start: 10, end: 12, name: 'A' }, { uid: 'b', start: 12, end: 14, name: 'B' }]));
-    await syncCalendar(ctx.db, calendar, allow);
+    await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     // a moves to where b was, b moves later: in feed order a is tried first and must wait for b.
     server.set('/swap.ics', vrboFeed([{ uid: 'a', start: 12, end: 14, name: 'A' }, { uid: 'b', start: 14, end: 16, name: 'B' }]));
-    const report = await syncCalendar(ctx.db, calendar, allow);
+    const report = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.deepEqual([report.status, report.updated], ['ok', 2]);
     assert.deepEqual((await importedEvents(ctx.db, calendar)).map((e) => [e.uid, e.start_date, e.end_date]), [
       ['a', day(12), day(14)],
@@ -141,14 +141,14 @@ forEachBackend('iCal import', (ctx) => {
       'BEGIN:VEVENT', 'UID:t2', `DTSTART;TZID=Europe/Amsterdam:${ical(20)}T150000`, `DTEND;TZID=Europe/Amsterdam:${ical(22)}T110000`, 'END:VEVENT',
     ]);
     server.set('/timed.ics', feed('Guest One', 'first'));
-    await syncCalendar(ctx.db, calendar, allow);
+    await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     let events = await importedEvents(ctx.db, calendar);
     assert.deepEqual(events.map((e) => [e.uid, e.start_date, e.end_date, e.title, e.notes]), [
       ['t1', day(10), day(13), 'Guest One', 'first'],
       ['t2', day(20), day(22), '', ''],
     ]);
     server.set('/timed.ics', feed('Guest Renamed', 'second'));
-    await syncCalendar(ctx.db, calendar, allow);
+    await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     events = await importedEvents(ctx.db, calendar);
     assert.deepEqual([events[0]!.title, events[0]!.notes], ['Guest Renamed', 'first'], 'notes is not in update_fields');
   });
@@ -162,7 +162,7 @@ forEachBackend('iCal import', (ctx) => {
       'BEGIN:VEVENT', 'UID:cancelled@owner', `DTSTART;VALUE=DATE:${ical(30)}`, `DTEND;VALUE=DATE:${ical(32)}`, 'STATUS:CANCELLED', 'END:VEVENT',
       'END:VCALENDAR',
     ]));
-    const report = await syncCalendar(ctx.db, calendar, allow);
+    const report = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.equal(report.created, 3);
     assert.deepEqual((await importedEvents(ctx.db, calendar)).map((e) => [e.start_date, e.end_date]), [
       [day(3), day(4)], [day(10), day(11)], [day(17), day(18)],
@@ -173,7 +173,7 @@ forEachBackend('iCal import', (ctx) => {
     const product = await createProduct(ctx.db, org, 'Hostile House');
     const calendar = await createCalendar(ctx.db, org, product.id, server.url('/hostile.ics'));
     server.set('/hostile.ics', airbnbFeed([airbnbReservation('keep', 5, 9)]));
-    await syncCalendar(ctx.db, calendar, allow);
+    await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     const before = await calendarState(ctx.db, calendar);
     const eventsBefore = await importedEvents(ctx.db, calendar);
     assert.equal(eventsBefore.length, 1);
@@ -190,7 +190,7 @@ forEachBackend('iCal import', (ctx) => {
     ];
     for (const [name, route, expected] of cases) {
       server.set('/hostile.ics', route);
-      const report = await syncCalendar(ctx.db, calendar, { allowPrivate: true, timeoutMs: 500 });
+      const report = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, { allowPrivate: true, timeoutMs: 500 });
       assert.equal(report.status, 'failed', name);
       assert.match(report.error!, expected, name);
       const state = await calendarState(ctx.db, calendar);
@@ -203,20 +203,20 @@ forEachBackend('iCal import', (ctx) => {
     // A loopback address when private targets are not allowed: refused before anything is sent.
     server.set('/hostile.ics', airbnbFeed([]));
     const hits = server.hits('/hostile.ics');
-    const refused = await syncCalendar(ctx.db, calendar, { allowPrivate: false });
+    const refused = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, { allowPrivate: false });
     assert.equal(refused.status, 'failed');
     assert.match(refused.error!, /refused/);
     assert.equal(server.hits('/hostile.ics'), hits);
     assert.deepEqual(await importedEvents(ctx.db, calendar), eventsBefore);
     // webcal:// is fetched as https://, which the plain-HTTP test server cannot answer: a network error, nothing changed.
     const webcal = await createCalendar(ctx.db, org, product.id, server.url('/hostile.ics').replace('http://', 'webcal://'));
-    const viaWebcal = await syncCalendar(ctx.db, webcal, { allowPrivate: true, timeoutMs: 1000 });
+    const viaWebcal = await syncCalendar(ctx.db, { id: webcal, organization_id: org }, { allowPrivate: true, timeoutMs: 1000 });
     assert.equal(viaWebcal.status, 'failed');
     assert.deepEqual(await importedEvents(ctx.db, calendar), eventsBefore);
 
     // The failures were logged and the next good sync clears error.
     server.set('/hostile.ics', airbnbFeed([airbnbReservation('keep', 5, 9)]));
-    const good = await syncCalendar(ctx.db, calendar, allow);
+    const good = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.equal(good.status, 'ok');
     assert.equal((await calendarState(ctx.db, calendar)).error, null);
   });
@@ -228,7 +228,7 @@ forEachBackend('iCal import', (ctx) => {
     await createBooking(ctx.db, org, product.id, day(3), day(5));
     const calendar = await createCalendar(ctx.db, org, product.id, server.url('/availability.ics'));
     server.set('/availability.ics', airbnbFeed([airbnbReservation('av1', 7, 9), airbnbBlock('av2', 4, 6)]));
-    const report = await syncCalendar(ctx.db, calendar, allow);
+    const report = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
     assert.equal(report.status, 'conflicts');
     const [result] = await availability(ctx.db, {
       productIds: [product.id], start: day(1), end: day(11), includeDays: false, performSync: false,

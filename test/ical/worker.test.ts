@@ -109,8 +109,8 @@ forEachBackend('iCal scheduling', (ctx) => {
     assert.equal((await importedEvents(ctx.db, fast)).length, 1);
 
     // A calendar held by another worker is not fetched again; the call waits for it at most its bound.
-    await ctx.db.query(`INSERT INTO staykit_internal.ical_sync_claims (calendar_id, claimed_until) VALUES ($1, now() + interval '1 minute')
-                        ON CONFLICT (calendar_id) DO UPDATE SET claimed_until = EXCLUDED.claimed_until`, [fast]);
+    await ctx.db.query(`INSERT INTO staykit_internal.ical_sync_claims (calendar_id, organization_id, claimed_until) VALUES ($1, $2, now() + interval '1 minute')
+                        ON CONFLICT (calendar_id, organization_id) DO UPDATE SET claimed_until = EXCLUDED.claimed_until`, [fast, org.id]);
     const hits = server.hits('/fast.ics');
     const waited = await syncProductCalendars(ctx.db, product.id, { timeoutMs: 300, allowPrivate: true });
     assert.deepEqual(waited.pending, [fast]);

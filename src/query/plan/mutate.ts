@@ -88,11 +88,13 @@ export function planInsert(ctx: BuildContext, table: Table, request: ParsedReque
   const tenantInsert = tenant && tenantColumn?.canInsert ? tenant : undefined;
   let onConflict: InsertPlan['onConflict'];
   if (prefs.resolution) {
-    const conflictColumns = request.query.onConflict ?? table.primaryKey;
-    for (const column of conflictColumns) {
+    const requested = request.query.onConflict ?? table.primaryKey;
+    for (const column of requested) {
       if (!table.columns.some((c) => c.name === column)) throw columnNotFound(table.name, column);
     }
-    if (conflictColumns.length > 0) onConflict = { columns: conflictColumns, resolution: prefs.resolution };
+    // Every unique key of a tenant table includes the tenant column: a conflict is only ever within the tenant.
+    const withTenant = tenantColumn && !requested.includes(tenantColumn.name) ? [...requested, tenantColumn.name] : requested;
+    if (requested.length > 0) onConflict = { columns: withTenant, resolution: prefs.resolution };
   }
   const returning = returningNode(ctx, table, request);
   const headersOnly = prefs.return === 'headers-only';

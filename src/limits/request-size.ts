@@ -2,14 +2,17 @@
  * `requestSizeLimits(app, { maxUrlBytes, maxEmbeds })`: limits checked before a request reaches a route, in the
  * API's error shape. The request target (path + query string) longer than `maxUrlBytes` → 414 `SK414`; a `select`
  * on the resource API embedding more than `maxEmbeds` resources (at any depth, spreads included) → 400 `PGRST100`.
- * The other size limits live where they are enforced: body size in Fastify (`bodyLimit` → 413 `SK413`), rows per
- * bulk insert, `select` depth and `or`/`and` depth in the query engine. See docs/limits.md.
+ * Every body is checked as it streams in, before any parser: text must be UTF-8, JSON at most `maxJsonDepth` levels
+ * deep (400 `PGRST102`, src/limits/body-guard.ts). The other size limits live where they are enforced: body size in
+ * Fastify (`bodyLimit` → 413 `SK413`), rows per bulk insert, `select` depth and `or`/`and` depth in the query
+ * engine. See docs/limits.md.
  */
 import type { FastifyInstance } from 'fastify';
 import { parseSelect } from '../query/parse/select.js';
 import type { SelectItem } from '../query/parse/types.js';
 import { splitQueryString } from '../query/parse/query-string.js';
 import { tooManyEmbeds, uriTooLong } from './errors.js';
+import { BodyGuard, bodyKind, DEFAULT_MAX_JSON_DEPTH } from './body-guard.js';
 
 export interface RequestSizeOptions {
   /** Longest accepted request target in bytes (default 8192). */
@@ -18,6 +21,8 @@ export interface RequestSizeOptions {
   maxEmbeds?: number;
   /** Where `select` is the engine's (default `/v1/`). */
   apiPrefix?: string;
+  /** Deepest nesting of arrays and objects in a JSON body (default 64). */
+  maxJsonDepth?: number;
 }
 
 export const DEFAULT_MAX_URL_BYTES = 8 * 1024;
@@ -62,5 +67,16 @@ export function requestSizeLimits(app: FastifyInstance, options: RequestSizeOpti
     if (q < 0 || !url.startsWith(apiPrefix) || !url.includes('select=')) return;
     const embeds = embedsInQuery(url.slice(q + 1));
     if (embeds > maxEmbeds) throw tooManyEmbeds(maxEmbeds, embeds);
+  });
+
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    const kind = bodyKind(request.headers['content-type']);
+    if (!hasBody || kind === 'other') return payload;
+    const guard = new BodyGuard(kind, maxJsonDepth);
+    // A failure of the source stream (an aborted upload) fails the guard, so the body reader sees it.
+    payload.on('error', (error) => guard.destroy(error));
+    return payload.pipe(guard);
   });
 }

@@ -5,17 +5,27 @@
  */
 import type { QueryResult, Row } from './types.js';
 
-/** `begin`: BEGIN first, in the same message (a transaction's first statement saves a round trip to the thread). */
+/** One statement: with parameters (extended protocol), or `sql` alone (simple protocol, several statements). */
+export type Statement = { text: string; values: readonly unknown[] } | { sql: string };
+
+/**
+ * `run`: the statements in order, answered with the last one's result. `begin` sends BEGIN first and `commit` COMMIT
+ * last, in the same message: a transaction's settings, statement and COMMIT cost one trip to the thread.
+ */
 export type WorkerRequest =
-  | { op: 'query'; text: string; values: readonly unknown[]; begin?: boolean }
-  | { op: 'exec'; sql: string; begin?: boolean }
-  | { op: 'commit' }
+  | { op: 'run'; statements: readonly Statement[]; begin?: boolean; commit?: boolean }
   | { op: 'rollback' }
   | { op: 'close' };
 
-export type WorkerReply =
-  | { ok: true; result: QueryResult<Row> | undefined; statementTimeoutMs: number | undefined }
-  | { ok: false; error: SerializedError; statementTimeoutMs: number | undefined };
+/**
+ * `started`: a statement (or COMMIT, ROLLBACK) begins under a statement timeout; the main thread times it from
+ * here. `reply`: the request is done; on failure `failedAt` is the index of the failed statement (the number of
+ * statements for COMMIT).
+ */
+export type WorkerMessage =
+  | { type: 'started'; timeoutMs: number }
+  | { type: 'reply'; ok: true; result: QueryResult<Row> | undefined }
+  | { type: 'reply'; ok: false; error: SerializedError; failedAt: number };
 
 /** The first message of a worker: PGlite is open, or why it could not be opened. */
 export type WorkerStarted = { ready: true } | { ready: false; error: SerializedError };
@@ -71,6 +81,9 @@ export class UnsendableRequestError extends Error {
     super(`a value cannot be sent to the database thread: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
+
+/** Which statement of a `run` request an error belongs to (kept beside the error, not on it). */
+export const failedStatement = new WeakMap<object, number>();
 
 export const isStatementTimeout = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '57014';

@@ -1,7 +1,7 @@
 /**
  * One worker thread running the embedded database (src/db/pglite-worker.ts), seen from the main thread: requests go
- * out one at a time, in order, so each statement's time is its own, and the session's statement timeout (reported
- * by the worker) is enforced here, where the clock still runs while Postgres is busy.
+ * out one at a time, in order. The worker announces each statement that starts under a statement timeout, and the
+ * timeout is enforced here, where the clock still runs while Postgres is busy.
  *
  * A statement that runs past the timeout fails at once with 57014, as on PostgreSQL. What happens to the statement
  * itself depends on where the data lives:
@@ -14,10 +14,11 @@ import { Worker } from 'node:worker_threads';
 import {
   connectionLostError,
   deserializeError,
+  failedStatement,
   statementTimeoutError,
   UnsendableRequestError,
+  type WorkerMessage,
   type WorkerOptions,
-  type WorkerReply,
   type WorkerRequest,
   type WorkerStarted,
 } from './pglite-protocol.js';
@@ -44,7 +45,6 @@ export class PGliteThread {
   private readonly queue: Pending[] = [];
   private inFlight: Pending | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private statementTimeoutMs = 0;
   private endedWith: Error | undefined;
 
   private constructor(
@@ -52,7 +52,10 @@ export class PGliteThread {
     private readonly persistent: boolean,
     private readonly onEnd: (error: Error) => void,
   ) {
-    worker.on('message', (reply: WorkerReply) => this.settle(reply));
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'started') this.time(message.timeoutMs);
+      else this.settle(message);
+    });
     worker.on('error', (error) => this.end(connectionLostError(`the database thread failed: ${error.message}`)));
     worker.on('exit', () => this.end(connectionLostError('the database thread exited')));
     worker.unref();
@@ -119,19 +122,27 @@ export class PGliteThread {
     }
     this.worker.ref();
     this.inFlight = next;
-    if (this.statementTimeoutMs > 0 && next.request.op !== 'close') {
-      this.timer = setTimeout(() => this.cancel(next), this.statementTimeoutMs);
-    }
   }
 
-  private settle(reply: WorkerReply): void {
+  /** A statement of the request in flight started under a timeout: it is cancelled if it runs longer. */
+  private time(timeoutMs: number): void {
+    clearTimeout(this.timer);
+    const pending = this.inFlight;
+    if (pending && !pending.answered) this.timer = setTimeout(() => this.cancel(pending), timeoutMs);
+  }
+
+  private settle(reply: WorkerMessage & { type: 'reply' }): void {
     clearTimeout(this.timer);
     const pending = this.inFlight;
     this.inFlight = undefined;
-    if (reply.statementTimeoutMs !== undefined) this.statementTimeoutMs = reply.statementTimeoutMs;
     if (pending && !pending.answered) {
-      if (reply.ok) pending.resolve(reply.result);
-      else pending.reject(deserializeError(reply.error));
+      if (reply.ok) {
+        pending.resolve(reply.result);
+      } else {
+        const error = deserializeError(reply.error);
+        failedStatement.set(error, reply.failedAt);
+        pending.reject(error);
+      }
     }
     this.sendNext();
   }

@@ -1,24 +1,39 @@
 /**
  * A transaction on the embedded database: BEGIN, the caller's statements, COMMIT; any throw rolls back. It has the
- * connection to itself from start to end (src/db/pglite-connection.ts). BEGIN goes to the thread with the first
- * statement, and a transaction without statements sends nothing.
+ * connection to itself from start to end (src/db/pglite-connection.ts).
+ *
+ * Like the PostgreSQL backend's transaction (`DeferringTransaction`, src/db/postgres.ts) it saves trips: BEGIN and the
+ * statements handed to `defer` go to the database thread with the next statement, and `queryAndCommit` sends COMMIT
+ * with the last one. An API read costs one trip instead of four; a transaction without statements sends nothing.
  *
  * After a statement is cancelled by the statement timeout the transaction is aborted, as on PostgreSQL: its later
  * statements fail with 25P02. On a data folder the cancelled thread took the transaction with it, so there is
  * nothing to roll back. In memory the cancelled statement is still running: the caller gets its error at once, and
- * the connection is handed on only after the ROLLBACK that follows the statement.
+ * the connection is handed on only after the ROLLBACK that follows the statement. (A cancelled `queryAndCommit`
+ * still commits when its statement ends there; it is meant for reads, which change nothing.)
  */
 import type { PGliteConnection } from './pglite-connection.js';
-import { abortedTransactionError, isStatementTimeout, UnsendableRequestError, type WorkerRequest } from './pglite-protocol.js';
+import {
+  abortedTransactionError,
+  failedStatement,
+  isStatementTimeout,
+  UnsendableRequestError,
+  type Statement,
+} from './pglite-protocol.js';
 import type { PGliteThread } from './pglite-thread.js';
+import type { DeferringTransaction } from './postgres.js';
 import type { QueryResult, Row, Transaction } from './types.js';
 
-class EmbeddedTransaction implements Transaction {
-  /** BEGIN has been sent, with the first statement: the transaction must be ended. */
+class EmbeddedTransaction implements DeferringTransaction {
+  /** BEGIN has been sent: the transaction must be ended (unless committed). */
   begun = false;
+  committed = false;
   /** A statement was cancelled by the statement timeout. */
   cancelled = false;
   private over = false;
+  /** Statements to send before the next one. */
+  private pending: Statement[] = [];
+  private failed: unknown;
 
   constructor(
     private readonly thread: PGliteThread,
@@ -28,13 +43,35 @@ class EmbeddedTransaction implements Transaction {
   async query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
     this.assertUsable();
     this.notify(text);
-    return (await this.send({ op: 'query', text, values })) as QueryResult<R>;
+    return (await this.send({ text, values }, false)) as QueryResult<R>;
   }
 
   async exec(sql: string): Promise<void> {
     this.assertUsable();
     this.notify(sql);
-    await this.send({ op: 'exec', sql });
+    await this.send({ sql }, false);
+  }
+
+  defer(text: string, values: readonly unknown[] = []): void {
+    this.assertUsable();
+    this.notify(text);
+    this.pending.push({ text, values });
+  }
+
+  async queryAndCommit<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
+    this.assertUsable();
+    this.notify(text);
+    return (await this.send({ text, values }, true)) as QueryResult<R>;
+  }
+
+  failure(): unknown {
+    return this.failed;
+  }
+
+  /** COMMIT, if anything was sent. Statements deferred after the last one are dropped, as on PostgreSQL. */
+  async commit(): Promise<void> {
+    this.over = true;
+    if (this.begun && !this.committed) await this.thread.run({ op: 'run', statements: [], commit: true });
   }
 
   end(): void {
@@ -42,19 +79,31 @@ class EmbeddedTransaction implements Transaction {
   }
 
   private assertUsable(): void {
+    if (this.committed) throw new Error('the transaction has already been committed');
     if (this.over) throw new Error('Transaction is closed');
     if (this.cancelled) throw abortedTransactionError();
   }
 
-  private async send(request: WorkerRequest & { op: 'query' | 'exec' }): Promise<QueryResult<Row> | undefined> {
+  private async send(statement: Statement, commit: boolean): Promise<QueryResult<Row> | undefined> {
+    const statements = [...this.pending, statement];
     const begin = !this.begun;
+    this.pending = [];
     this.begun = true;
     try {
-      return await this.thread.run(begin ? { ...request, begin } : request);
+      const result = await this.thread.run({ op: 'run', statements, begin, commit });
+      if (commit) this.committed = true;
+      return result;
     } catch (error) {
       if (isStatementTimeout(error)) this.cancelled = true;
-      // The statement never left, and its BEGIN with it: the next statement carries BEGIN.
-      if (error instanceof UnsendableRequestError && begin) this.begun = false;
+      // Nothing left, BEGIN and deferred statements included: they go with the next statement.
+      if (error instanceof UnsendableRequestError) {
+        this.begun = !begin;
+        this.pending = statements.slice(0, -1);
+      }
+      // A deferred statement's error, or COMMIT's, is the transaction's (COMMIT ends it, failed or not).
+      const index = typeof error === 'object' && error !== null ? failedStatement.get(error) : undefined;
+      if (index !== undefined && index !== statements.length - 1) this.failed ??= error;
+      if (index === statements.length) this.committed = true;
       throw error;
     }
   }
@@ -74,8 +123,9 @@ export function runTransaction<T>(
           result = await fn(tx);
         } catch (error) {
           tx.end();
-          // Nothing to roll back without a statement, or once the thread (cancelled, crashed) took the transaction with it.
-          if (!tx.begun || thread.ended) return reject(error);
+          // Nothing to roll back without a statement, after COMMIT, or once the thread (cancelled, crashed) took the
+          // transaction with it.
+          if (!tx.begun || tx.committed || thread.ended) return reject(error);
           const rollback = thread.run({ op: 'rollback' });
           if (tx.cancelled) {
             reject(error);
@@ -85,8 +135,7 @@ export function runTransaction<T>(
           await rollback;
           return reject(error);
         }
-        tx.end();
-        if (tx.begun) await thread.run({ op: 'commit' });
+        await tx.commit();
         resolve(result);
       })
       .catch(reject);

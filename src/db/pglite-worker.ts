@@ -3,11 +3,11 @@
  * WASM synchronously: here a long statement blocks this thread only, not the HTTP server, and the main thread can
  * cancel it by terminating the thread.
  *
- * It answers one request at a time, in order. With each answer it reports the session's `statement_timeout` when it
- * may have changed, so the main thread can enforce it: PGlite has no timer signal, so Postgres never cancels a
- * statement itself.
+ * It answers one request at a time, in order. PGlite has no timer signal, so Postgres never cancels a statement
+ * itself: the session's `statement_timeout` is tracked here, and every statement that starts while one is in force
+ * is announced to the main thread, which times it.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { INT8_OID, TEXT_TYPE_OIDS, identity, toNumber } from './type-parsers.js';
@@ -15,8 +15,9 @@ import { OwnerOnlyNodeFS } from './pglite-owner-only-fs.js';
 import {
   rolledBackError,
   serializeError,
+  type Statement,
+  type WorkerMessage,
   type WorkerOptions,
-  type WorkerReply,
   type WorkerRequest,
   type WorkerStarted,
 } from './pglite-protocol.js';
@@ -32,82 +33,114 @@ async function open({ dataDir }: WorkerOptions): Promise<PGlite> {
   return pg;
 }
 
-async function run(pg: PGlite, request: WorkerRequest): Promise<QueryResult<Row> | undefined> {
-  if ((request.op === 'query' || request.op === 'exec') && request.begin) await pg.exec('BEGIN');
-  switch (request.op) {
-    case 'query': {
-      const result = await pg.query<Row>(request.text, [...request.values]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    }
-    case 'exec':
-      await pg.exec(request.sql);
-      return undefined;
-    case 'commit': {
-      // COMMIT of a transaction that failed answers ROLLBACK; say so, as PGlite's own transaction() does.
-      const [result] = await pg.exec('COMMIT');
-      if (result?.command === 'ROLLBACK') throw rolledBackError();
-      return undefined;
-    }
-    case 'rollback':
-      await pg.exec('ROLLBACK');
-      return undefined;
-    case 'close':
-      await pg.close();
-      return undefined;
-  }
-}
-
-const MENTIONS_TIMEOUT = /statement_timeout/i;
-
-/**
- * Whether `request` may have changed `statement_timeout`: a statement naming it (SET, set_config) that succeeded,
- * or the end of a transaction in which one did (SET LOCAL and set_config(…, true) end with it, a SET is undone by
- * ROLLBACK).
- */
-class TimeoutWatch {
-  private changedInTransaction = false;
-
-  mayHaveChanged(request: WorkerRequest, succeeded: boolean): boolean {
-    switch (request.op) {
-      case 'commit':
-      case 'rollback': {
-        const changed = this.changedInTransaction;
-        this.changedInTransaction = false;
-        return changed;
-      }
-      case 'query':
-      case 'exec': {
-        if (request.begin) this.changedInTransaction = false;
-        const text = request.op === 'query' ? request.text : request.sql;
-        const values = request.op === 'query' ? request.values : [];
-        const named = MENTIONS_TIMEOUT.test(text) || values.some((value) => typeof value === 'string' && MENTIONS_TIMEOUT.test(value));
-        if (named && succeeded) this.changedInTransaction = true;
-        return named && succeeded;
-      }
-      case 'close':
-        return false;
-    }
-  }
-}
-
 /** Milliseconds per unit of a time setting as Postgres shows it ('0', '300ms', '10s', '5min', '1h', '1d'). */
 const UNIT_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** `current_setting` rather than `pg_settings`: the view builds every setting's row, several times slower here. */
-async function statementTimeoutMs(pg: PGlite): Promise<number> {
-  const { rows } = await pg.query<{ value: string }>(`SELECT current_setting('statement_timeout') AS value`);
-  const [, amount, unit] = /^(\d+)([a-z]*)$/.exec(rows[0]?.value ?? '') ?? [];
-  return Number(amount ?? 0) * (UNIT_MS[unit ?? ''] ?? 0);
+const MENTIONS_TIMEOUT = /statement_timeout/i;
+
+function mentionsTimeout(statement: Statement): boolean {
+  if ('sql' in statement) return MENTIONS_TIMEOUT.test(statement.sql);
+  return MENTIONS_TIMEOUT.test(statement.text) || statement.values.some((value) => typeof value === 'string' && MENTIONS_TIMEOUT.test(value));
 }
 
-async function answer(pg: PGlite, watch: TimeoutWatch, request: WorkerRequest): Promise<WorkerReply> {
+/** An error and the index of the statement of its request that failed. */
+class StatementFailure {
+  constructor(
+    readonly error: unknown,
+    readonly index: number,
+  ) {}
+}
+
+/** The session: runs requests and keeps track of the statement timeout in force. */
+class Session {
+  private timeoutMs = 0;
+  /** A statement of the open transaction may have changed the timeout, which its end may undo. */
+  private changedInTransaction = false;
+
+  constructor(
+    private readonly pg: PGlite,
+    private readonly port: MessagePort,
+  ) {}
+
+  async run(request: WorkerRequest & { op: 'run' }): Promise<QueryResult<Row> | undefined> {
+    if (request.begin) {
+      await this.pg.exec('BEGIN');
+      this.changedInTransaction = false;
+    }
+    let result: QueryResult<Row> | undefined;
+    for (const [index, statement] of request.statements.entries()) {
+      try {
+        result = await this.statement(statement);
+      } catch (error) {
+        throw new StatementFailure(error, index);
+      }
+    }
+    if (request.commit) {
+      try {
+        await this.end('COMMIT');
+      } catch (error) {
+        throw new StatementFailure(error, request.statements.length);
+      }
+    }
+    return result;
+  }
+
+  /** COMMIT or ROLLBACK. */
+  async end(command: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    this.announce();
+    try {
+      const [result] = await this.pg.exec(command);
+      // COMMIT of a transaction that failed answers ROLLBACK; say so, as PGlite's own transaction() does.
+      if (command === 'COMMIT' && result?.command === 'ROLLBACK') throw rolledBackError();
+    } finally {
+      // SET LOCAL and set_config(…, true) end with the transaction, a SET is undone by ROLLBACK.
+      if (this.changedInTransaction) {
+        this.changedInTransaction = false;
+        await this.readTimeout();
+      }
+    }
+  }
+
+  private async statement(statement: Statement): Promise<QueryResult<Row> | undefined> {
+    this.announce();
+    let result: QueryResult<Row> | undefined;
+    if ('sql' in statement) {
+      await this.pg.exec(statement.sql);
+    } else {
+      const { rows, affectedRows } = await this.pg.query<Row>(statement.text, [...statement.values]);
+      result = { rows, rowCount: affectedRows ?? rows.length };
+    }
+    // Only a statement that names the setting (SET, set_config) can change it.
+    if (mentionsTimeout(statement)) {
+      this.changedInTransaction = true;
+      await this.readTimeout();
+    }
+    return result;
+  }
+
+  /** `current_setting` through `exec`: one simple-protocol message, half the cost of a `query` (pg_settings: more). */
+  private async readTimeout(): Promise<void> {
+    const [result] = await this.pg.exec(`SELECT current_setting('statement_timeout') AS value`);
+    const value = (result?.rows[0] as { value?: string } | undefined)?.value ?? '';
+    const [, amount, unit] = /^(\d+)([a-z]*)$/.exec(value) ?? [];
+    this.timeoutMs = Number(amount ?? 0) * (UNIT_MS[unit ?? ''] ?? 0);
+  }
+
+  private announce(): void {
+    if (this.timeoutMs > 0) this.port.postMessage({ type: 'started', timeoutMs: this.timeoutMs } satisfies WorkerMessage);
+  }
+}
+
+async function answer(pg: PGlite, session: Session, request: WorkerRequest): Promise<WorkerMessage> {
   try {
-    const result = await run(pg, request);
-    const timeout = watch.mayHaveChanged(request, true) ? await statementTimeoutMs(pg) : undefined;
-    return { ok: true, result, statementTimeoutMs: timeout };
-  } catch (error) {
-    const timeout = watch.mayHaveChanged(request, false) ? await statementTimeoutMs(pg) : undefined;
-    return { ok: false, error: serializeError(error), statementTimeoutMs: timeout };
+    let result: QueryResult<Row> | undefined;
+    if (request.op === 'run') result = await session.run(request);
+    else if (request.op === 'rollback') await session.end('ROLLBACK');
+    else await pg.close();
+    return { type: 'reply', ok: true, result };
+  } catch (failure) {
+    const [error, failedAt] = failure instanceof StatementFailure ? [failure.error, failure.index] : [failure, 0];
+    return { type: 'reply', ok: false, error: serializeError(error), failedAt };
   }
 }
 
@@ -116,14 +149,14 @@ if (!port) throw new Error('src/db/pglite-worker.ts runs as a worker thread (src
 
 try {
   const pg = await open(workerData as WorkerOptions);
-  const watch = new TimeoutWatch();
+  const session = new Session(pg, port);
   port.on('message', (request: WorkerRequest) => {
-    void answer(pg, watch, request).then((reply) => {
+    void answer(pg, session, request).then((reply) => {
       try {
         port.postMessage(reply);
       } catch (error) {
-        // A value that cannot be copied to the main thread fails its statement, not the thread.
-        port.postMessage({ ok: false, error: serializeError(error), statementTimeoutMs: reply.statementTimeoutMs } satisfies WorkerReply);
+        // A value that cannot be copied to the main thread fails its request, not the thread.
+        port.postMessage({ type: 'reply', ok: false, error: serializeError(error), failedAt: 0 } satisfies WorkerMessage);
       }
       if (request.op === 'close') port.close();
     });

@@ -18,11 +18,11 @@ export async function openPGlite(dataDir: string | undefined): Promise<Database>
     onStatement: undefined,
     query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
       notify(text);
-      return connection.exclusive(async (thread) => (await thread.run({ op: 'query', text, values })) as QueryResult<R>);
+      return connection.exclusive(async (thread) => (await thread.run({ op: 'run', statements: [{ text, values }] })) as QueryResult<R>);
     },
     async exec(sql: string): Promise<void> {
       notify(sql);
-      await connection.exclusive((thread) => thread.run({ op: 'exec', sql }));
+      await connection.exclusive((thread) => thread.run({ op: 'run', statements: [{ sql }] }));
     },
     transaction: (fn) => runTransaction(connection, notify, fn),
     close: () => connection.close(),

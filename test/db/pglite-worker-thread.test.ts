@@ -1,7 +1,8 @@
 /**
  * The embedded database runs in a worker thread: the main thread's timers keep running during a long statement,
  * the statement timeout cancels a statement (57014), committed data survives the cancellation and the cancelled
- * transaction's writes do not, and statements outside a transaction wait for it instead of running inside it.
+ * transaction's writes do not, statements outside a transaction wait for it instead of running inside it, and
+ * deferred statements and COMMIT travel with a transaction's statements as on PostgreSQL.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGlite } from '../../src/db/pglite.js';
 import type { Database, Transaction } from '../../src/db/types.js';
+import type { DeferringTransaction } from '../../src/db/postgres.js';
 
 /** What a request's transaction does first (src/http/tenant-transaction.ts): a transaction-local timeout. */
 const setTimeoutMs = (tx: Transaction, ms: number) => tx.query(`SELECT set_config('statement_timeout', $1, true)`, [String(ms)]);
@@ -116,8 +118,46 @@ describe('embedded database in memory [pglite]', () => {
     db = await openPGlite(undefined);
     await db.exec('CREATE TABLE notes (body text NOT NULL)');
     await db.query(`INSERT INTO notes VALUES ('committed before')`);
+    await db.exec(`CREATE TABLE parents (id int PRIMARY KEY);
+      CREATE TABLE children (parent int REFERENCES parents DEFERRABLE INITIALLY DEFERRED)`);
   });
   after(() => db.close());
+
+  it('sends deferred statements with the next one, and commits with the last one', async () => {
+    const seen = await db.transaction(async (tx) => {
+      const deferring = tx as DeferringTransaction;
+      deferring.defer(`SELECT set_config('staykit.probe', $1, true)`, ['deferred']);
+      const { rows } = await deferring.queryAndCommit<{ v: string }>(`SELECT current_setting('staykit.probe') AS v`);
+      await assert.rejects(tx.query('SELECT 1'), /already been committed/);
+      return rows[0]!.v;
+    });
+    assert.equal(seen, 'deferred');
+  });
+
+  it("makes a deferred statement's error, and COMMIT's, the transaction's failure", async () => {
+    let deferredFailure: unknown;
+    await assert.rejects(
+      db.transaction(async (tx) => {
+        const deferring = tx as DeferringTransaction;
+        deferring.defer('SELECT 1 / 0');
+        await assert.rejects(tx.query('SELECT 1'), (error: { code?: string }) => error.code === '22012');
+        deferredFailure = deferring.failure();
+        throw deferredFailure;
+      }),
+    );
+    assert.equal(codeOf(deferredFailure), '22012');
+
+    let commitFailure: unknown;
+    await db.transaction(async (tx) => {
+      const deferring = tx as DeferringTransaction;
+      // The deferred foreign key fails at COMMIT, not at the INSERT.
+      await assert.rejects(deferring.queryAndCommit('INSERT INTO children VALUES ($1)', [42]));
+      commitFailure = deferring.failure();
+    });
+    assert.equal(codeOf(commitFailure), '23503');
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM children');
+    assert.equal(rows[0]!.n, 0);
+  });
 
   it('answers a statement past the timeout with 57014 and keeps the database (the statement runs to its end)', async () => {
     const error = await rejection(

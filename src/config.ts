@@ -18,6 +18,7 @@ export interface Config {
   bodyLimitBytes: number;
   maxUrlBytes: number;
   statementTimeoutSeconds: number;
+  maxPatternLength: number;
   tenantConcurrency: number;
   tenantQueue: number;
   tenantQueueTimeoutSeconds: number;
@@ -43,6 +44,7 @@ export const CONFIG_VARIABLES = {
   bodyLimitBytes: 'STAYKIT_BODY_LIMIT',
   maxUrlBytes: 'STAYKIT_MAX_URL_LENGTH',
   statementTimeoutSeconds: 'STAYKIT_STATEMENT_TIMEOUT',
+  maxPatternLength: 'STAYKIT_MAX_PATTERN_LENGTH',
   tenantConcurrency: 'STAYKIT_TENANT_CONCURRENCY',
   tenantQueue: 'STAYKIT_TENANT_QUEUE',
   tenantQueueTimeoutSeconds: 'STAYKIT_TENANT_QUEUE_TIMEOUT',
@@ -101,6 +103,7 @@ export function loadConfig(source: Source = process.env): Config {
     bodyLimitBytes: integer(source, CONFIG_VARIABLES.bodyLimitBytes, 1024 * 1024, 1024),
     maxUrlBytes: integer(source, CONFIG_VARIABLES.maxUrlBytes, 8192, 256),
     statementTimeoutSeconds: integer(source, CONFIG_VARIABLES.statementTimeoutSeconds, 10, 1),
+    maxPatternLength: integer(source, CONFIG_VARIABLES.maxPatternLength, 1000, 1),
     tenantConcurrency: integer(source, CONFIG_VARIABLES.tenantConcurrency, 4, 1),
     tenantQueue: integer(source, CONFIG_VARIABLES.tenantQueue, 32, 0),
     tenantQueueTimeoutSeconds: integer(source, CONFIG_VARIABLES.tenantQueueTimeoutSeconds, 5, 0),

@@ -227,3 +227,19 @@ export function tooManyConcurrentRequests(maxActive: number, maxQueued: number, 
     headers: { 'retry-after': '1' },
   });
 }
+
+/** 400 PGRST100: a like/ilike/match/imatch pattern or full-text query longer than allowed. */
+export function patternTooLong(column: string, max: number, given: number): ApiError {
+  return new ApiError(400, 'PGRST100', `the pattern of the filter on "${column}" is too long`, {
+    details: `like, ilike, match and imatch patterns and fts queries may have at most ${max} characters; this one has ${given}`,
+    hint: 'Use a shorter pattern',
+  });
+}
+
+/** 400 PGRST100: a match/imatch pattern of a form that can make matching take exponential time. */
+export function unsafePattern(column: string, reason: string): ApiError {
+  return new ApiError(400, 'PGRST100', `the regular expression of the filter on "${column}" is not allowed`, {
+    details: reason,
+    hint: 'Simplify the pattern, or filter with like/ilike',
+  });
+}

@@ -64,7 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await icalRoutes(app, { db: options.db });
   await openApiRoutes(app, { cache, db: options.db });
   const writeHooks = new Map([['webhooks', webhookWriteHook(config)]]);
-  const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs, writeHooks, requestLogDb: options.backgroundDb });
+  const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs, writeHooks, maxPatternLength: config.maxPatternLength, requestLogDb: options.backgroundDb });
   await bookingRoutes(app, { db: options.db, authorize, outboundAllowPrivate: config.outboundAllowPrivate });
   await webhookRoutes(app, { db: options.db, authorize, config, worker: options.webhookWorker });
   await app.ready();

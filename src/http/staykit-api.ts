@@ -41,6 +41,8 @@ export interface StaykitApiOptions {
   requestLogDb?: Database;
   /** Per-request statement timeout (10 s unless configured). */
   statementTimeoutMs?: number;
+  /** Longest like/ilike/match/imatch pattern or fts query (default 1000 characters). */
+  maxPatternLength?: number;
   /** Checks or completions of the rows a write stores, by table (e.g. webhook endpoints and secrets). */
   writeHooks?: ReadonlyMap<string, WriteHook>;
 }
@@ -93,6 +95,7 @@ export async function staykitApi(
     maxEmbedDepth: 8,
     maxLogicDepth: 10,
     maxInsertRows: MAX_ROWS,
+    maxPatternLength: options.maxPatternLength,
     // The api schema is tables only (no views, no functions in reads), so a read may commit with its statement.
     readsArePure: true,
   };

@@ -177,7 +177,12 @@ export function prepareRequest(
 ): PreparedRequest {
   let parsed: ParsedRequest;
   try {
-    const limits = { maxEmbedDepth: options.maxEmbedDepth ?? 8, maxLogicDepth: options.maxLogicDepth ?? 10, ...parse };
+    const limits = {
+      maxEmbedDepth: options.maxEmbedDepth ?? 8,
+      maxLogicDepth: options.maxLogicDepth ?? 10,
+      maxPatternLength: options.maxPatternLength,
+      ...parse,
+    };
     parsed = parseRequest(request, limits);
   } catch (error) {
     if (error instanceof UnsupportedMethod) {

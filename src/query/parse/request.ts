@@ -4,6 +4,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { parseJsonBody } from './body.js';
 import { csvToJson } from './csv.js';
 import { negotiateAccept, parseContentType, parsePrefer, parseRangeHeader } from './headers.js';
+import { checkPatterns } from './patterns.js';
 import { parseQueryString } from './query-string.js';
 import type { Action, ParsedRequest, Payload } from './types.js';
 
@@ -26,6 +27,8 @@ export interface ParseLimits {
    * (src/query/serve.ts).
    */
   deferKeyCheck?: boolean;
+  /** Longest like/ilike/match/imatch pattern or fts query (default 1000 characters). */
+  maxPatternLength?: number;
 }
 
 function actionFor(method: string, isRpc: boolean): Action | undefined {
@@ -73,6 +76,7 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
     throw invalidPreferences(preferences.invalid);
   }
   const query = parseQueryString(request.query, { isRpc, ...limits });
+  checkPatterns(query, limits.maxPatternLength);
   if (action.type === 'options') {
     return { action, target, isRpc, query, preferences, accept: 'json', range: undefined, payload: undefined, csvBody: undefined };
   }

@@ -18,6 +18,8 @@ export interface EngineOptions {
   maxEmbedDepth?: number;
   /** or/and nesting limit (docs/design.md#limits: 10). */
   maxLogicDepth?: number;
+  /** Longest like/ilike/match/imatch pattern or fts query, in characters (default 1000). */
+  maxPatternLength?: number;
   /** Most objects one POST may insert (docs/design.md#limits: 1000); unlimited when absent. */
   maxInsertRows?: number;
   /**

@@ -17,6 +17,7 @@ import { syncDueCalendars } from '../../src/ical/worker.js';
 import { deliverDue } from '../../src/webhooks/worker.js';
 import { startReceiver, type Receiver } from '../webhooks/support.js';
 import { airbnbFeed, airbnbReservation, day, startFeedServer, type FeedServer } from '../ical/support.js';
+import { asApi } from './helpers.js';
 
 type Body = Record<string, unknown>;
 
@@ -143,6 +144,24 @@ forEachBackend('tenant-scoped constraints', (ctx) => {
     assert.equal((await call(b, 'DELETE', `/v1/coupons?id=eq.${id}`)).statusCode, 200);
     assert.deepEqual(rows(await call(a, 'GET', `/v1/coupons?id=eq.${id}&select=code,deleted_at`)), [{ code: 'KEEP', deleted_at: null }]);
     assert.notEqual(rows(await call(b, 'GET', `/v1/coupons?id=eq.${id}&select=deleted_at`))[0]!.deleted_at, null);
+  });
+
+  it('uses of A\'s coupon do not count against the quota of B\'s coupon with the same id', async () => {
+    const id = rows(await post(a, 'coupons', { code: 'ONCE', quota: 1, definition: { type: 'fixed', value: 100 } }))[0]!.id as string;
+    assert.equal((await post(b, 'coupons', { id, code: 'ONCE', quota: 1, definition: { type: 'fixed', value: 100 } })).statusCode, 201);
+    const book = (org: TestOrganization, productId: string, start: string, end: string) => asApi(ctx.db, org.id, (tx) =>
+      tx.query(`SELECT staykit_internal.create_booking($1) AS booking`, [JSON.stringify({
+        product_id: productId, start_date: start, end_date: end, padding: 0, status: 'CONFIRMED', method: 'book',
+        currency: 'EUR', display_currency: 'EUR', exchange_rate: 1, language: 'en', occupancy: {},
+        coupons: [{ coupon_id: id, amount: 100 }],
+      })]));
+    // A's one use is committed (asApi rolls back, so it is written as the owner here).
+    const booking = await ctx.db.query<{ id: string }>(`INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id`, [a.id]);
+    await ctx.db.query(`INSERT INTO api.coupon_uses (organization_id, coupon_id, booking_id, amount) VALUES ($1, $2, $3, 100)`,
+      [a.id, id, booking.rows[0]!.id]);
+    await assert.rejects(book(a, productA.id, '2032-01-01', '2032-01-03'), (error: { code?: string }) => error.code === 'SKQ01');
+    const inB = await book(b, productB.id, '2032-01-01', '2032-01-03');
+    assert.equal(inB.rows.length, 1);
   });
 
   it('a product and an external calendar with A\'s ids in B: imports, exports and imported UIDs stay per organization', async () => {

@@ -1,5 +1,6 @@
 /** The `select` parameter: columns, aliases, casts, JSON paths, embeds (`alias:rel!hint!inner(...)`), spreads. */
 import { Cursor, readFieldName } from './cursor.js';
+import { ALLOWED_CASTS, allowedCast } from './casts.js';
 import { readJsonPath } from './field.js';
 import type { JoinType, SelectItem } from './types.js';
 
@@ -48,9 +49,13 @@ function readItem(cursor: Cursor, depth: number): SelectItem {
   const jsonPath = readJsonPath(cursor);
   let cast: string | undefined;
   if (cursor.eat('::')) {
+    const at = cursor.pos;
     const match = CAST.exec(cursor.input.slice(cursor.pos));
     if (!match) throw cursor.error('expecting letter or digit');
-    cast = match[0].trim();
+    cast = allowedCast(match[0]);
+    if (cast === undefined) {
+      throw cursor.fail(`casts are limited to the types ${ALLOWED_CASTS.join(', ')} (and their arrays, type[]); got "${match[0].trim()}"`, at);
+    }
     cursor.pos += match[0].length;
   }
   cursor.skipSpaces();

@@ -6,11 +6,17 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { fromDatabaseError, isConnectionError } from '../errors/database-error.js';
 
-const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
+const FASTIFY_CODES: Record<string, { code: string; message: string; details?: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'SK413', message: 'The request body is too large' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'PGRST107', message: 'The Content-Type of the request is not supported' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'PGRST102', message: 'Empty or invalid json' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'PGRST102', message: 'Empty or invalid json' },
+  // Fastify's router refuses a path segment (a resource name) longer than its maxParamLength (100).
+  FST_ERR_MAX_PARAM_LENGTH: {
+    code: 'SK414',
+    message: 'The request URI is too long',
+    details: 'A segment of the path may have at most 100 characters',
+  },
 };
 
 export function toApiError(error: unknown): ApiError | undefined {
@@ -20,7 +26,9 @@ export function toApiError(error: unknown): ApiError | undefined {
   const statusCode = fastifyError.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     const known = FASTIFY_CODES[fastifyError.code ?? ''];
-    return new ApiError(statusCode, known?.code ?? 'SK400', known?.message ?? fastifyError.message ?? 'Bad request');
+    return new ApiError(statusCode, known?.code ?? 'SK400', known?.message ?? fastifyError.message ?? 'Bad request', {
+      details: known?.details ?? null,
+    });
   }
   return undefined;
 }

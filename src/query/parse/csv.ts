@@ -29,7 +29,11 @@ export function parseCsv(text: string): string[][] {
       i += 1;
       continue;
     }
-    if (ch === '"' && field === '') {
+    const afterQuotes = wasQuoted && ch !== ',' && ch !== '\n' && ch !== '\r';
+    if (afterQuotes || (ch === '"' && (field !== '' || wasQuoted))) {
+      throw invalidBody(`Malformed CSV in row ${rows.length + 1}: a quote may only enclose a whole field ("…", with "" for a quote inside)`);
+    }
+    if (ch === '"') {
       quoted = true;
       wasQuoted = true;
     } else if (ch === ',') endField();
@@ -49,10 +53,13 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** CSV text → JSON array text of objects keyed by the header. */
-export function csvToJson(text: string): string {
+/** CSV text → the header's column names and the JSON array text of the rows as objects keyed by them. */
+export function csvToJson(text: string): { columns: string[]; json: string } {
   const [header, ...rows] = parseCsv(text);
   if (!header || header.length === 0) throw invalidBody('Empty CSV body');
+  if (header.some((name) => name === null || name.trim() === '')) throw invalidBody('The CSV header has an empty column name');
+  const duplicate = header.find((name, index) => header.indexOf(name) !== index);
+  if (duplicate !== undefined) throw invalidBody(`The CSV header names the column "${duplicate}" twice`);
   const objects = rows.map((cells, index) => {
     if (cells.length !== header.length) throw invalidBody(`CSV row ${index + 2} has ${cells.length} fields, expected ${header.length}`);
     const object: Record<string, string | null> = {};
@@ -61,5 +68,5 @@ export function csvToJson(text: string): string {
     });
     return object;
   });
-  return JSON.stringify(objects);
+  return { columns: header, json: JSON.stringify(objects) };
 }

@@ -43,6 +43,13 @@ function canonicalize(pairs: [string, string | undefined][]): string {
     .join('&');
 }
 
+const RESERVED = new Set(['select', 'columns', 'on_conflict']);
+const RESERVED_AFTER_PATH = new Set(['order', 'limit', 'offset', 'and', 'or']);
+
+function isReserved(key: string): boolean {
+  return RESERVED.has(key) || RESERVED_AFTER_PATH.has(lastSegment(key).last);
+}
+
 function lastSegment(key: string): { path: string[]; last: string } {
   const parts = key.split('.');
   const last = parts.pop() as string;
@@ -76,7 +83,15 @@ export function parseQueryString(raw: string, options: QueryStringOptions): Quer
     return existing;
   };
   for (const [key, value] of pairs) {
-    if (value === undefined) continue;
+    if (value === undefined) {
+      // As PostgREST, a parameter without "=" is ignored — except where it can only be a filter on a table: there
+      // it is a typo (`?first_name`), and answering with every row would hide it.
+      if (options.isRpc || isReserved(key)) continue;
+      throw queryParamError(
+        `"failed to parse filter (${key})"`,
+        `the parameter "${key}" has no value: a filter is written column=operator.value, e.g. ${key}=eq.x`,
+      );
+    }
     if (key === 'select') {
       result.select = parseSelect(value);
       const depth = selectDepth(result.select) - 1;

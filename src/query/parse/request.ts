@@ -89,7 +89,9 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
     const bodyType = parseContentType(headers['content-type'], action.type === 'insert');
     if (bodyType === 'csv') {
       csvBody = request.body ?? '';
-      payload = parseJsonBody(csvToJson(csvBody), { allowArray: true, requireSameKeys: false });
+      const { columns, json } = csvToJson(csvBody);
+      // The header names the columns even when no row follows: unknown ones are refused all the same.
+      payload = { ...parseJsonBody(json, { allowArray: true, requireSameKeys: false }), keys: columns };
     } else if (action.type !== 'rpc') {
       payload = parseJsonBody(request.body, {
         allowArray: action.type === 'insert',

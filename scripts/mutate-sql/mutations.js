@@ -7,8 +7,8 @@
 
 /** @typedef {{ name: string, change: string, sql: string, tests: string[] }} PlantedChange */
 
-const TENANCY = ['test/schema/tenancy.test.ts', 'test/http/tenant-isolation.test.ts'];
-const CALENDAR = ['test/schema/calendar.test.ts', 'test/booking/overlap-resource-api.test.ts'];
+const TENANCY = ['test/migrations/tenancy.test.ts', 'test/http/tenant-isolation.test.ts'];
+const CALENDAR = ['test/migrations/calendar.test.ts', 'test/booking/overlap-resource-api.test.ts'];
 
 /** @type {PlantedChange[]} */
 export const PLANTED_CHANGES = [
@@ -40,13 +40,13 @@ export const PLANTED_CHANGES = [
     name: 'grant-organization-id-insert',
     change: 'the API role may set organization_id itself on capacity_groups',
     sql: 'GRANT INSERT (organization_id) ON api.capacity_groups TO staykit_api;',
-    tests: ['test/schema/tenancy.test.ts'],
+    tests: ['test/migrations/tenancy.test.ts'],
   },
   {
     name: 'grant-api-keys-select',
     change: 'the API role may read the API key table (key ids and secret hashes)',
     sql: 'GRANT SELECT ON staykit_internal.api_keys TO staykit_api;',
-    tests: ['test/schema/tenancy.test.ts'],
+    tests: ['test/migrations/tenancy.test.ts'],
   },
   {
     name: 'no-overlap-dropped',
@@ -86,26 +86,26 @@ ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_no_overlap EXCLUD
     change: 'a calendar event may end on the day it starts (end_date >= start_date)',
     sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_dates;
 ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_dates CHECK (end_date >= start_date);`,
-    tests: ['test/schema/checks.test.ts', 'test/schema/calendar.test.ts'],
+    tests: ['test/migrations/checks.test.ts', 'test/migrations/calendar.test.ts'],
   },
   {
     name: 'check-capacity-min-max-dropped',
     change: 'a capacity\'s min may exceed its max',
     sql: 'ALTER TABLE api.capacities DROP CONSTRAINT capacities_min_max;',
-    tests: ['test/schema/checks.test.ts'],
+    tests: ['test/migrations/checks.test.ts'],
   },
   {
     name: 'check-padding-negative',
     change: 'a calendar event\'s padding may be negative (which would shorten the blocked range)',
     sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_padding_non_negative;
 ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_padding_non_negative CHECK (padding >= -1);`,
-    tests: ['test/schema/checks.test.ts'],
+    tests: ['test/migrations/checks.test.ts'],
   },
   {
     name: 'status-move-trigger-disabled',
     change: 'the trigger that refuses forbidden calendar event status moves is disabled',
     sql: 'ALTER TABLE api.calendar_events DISABLE TRIGGER check_status_move;',
-    tests: ['test/schema/calendar.test.ts'],
+    tests: ['test/migrations/calendar.test.ts'],
   },
   {
     name: 'status-move-confirmed-to-tentative',
@@ -117,25 +117,25 @@ RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
                                       ('CONFIRMED', 'CANCELLED'), ('CONFIRMED', 'TENTATIVE'),
                                       ('CANCELLED', 'TENTATIVE'), ('CANCELLED', 'CONFIRMED'))
 $$;`,
-    tests: ['test/schema/calendar.test.ts'],
+    tests: ['test/migrations/calendar.test.ts'],
   },
   {
     name: 'confirm-booking-trigger-disabled',
     change: 'confirming a booking\'s event no longer sets bookings.confirmed_at',
     sql: 'ALTER TABLE api.calendar_events DISABLE TRIGGER confirm_booking;',
-    tests: ['test/schema/calendar.test.ts'],
+    tests: ['test/migrations/calendar.test.ts'],
   },
   {
     name: 'coupon-soft-delete-disabled',
     change: 'DELETE removes a coupon instead of soft deleting it',
     sql: 'ALTER TABLE api.coupons DISABLE TRIGGER soft_delete;',
-    tests: ['test/schema/states.test.ts'],
+    tests: ['test/migrations/states.test.ts'],
   },
   {
     name: 'booking-log-disabled',
     change: 'updates of a booking are no longer logged to booking_updates',
     sql: 'ALTER TABLE api.bookings DISABLE TRIGGER log_update;',
-    tests: ['test/schema/states.test.ts'],
+    tests: ['test/migrations/states.test.ts'],
   },
   {
     name: 'webhook-outbox-bookings-disabled',

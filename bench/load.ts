@@ -2,7 +2,7 @@
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
 import type { Database } from '../src/db/types.js';
-import type { Principal } from '../src/auth/authenticate.js';
+import type { Principal } from '../src/auth/principal.js';
 import { inTenantTransaction } from '../src/http/tenant-transaction.js';
 import type { Scenario } from './scenarios.js';
 import type { CapturedStatement } from './engine-sql.js';

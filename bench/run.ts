@@ -14,7 +14,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import { openPGlite } from '../src/db/pglite.js';
 import { migrate } from '../src/db/migrate.js';
 import type { Database } from '../src/db/types.js';
-import type { Principal } from '../src/auth/authenticate.js';
+import type { Principal } from '../src/auth/principal.js';
 import { loadSchemaCache, type SchemaCache } from '../src/schema/index.js';
 import { API_ROLE } from '../src/http/tenant-transaction.js';
 import { UsageError } from '../src/cli/usage-error.js';

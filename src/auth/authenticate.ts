@@ -12,15 +12,7 @@ import type { Queryable } from '../db/types.js';
 import { authErrors } from '../errors/auth.js';
 import { parseApiKey, secretMatches } from './api-key-format.js';
 import { findActiveKey, touchApiKey, type ActiveKey } from './api-key-store.js';
-
-export interface Principal {
-  /** Row id of the key (api_keys.id). */
-  keyRowId: string;
-  /** Public key id, safe to log. */
-  keyId: string;
-  organizationId: string;
-  scopes: string[];
-}
+import type { Principal } from './principal.js';
 
 const TOUCH_INTERVAL_MS = 60_000;
 

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { fromDatabaseError } from '../errors/database-error.js';
-import type { Authorize } from '../http/staykit-api.js';
+import type { Authorize } from '../auth/authorize.js';
 import { inTenantTransaction, type TenantTransactionOptions } from '../http/tenant-transaction.js';
 import { availability, parseAvailabilityQuery } from './availability.js';
 import { book } from './book.js';

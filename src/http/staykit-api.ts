@@ -4,9 +4,11 @@
  * first; once planned, every table it reads (embeds at any depth, junctions, returned rows) needs the key's read
  * scope too, and the write hook of the written table runs; only then does the transaction begin.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/types.js';
-import { Authenticator, type Principal } from '../auth/authenticate.js';
+import { Authenticator } from '../auth/authenticate.js';
+import { authorizer, type Authorize } from '../auth/authorize.js';
+import type { Principal } from '../auth/principal.js';
 import { hasScope, requiredScope, type Access } from '../auth/scopes.js';
 import { authErrors } from '../errors/auth.js';
 import type { EngineOptions, TableAccess, WriteHook } from '../query/index.js';
@@ -14,12 +16,6 @@ import type { SchemaCache } from '../schema/index.js';
 import { engineRoutes } from './routes/engine-routes.js';
 import { RequestLog } from './request-log.js';
 import { inTenantTransaction } from './tenant-transaction.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal: Principal | undefined;
-  }
-}
 
 export const API_PREFIX = '/v1';
 export const MAX_ROWS = 1000;
@@ -29,9 +25,6 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 function accessFor(method: string): Access {
   return READ_METHODS.has(method) ? 'read' : 'write';
 }
-
-/** Authenticates the request's key and checks it has `access` to `resource`; throws 401/403 ApiErrors. */
-export type Authorize = (request: FastifyRequest, resource: string, access: Access) => Promise<Principal>;
 
 export interface StaykitApiOptions {
   db: Database;
@@ -81,12 +74,7 @@ export async function staykitApi(
   });
   app.addHook('onClose', () => requestLog.close());
 
-  const authorize: Authorize = async (request, resource, access) => {
-    const principal = await authenticator.authenticate(request.headers.authorization);
-    request.principal = principal;
-    if (!hasScope(principal.scopes, resource, access)) throw authErrors.missingScope(requiredScope(resource, access));
-    return principal;
-  };
+  const authorize = authorizer(authenticator);
 
   const engine: EngineOptions = {
     maxRows: MAX_ROWS,

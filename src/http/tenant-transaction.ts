@@ -8,7 +8,7 @@
  * compilation (60+ ms measured on the benchmark data) would outweigh the query itself.
  */
 import type { Database, Transaction } from '../db/types.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import { readableTables, type ReadableTables } from '../auth/scopes.js';
 import { inRequestTransaction } from './request-transaction.js';
 import { inTenantSlot } from '../limits/tenant-concurrency.js';

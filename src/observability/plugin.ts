@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
-import type {} from '../http/staykit-api.js';
+import type {} from '../auth/principal.js';
 import type { SchemaCache } from '../schema/index.js';
 import { closeConnectionsWhenDraining } from './drain.js';
 import { createMetrics, type Metrics } from './metrics.js';

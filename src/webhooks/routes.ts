@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { invalidBody } from '../errors/catalogue.js';
-import type { Authorize } from '../http/staykit-api.js';
+import type { Authorize } from '../auth/authorize.js';
 import type { JsonRow, WriteHook } from '../query/index.js';
 import { checkWebhookEndpoint } from './endpoint.js';
 import { requeueNotifications, sendTestEvent } from './redeliver.js';

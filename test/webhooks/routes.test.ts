@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { ApiError } from '../../src/errors/api-error.js';
-import type { Authorize } from '../../src/http/staykit-api.js';
+import type { Authorize } from '../../src/auth/authorize.js';
 import { webhookRoutes } from '../../src/webhooks/routes.js';
 import { deliverDue, type WorkerConfig } from '../../src/webhooks/worker.js';
 import {

@@ -1,0 +1,25 @@
+/**
+ * A request's authorization: its `Authorization` header authenticated to a principal, then that principal's scopes
+ * checked against the resource and the access the request needs.
+ */
+import type { FastifyRequest } from 'fastify';
+import { authErrors } from '../errors/auth.js';
+import type { Authenticator } from './authenticate.js';
+import type { Principal } from './principal.js';
+import { hasScope, requiredScope, type Access } from './scopes.js';
+
+/** Authenticates the request's key and checks it has `access` to `resource`; throws 401/403 ApiErrors. */
+export type Authorize = (request: FastifyRequest, resource: string, access: Access) => Promise<Principal>;
+
+/**
+ * The `Authorize` of an app. `request.principal` is set as soon as the key is authenticated, before the scope
+ * check, so a request refused for its scope is still logged under its key.
+ */
+export function authorizer(authenticator: Authenticator): Authorize {
+  return async (request, resource, access) => {
+    const principal = await authenticator.authenticate(request.headers.authorization);
+    request.principal = principal;
+    if (!hasScope(principal.scopes, resource, access)) throw authErrors.missingScope(requiredScope(resource, access));
+    return principal;
+  };
+}

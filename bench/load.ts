@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
 import type { Database } from '../src/db/types.js';
 import type { Principal } from '../src/auth/principal.js';
-import { inTenantTransaction } from '../src/http/tenant-transaction.js';
+import { inTenantTransaction } from '../src/transaction/tenant-transaction.js';
 import type { Scenario } from './scenarios.js';
 import type { CapturedStatement } from './engine-sql.js';
 

@@ -16,7 +16,7 @@ import { migrate } from '../src/db/migrate.js';
 import type { Database } from '../src/db/types.js';
 import type { Principal } from '../src/auth/principal.js';
 import { loadSchemaCache, type SchemaCache } from '../src/schema/index.js';
-import { API_ROLE } from '../src/http/tenant-transaction.js';
+import { API_ROLE } from '../src/transaction/tenant-transaction.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { generateDataset, type Dataset, type DatasetSize } from './dataset.js';

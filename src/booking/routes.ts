@@ -8,7 +8,7 @@ import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { fromDatabaseError } from '../errors/database-error.js';
 import type { Authorize } from '../auth/authorize.js';
-import { inTenantTransaction, type TenantTransactionOptions } from '../http/tenant-transaction.js';
+import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
 import { availability, parseAvailabilityQuery } from './availability.js';
 import { book } from './book.js';
 import { checkoutCart, parseCart, validateCart } from './cart.js';

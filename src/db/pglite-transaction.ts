@@ -2,7 +2,7 @@
  * A transaction on the embedded database: BEGIN, the caller's statements, COMMIT; any throw rolls back. It has the
  * connection to itself from start to end (src/db/pglite-connection.ts).
  *
- * Like the PostgreSQL backend's transaction (`DeferringTransaction`, src/db/postgres.ts) it saves trips: BEGIN and the
+ * Like the PostgreSQL backend's transaction it saves trips (`PipelinedTransaction`, src/db/types.ts): BEGIN and the
  * statements handed to `defer` go to the database thread with the next statement, and `queryAndCommit` sends COMMIT
  * with the last one. An API read costs one trip instead of four; a transaction without statements sends nothing.
  *
@@ -21,10 +21,9 @@ import {
   type Statement,
 } from './pglite-protocol.js';
 import type { PGliteThread } from './pglite-thread.js';
-import type { DeferringTransaction } from './postgres.js';
-import type { QueryResult, Row, Transaction } from './types.js';
+import type { PipelinedTransaction, QueryResult, Row } from './types.js';
 
-class EmbeddedTransaction implements DeferringTransaction {
+class EmbeddedTransaction implements PipelinedTransaction {
   /** BEGIN has been sent: the transaction must be ended (unless committed). */
   begun = false;
   committed = false;
@@ -112,7 +111,7 @@ class EmbeddedTransaction implements DeferringTransaction {
 export function runTransaction<T>(
   connection: PGliteConnection,
   notify: (text: string) => void,
-  fn: (tx: Transaction) => Promise<T>,
+  fn: (tx: PipelinedTransaction) => Promise<T>,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     connection

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import type { Database, QueryResult, Queryable, Row, Transaction } from './types.js';
+import type { Database, QueryResult, Queryable, PipelinedTransaction, Row } from './types.js';
 import { INT8_OID, TEXT_TYPE_OIDS, identity, toNumber } from './type-parsers.js';
 
 const textOids = new Set<number>(Object.values(TEXT_TYPE_OIDS));
@@ -207,35 +207,11 @@ function runPipeline(client: pg.PoolClient, statements: readonly PipelineStateme
 }
 
 /**
- * A PostgreSQL transaction that saves round trips. `BEGIN` is not sent on its own: it goes out with the first
- * statement that has parameters, together with the statements handed to `defer` (a request's role and tenant
- * settings); `queryAndCommit` sends a last statement with COMMIT. A read through the API then costs one round trip
- * (BEGIN, settings, statement, COMMIT) instead of four, a write two. The server runs a round trip's statements in
- * order and skips the rest at the first error (one Sync), so a statement never runs without the ones before it,
- * and COMMIT never follows a failed statement. A transaction that sends no statement sends nothing, not even
- * BEGIN and COMMIT.
+ * A PostgreSQL transaction (`PipelinedTransaction`). The server runs a round trip's statements in order and skips the
+ * rest at the first error (one Sync), so a statement never runs without the ones before it, and COMMIT never follows
+ * a failed statement.
  */
-export interface DeferringTransaction extends Transaction {
-  /**
-   * Runs `text` (one statement) right before the next statement of this transaction, in the same round trip. Its
-   * result is not returned; if it fails, that next statement is not run and rejects with its error, which
-   * `failure()` returns from then on.
-   */
-  defer(text: string, values?: readonly unknown[]): void;
-  /**
-   * Runs `text` (one statement) as the last statement of the transaction and commits in the same round trip. The
-   * transaction is over once it resolves: a rollback has nothing left to undo, and further statements reject. If
-   * COMMIT fails, the statement rejects with that error, which `failure()` returns from then on.
-   */
-  queryAndCommit<R = Row>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>>;
-  /**
-   * The error of a statement sent on the caller's behalf (deferred, or the COMMIT of `queryAndCommit`): it
-   * belongs to the transaction, not to the statement that rejected with it.
-   */
-  failure(): unknown;
-}
-
-interface PostgresTransaction extends DeferringTransaction {
+interface PostgresTransaction extends PipelinedTransaction {
   /** BEGIN has been sent and no COMMIT yet: the transaction must be ended (COMMIT or ROLLBACK). */
   open(): boolean;
   /** A statement got no answer in time: the connection is unusable (its answer may still arrive) and must go. */
@@ -391,7 +367,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     backend: 'postgres',
     onStatement: undefined,
     ...wrap(pool, (text) => db.onStatement?.(text)),
-    async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (tx: PipelinedTransaction) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // The pool listens for errors of idle clients only: a connection lost while checked out would otherwise
       // be an unhandled 'error' event that kills the process. The next query on it fails and is answered instead.

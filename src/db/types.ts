@@ -17,14 +17,46 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-export type Transaction = Queryable;
+/**
+ * Statements on one connection between BEGIN and COMMIT. Besides running statements, a transaction may save round
+ * trips; both backends' transactions can (see `PipelinedTransaction`), while a plain `Queryable` handed to the
+ * engine — a test's recorder — cannot, so the members below are optional and used when present.
+ *
+ * Savepoints need nothing of their own: `SAVEPOINT`, `RELEASE` and `ROLLBACK TO` are plain statements.
+ */
+export interface Transaction extends Queryable {
+  /**
+   * Runs `text` (one statement) right before the next statement of this transaction, in the same round trip. Its
+   * result is not returned; if it fails, that next statement is not run and rejects with its error, which
+   * `failure()` returns from then on.
+   */
+  defer?(text: string, values?: readonly unknown[]): void;
+  /**
+   * Runs `text` (one statement) as the last statement of the transaction and commits in the same round trip. The
+   * transaction is over once it resolves: a rollback has nothing left to undo, and further statements reject. If
+   * COMMIT fails, the statement rejects with that error, which `failure()` returns from then on.
+   */
+  queryAndCommit?<R = Row>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>>;
+  /**
+   * The error of a statement sent on the caller's behalf (deferred, or the COMMIT of `queryAndCommit`): it
+   * belongs to the transaction, not to the statement that rejected with it.
+   */
+  failure?(): unknown;
+}
+
+/**
+ * A transaction with every capability: what `Database.transaction` hands out on both backends. `BEGIN` is not sent
+ * on its own but with the first statement, together with deferred ones, and `queryAndCommit` sends COMMIT with the
+ * last: an API read costs one round trip instead of four. A transaction that sends no statement sends nothing.
+ */
+export type PipelinedTransaction = Required<Transaction>;
 
 export type Backend = 'pglite' | 'postgres';
 
 export interface Database extends Queryable {
   readonly backend: Backend;
   /** Runs `fn` in BEGIN … COMMIT on one connection; any throw rolls back. */
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: PipelinedTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** Connection pool counts, for metrics (PostgreSQL only; PGlite has one connection). */
   poolStats?: () => { total: number; idle: number; waiting: number; max: number };

@@ -10,7 +10,7 @@ import { healthRoutes } from './routes/health.js';
 import { ApiError } from '../errors/api-error.js';
 import { loadSchemaCache } from '../schema/index.js';
 import { staykitApi } from './staykit-api.js';
-import { API_ROLE } from './tenant-transaction.js';
+import { API_ROLE } from '../transaction/tenant-transaction.js';
 import { bookingRoutes } from '../booking/routes.js';
 import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
 import type { WebhookWorker } from '../webhooks/worker.js';

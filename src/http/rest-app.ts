@@ -9,7 +9,7 @@ import { quoteIdent } from '../query/index.js';
 import { loadSchemaCache } from '../schema/index.js';
 import { errorHandler } from './error-handler.js';
 import { engineRoutes } from './routes/engine-routes.js';
-import { inRequestTransaction } from './request-transaction.js';
+import { inRequestTransaction } from '../transaction/request-transaction.js';
 
 export interface RestAppOptions {
   db: Database;

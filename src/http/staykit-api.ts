@@ -15,7 +15,7 @@ import type { EngineOptions, TableAccess, WriteHook } from '../query/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { engineRoutes } from './routes/engine-routes.js';
 import { RequestLog } from './request-log.js';
-import { inTenantTransaction } from './tenant-transaction.js';
+import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 
 export const API_PREFIX = '/v1';
 export const MAX_ROWS = 1000;

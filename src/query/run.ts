@@ -3,7 +3,7 @@
  * The caller owns the transaction (role, tenant settings, commit/rollback); `rollback` in the response tells it
  * not to commit (`Prefer: tx=rollback`, or an error after a mutation, e.g. PGRST116 on a single-object insert).
  */
-import type { Queryable } from '../db/types.js';
+import type { Queryable, Transaction } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { invalidRange, singularityError, unsupportedMethod } from '../errors/catalogue.js';
 import { fromDatabaseError } from '../errors/database-error.js';
@@ -25,15 +25,6 @@ export interface EngineResponse {
   body: string | undefined;
   /** True when the transaction must be rolled back (tx=rollback, or an error). */
   rollback: boolean;
-}
-
-/** A transaction that can commit together with its last statement (src/db/postgres.ts on PostgreSQL). */
-interface CommittingQueryable extends Queryable {
-  queryAndCommit<R>(text: string, values?: readonly unknown[]): Promise<{ rows: R[] }>;
-}
-
-function canCommitWith(tx: Queryable): tx is CommittingQueryable {
-  return typeof (tx as Partial<CommittingQueryable>).queryAndCommit === 'function';
 }
 
 interface ResultRow {
@@ -73,7 +64,7 @@ function optionsResponse(allow: string): EngineResponse {
 }
 
 async function execute(
-  tx: Queryable,
+  tx: Transaction,
   request: ParsedRequest,
   plan: Exclude<Plan, { type: 'options' }>,
   options: EngineOptions,
@@ -86,7 +77,7 @@ async function execute(
     plan.count !== 'planned' && plan.count !== 'estimated';
   let row: ResultRow | undefined;
   try {
-    const result = last && canCommitWith(tx)
+    const result = last && tx.queryAndCommit
       ? await tx.queryAndCommit<ResultRow>(statement.text, statement.values)
       : await tx.query<ResultRow>(statement.text, statement.values);
     row = result.rows[0];
@@ -203,7 +194,7 @@ export function planned(request: ParsedRequest, cache: SchemaCache, options: Eng
 
 /** Runs a prepared request in the caller's transaction. Throws ApiErrors for client errors. */
 export async function executePrepared(
-  tx: Queryable,
+  tx: Transaction,
   prepared: PreparedRequest,
   method: string,
   options: EngineOptions,
@@ -215,7 +206,7 @@ export async function executePrepared(
 
 /** Runs one request against the schema cache inside the caller's transaction. Never throws for client errors. */
 export async function runRequest(
-  tx: Queryable,
+  tx: Transaction,
   request: EngineRequest,
   cache: SchemaCache,
   options: EngineOptions,

@@ -5,7 +5,7 @@
  *   the host opens → the hook's change to the returned rows.
  * So nothing reaches the database, and no hook sees a body, before the host has authorized the whole request.
  */
-import type { Queryable } from '../db/types.js';
+import type { Transaction } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { parseJsonBody } from './parse/body.js';
 import type { EngineRequest } from './parse/request.js';
@@ -46,7 +46,7 @@ export interface EngineSession {
   /** Write hooks by table name. */
   writeHooks?: ReadonlyMap<string, WriteHook>;
   /** Runs `work` in the request's transaction; a `rollback` result is answered but not committed. */
-  transaction(work: (tx: Queryable) => Promise<{ result: EngineResponse; rollback: boolean }>): Promise<EngineResponse>;
+  transaction(work: (tx: Transaction) => Promise<{ result: EngineResponse; rollback: boolean }>): Promise<EngineResponse>;
 }
 
 function rowsOf(request: ParsedRequest): JsonRow[] | undefined {

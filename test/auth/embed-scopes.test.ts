@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createKey, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { fixtures, insert } from '../booking/support.js';
-import { API_ROLE, inTenantTransaction } from '../../src/http/tenant-transaction.js';
+import { API_ROLE, inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { runRequest } from '../../src/query/index.js';
 import { loadSchemaCache } from '../../src/schema/index.js';
 

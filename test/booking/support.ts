@@ -7,7 +7,7 @@ import type { Database, Queryable } from '../../src/db/types.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { loadSchemaCache } from '../../src/schema/index.js';
 import { staykitApi } from '../../src/http/staykit-api.js';
-import { API_ROLE } from '../../src/http/tenant-transaction.js';
+import { API_ROLE } from '../../src/transaction/tenant-transaction.js';
 import { bookingRoutes } from '../../src/booking/routes.js';
 
 /** Monday 1 March 2027, 10:00 UTC: "today" is 2027-03-01 in Europe/Amsterdam (and in UTC). */

@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGlite } from '../../src/db/pglite.js';
 import type { Database, Transaction } from '../../src/db/types.js';
-import type { DeferringTransaction } from '../../src/db/postgres.js';
 
-/** What a request's transaction does first (src/http/tenant-transaction.ts): a transaction-local timeout. */
+/** What a request's transaction does first (src/transaction/tenant-transaction.ts): a transaction-local timeout. */
 const setTimeoutMs = (tx: Transaction, ms: number) => tx.query(`SELECT set_config('statement_timeout', $1, true)`, [String(ms)]);
 
 const codeOf = (error: unknown) => (error as { code?: string }).code;
@@ -125,9 +124,8 @@ describe('embedded database in memory [pglite]', () => {
 
   it('sends deferred statements with the next one, and commits with the last one', async () => {
     const seen = await db.transaction(async (tx) => {
-      const deferring = tx as DeferringTransaction;
-      deferring.defer(`SELECT set_config('staykit.probe', $1, true)`, ['deferred']);
-      const { rows } = await deferring.queryAndCommit<{ v: string }>(`SELECT current_setting('staykit.probe') AS v`);
+      tx.defer(`SELECT set_config('staykit.probe', $1, true)`, ['deferred']);
+      const { rows } = await tx.queryAndCommit<{ v: string }>(`SELECT current_setting('staykit.probe') AS v`);
       await assert.rejects(tx.query('SELECT 1'), /already been committed/);
       return rows[0]!.v;
     });
@@ -138,10 +136,9 @@ describe('embedded database in memory [pglite]', () => {
     let deferredFailure: unknown;
     await assert.rejects(
       db.transaction(async (tx) => {
-        const deferring = tx as DeferringTransaction;
-        deferring.defer('SELECT 1 / 0');
+          tx.defer('SELECT 1 / 0');
         await assert.rejects(tx.query('SELECT 1'), (error: { code?: string }) => error.code === '22012');
-        deferredFailure = deferring.failure();
+        deferredFailure = tx.failure();
         throw deferredFailure;
       }),
     );
@@ -149,10 +146,9 @@ describe('embedded database in memory [pglite]', () => {
 
     let commitFailure: unknown;
     await db.transaction(async (tx) => {
-      const deferring = tx as DeferringTransaction;
       // The deferred foreign key fails at COMMIT, not at the INSERT.
-      await assert.rejects(deferring.queryAndCommit('INSERT INTO children VALUES ($1)', [42]));
-      commitFailure = deferring.failure();
+      await assert.rejects(tx.queryAndCommit('INSERT INTO children VALUES ($1)', [42]));
+      commitFailure = tx.failure();
     });
     assert.equal(codeOf(commitFailure), '23503');
     const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM children');

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { loadSchemaCache, type SchemaCache } from '../../src/schema/index.js';
-import { API_ROLE } from '../../src/http/tenant-transaction.js';
+import { API_ROLE } from '../../src/transaction/tenant-transaction.js';
 import { engineRequest, fuzzParameters, MARKER, wellFormed, type SchemaShape } from './arbitraries.js';
 import { checkPipeline, shapeOf } from './check.js';
 

@@ -8,7 +8,7 @@ import { forEachBackend } from '../support/databases.js';
 import { createOrganization, type TestOrganization } from '../support/app.js';
 import { Authenticator } from '../../src/auth/authenticate.js';
 import type { Principal } from '../../src/auth/principal.js';
-import { inTenantTransaction } from '../../src/http/tenant-transaction.js';
+import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { loadSchemaCache } from '../../src/schema/index.js';
 import { runRequest, type EngineOptions, type EngineRequest } from '../../src/query/index.js';
 import type { SchemaCache } from '../../src/schema/index.js';

@@ -8,7 +8,7 @@ import { bearer, createOrganization, startApp } from '../support/app.js';
 import { icalRoutes } from '../../src/ical/routes.js';
 import { staykitApi } from '../../src/http/staykit-api.js';
 import { loadSchemaCache } from '../../src/schema/index.js';
-import { API_ROLE } from '../../src/http/tenant-transaction.js';
+import { API_ROLE } from '../../src/transaction/tenant-transaction.js';
 import { syncCalendar } from '../../src/ical/sync.js';
 import {
   createBlock, createBooking, createCalendar, createProduct, day, importedEvents, startFeedServer, type FeedServer,

@@ -10,10 +10,9 @@ import { forEachBackend } from '../support/databases.js';
 import { createOrganization, type TestOrganization } from '../support/app.js';
 import { Authenticator } from '../../src/auth/authenticate.js';
 import type { Principal } from '../../src/auth/principal.js';
-import type { DeferringTransaction } from '../../src/db/postgres.js';
 import type { Transaction } from '../../src/db/types.js';
-import { inRequestTransaction } from '../../src/http/request-transaction.js';
-import { inTenantTransaction } from '../../src/http/tenant-transaction.js';
+import { inRequestTransaction } from '../../src/transaction/request-transaction.js';
+import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { runRequest, type EngineOptions, type EngineRequest, type EngineResponse } from '../../src/query/index.js';
 import { loadSchemaCache, type SchemaCache } from '../../src/schema/index.js';
 
@@ -124,7 +123,7 @@ forEachBackend('request transaction', (ctx) => {
     if (ctx.backend !== 'postgres') return t.skip('queryAndCommit is PostgreSQL’s');
     const { result, trips } = await countRoundTrips(() =>
       inRequestTransaction(ctx.db, setSetting, async (tx) => {
-        const { rows } = await (tx as DeferringTransaction).queryAndCommit<{ v: number }>(
+        const { rows } = await tx.queryAndCommit<{ v: number }>(
           'INSERT INTO public.rt_items (v) VALUES ($1) RETURNING v',
           [5],
         );
@@ -145,7 +144,7 @@ forEachBackend('request transaction', (ctx) => {
       inRequestTransaction(ctx.db, setSetting, async (tx) => {
         try {
           // The deferred foreign key fails at COMMIT, not at the INSERT.
-          await (tx as DeferringTransaction).queryAndCommit('INSERT INTO public.rt_child (parent) VALUES ($1)', [42]);
+          await tx.queryAndCommit('INSERT INTO public.rt_child (parent) VALUES ($1)', [42]);
         } catch {
           return { result: 'swallowed', rollback: true };
         }

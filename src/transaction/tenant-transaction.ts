@@ -7,7 +7,7 @@
  * JIT is off: the API's statements are short, and a year of availability is costed high enough that LLVM
  * compilation (60+ ms measured on the benchmark data) would outweigh the query itself.
  */
-import type { Database, Transaction } from '../db/types.js';
+import type { Database, PipelinedTransaction, Transaction } from '../db/types.js';
 import type { Principal } from '../auth/principal.js';
 import { readableTables, type ReadableTables } from '../auth/scopes.js';
 import { inRequestTransaction } from './request-transaction.js';
@@ -33,7 +33,7 @@ function readableSetting(readable: ReadableTables): string {
 export function inTenantTransaction<T>(
   db: Database,
   principal: Principal,
-  work: (tx: Transaction) => Promise<{ result: T; rollback: boolean }>,
+  work: (tx: PipelinedTransaction) => Promise<{ result: T; rollback: boolean }>,
   options: TenantTransactionOptions = {},
 ): Promise<T> {
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../src/cli/usage-error.js';
+import { UsageError } from '../src/cli/support/usage-error.js';
 import { DEFAULT_SIZE, sizeProblem, type DatasetSize } from './dataset.js';
 
 export type BenchBackend = 'postgres' | 'pglite';

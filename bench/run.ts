@@ -17,7 +17,7 @@ import type { Database } from '../src/db/types.js';
 import type { Principal } from '../src/auth/principal.js';
 import { loadSchemaCache, type SchemaCache } from '../src/schema/index.js';
 import { API_ROLE } from '../src/transaction/tenant-transaction.js';
-import { UsageError } from '../src/cli/usage-error.js';
+import { UsageError } from '../src/cli/support/usage-error.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { generateDataset, type Dataset, type DatasetSize } from './dataset.js';
 import { scenarios, type Scenario } from './scenarios.js';

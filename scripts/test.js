@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, every test file under test/ with Node's own test runner (TypeScript through tsx),
-// then mutation testing. With file arguments it runs only those files and skips the static checks and mutations.
+// `npm test`: typecheck, lint, no folder-level import cycles in src/ (scripts/folder-cycles.js), every test file
+// under test/ with Node's own test runner (TypeScript through tsx), then mutation testing. With file arguments it
+// runs only those files and skips the static checks and mutations.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -26,6 +27,7 @@ const only = process.argv.slice(2);
 if (only.length === 0) {
   step('typecheck (tsc --noEmit)', process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit']);
   step('lint (eslint)', process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
+  step('folder-level import cycles', process.execPath, ['scripts/folder-cycles.js']);
 }
 const files = only.length > 0 ? only : testFiles('test').sort();
 step('tests', process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files]);

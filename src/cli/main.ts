@@ -1,8 +1,8 @@
 /** `staykit` command line: parses arguments, runs one command, maps failures to exit codes (2 = bad usage). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { UsageError, USAGE } from './usage-error.js';
-import { withDatabase } from './database.js';
+import { UsageError, USAGE } from './support/usage-error.js';
+import { withDatabase } from './support/database.js';
 import { createOrganization } from './commands/org.js';
 import { createKey, formatKeyTable, keyCreateArguments, listKeys, organizationArgument, revokeKey } from './commands/key.js';
 import { serve } from './commands/serve.js';

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../db/types.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../auth/api-key-store.js';
 import { parseScopes, ScopeError } from '../../auth/scopes.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../support/usage-error.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/types.js';
 import { createApiKey } from '../../auth/api-key-store.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../support/usage-error.js';
 
 export interface CreatedOrganization {
   organization_id: string;

@@ -2,7 +2,7 @@
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/open.js';
 import { buildRestApp } from '../../http/rest-app.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../support/usage-error.js';
 
 export async function rest(config: Config, schema: string | undefined, role: string | undefined): Promise<void> {
   if (!schema) throw new UsageError('--schema is required');

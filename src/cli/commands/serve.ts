@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { buildApp } from '../../http/app.js';
 import { rateLimitOptions } from '../../limits/index.js';
-import { openServerDatabases } from '../database.js';
+import { openServerDatabases } from '../support/database.js';
 import { seedCommand } from './seed.js';
 import { startBackgroundWorkers, type BackgroundWorkers } from './worker.js';
 

@@ -10,8 +10,8 @@
 import pino from 'pino';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { openMigratedDatabase } from '../database.js';
-import { UsageError } from '../usage-error.js';
+import { openMigratedDatabase } from '../support/database.js';
+import { UsageError } from '../support/usage-error.js';
 import { listenForWakes } from '../../jobs/wake-listener.js';
 import { loggerOptions, type WorkerLogger } from '../../observability/index.js';
 import { startWebhookWorker, WEBHOOK_WAKE_CHANNEL, type WebhookWorker, type WebhookWorkerOptions } from '../../webhooks/worker.js';

@@ -1,8 +1,8 @@
-import { loadConfig, type Config } from '../config.js';
-import { migrate } from '../db/migrate.js';
-import { openDatabase } from '../db/open.js';
-import { openPostgres } from '../db/postgres.js';
-import type { Database } from '../db/types.js';
+import { loadConfig, type Config } from '../../config.js';
+import { migrate } from '../../db/migrate.js';
+import { openDatabase } from '../../db/open.js';
+import { openPostgres } from '../../db/postgres.js';
+import type { Database } from '../../db/types.js';
 
 /** Opens the configured database and brings it to the current migration, for every command that needs it. */
 export async function openMigratedDatabase(config: Config = loadConfig()): Promise<Database> {

@@ -1,111 +1,105 @@
 /**
- * The booking flow's error catalogue (codes SK6xx). Every error is an ApiError with PostgREST's body
- * `{code, message, details, hint}`. Rule violations carry every reason at once in `details` (one per line), so a
+ * The booking flow's error constructors (codes SK6xx, declared in src/errors/registry.ts). Every error is an ApiError
+ * with PostgREST's body `{code, message, details, hint}`. Rule violations carry every reason at once in `details` (one per line), so a
  * client can show them all; the first one is also in `message`.
  */
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/registry.js';
 
 /** 400 SK601: the body or a query parameter is malformed (missing field, wrong type, bad date, …). */
 export function invalidInput(message: string, details: string | null = null): ApiError {
-  return new ApiError(400, 'SK601', message, { details });
+  return apiError('SK601', { params: { message }, details });
 }
 
 /** 404 SK602: the product does not exist in this organization (or is deleted). */
 export function productNotFound(productId: string): ApiError {
-  return new ApiError(404, 'SK602', `Product ${productId} not found`);
+  return apiError('SK602', { params: { product: `Product ${productId}` } });
 }
 
 /** 400 SK603: an occupancy key is not a capacity group of this organization. */
 export function unknownCapacityGroup(groupId: string): ApiError {
-  return new ApiError(400, 'SK603', `Unknown capacity group ${groupId}`, {
-    hint: 'occupancy maps capacity_groups ids to numbers of guests',
-  });
+  return apiError('SK603', { params: { group: groupId } });
 }
 
 /** 400 SK604: a form value names a service that is not offered for the product. */
 export function unknownService(serviceId: string): ApiError {
-  return new ApiError(400, 'SK604', `Service ${serviceId} is not offered for this product`);
+  return apiError('SK604', { params: { service: serviceId } });
 }
 
 /** 404 SK605: no active coupon has this code. */
 export function unknownCoupon(code: string): ApiError {
-  return new ApiError(404, 'SK605', `Coupon ${code} not found`);
+  return apiError('SK605', { params: { coupon: `Coupon ${code}` } });
 }
 
 /** 409 SK610: the dates (with cooldown) overlap a booking or blocked period. */
 export function notAvailable(details: string | null = null): ApiError {
-  return new ApiError(409, 'SK610', 'The product is not available for these dates', {
-    details,
-    hint: 'GET /v1/availability shows the free dates',
-  });
+  return apiError('SK610', { details });
 }
 
 /** 422 SK611: the stay breaks a rule of the product's configuration. */
 export function stayRulesViolated(reasons: string[]): ApiError {
-  return new ApiError(422, 'SK611', reasons[0] ?? 'The stay is not allowed', { details: reasons.join('\n') });
+  return apiError('SK611', { params: { message: reasons[0] ?? 'The stay is not allowed' }, details: reasons.join('\n') });
 }
 
 /** 422 SK612: the occupancy breaks the product's capacities. */
 export function occupancyInvalid(reasons: string[]): ApiError {
-  return new ApiError(422, 'SK612', reasons[0] ?? 'Invalid occupancy', { details: reasons.join('\n') });
+  return apiError('SK612', { params: { message: reasons[0] ?? 'Invalid occupancy' }, details: reasons.join('\n') });
 }
 
 /** 422 SK613: no rate applies to a night of the stay (length or number of guests). */
 export function noRate(date: string): ApiError {
-  return new ApiError(422, 'SK613', `No rate applies to the night of ${date} for this length of stay and occupancy`);
+  return apiError('SK613', { params: { date } });
 }
 
 /** 422 SK614: the coupon exists but does not apply to this stay. */
 export function couponNotApplicable(code: string, reason: string): ApiError {
-  return new ApiError(422, 'SK614', `Coupon ${code} does not apply: ${reason}`);
+  return apiError('SK614', { params: { coupon: code, reason } });
 }
 
 /** 422 SK615: the coupon's quota is used up. */
 export function couponExhausted(code: string): ApiError {
-  return new ApiError(422, 'SK615', `Coupon ${code} has no uses left`);
+  return apiError('SK615', { params: { coupon: `Coupon ${code}` } });
 }
 
 /** 422 SK616: a non-stackable coupon combined with another. */
 export function couponNotStackable(code: string): ApiError {
-  return new ApiError(422, 'SK616', `Coupon ${code} cannot be combined with other coupons`);
+  return apiError('SK616', { params: { coupon: code } });
 }
 
 /** 422 SK617: a form value is missing or not valid for its service. */
 export function formValueInvalid(reasons: string[]): ApiError {
-  return new ApiError(422, 'SK617', reasons[0] ?? 'Invalid form values', { details: reasons.join('\n') });
+  return apiError('SK617', { params: { message: reasons[0] ?? 'Invalid form values' }, details: reasons.join('\n') });
 }
 
 /** 422 SK618: the requested currency differs from the product's and no exchange rate is configured. */
 export function currencyNotSupported(requested: string, productCurrency: string): ApiError {
-  return new ApiError(422, 'SK618', `Currency ${requested} is not available for this product`, {
+  return apiError('SK618', {
+    params: { currency: requested },
     hint: `Book in ${productCurrency}`,
   });
 }
 
 /** 409 SK620: a request with this Idempotency-Key is still being processed. */
 export function idempotencyInProgress(): ApiError {
-  return new ApiError(409, 'SK620', 'A request with this Idempotency-Key is still being processed', {
-    hint: 'Retry after the first request has finished',
-  });
+  return apiError('SK620');
 }
 
 /** 422 SK621: the Idempotency-Key was used for a different request. */
 export function idempotencyMismatch(): ApiError {
-  return new ApiError(422, 'SK621', 'This Idempotency-Key was already used with a different request', {
-    hint: 'Use a new key for a new request',
-  });
+  return apiError('SK621');
 }
 
 /** 400 SK622: the Idempotency-Key header is malformed. */
 export function idempotencyKeyInvalid(): ApiError {
-  return new ApiError(400, 'SK622', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  return apiError('SK622');
 }
 
 /** 422/409 SK630: a cart item failed; nothing was booked. `details` holds the item's own error. */
 export function cartItemFailed(itemId: string, cause: ApiError): ApiError {
-  return new ApiError(cause.status, 'SK630', `Cart item ${itemId}: ${cause.message}`, {
+  return apiError('SK630', {
+    params: { item: itemId, message: cause.message },
     details: JSON.stringify({ id: itemId, code: cause.code, message: cause.message, details: cause.details }),
-    hint: 'Nothing was booked',
+    status: cause.status,
   });
 }
 
@@ -116,8 +110,8 @@ export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (code === '23P01') return notAvailable(typeof constraint === 'string' ? `constraint ${constraint}` : null);
   // Two carts taking the same dates in opposite order: PostgreSQL aborts one of them; it lost the race.
   if (code === '40P01' || code === '40001') return notAvailable('a concurrent booking took some of these dates; retry to see what is left');
-  if (code === 'SKP01') return new ApiError(404, 'SK602', 'Product not found');
-  if (code === 'SKQ01') return new ApiError(422, 'SK615', 'A coupon has no uses left');
-  if (code === 'SKQ02') return new ApiError(404, 'SK605', 'A coupon was deleted');
+  if (code === 'SKP01') return apiError('SK602', { params: { product: 'Product' } });
+  if (code === 'SKQ01') return apiError('SK615', { params: { coupon: 'A coupon' } });
+  if (code === 'SKQ02') return apiError('SK605', { params: { coupon: 'A coupon' } });
   return undefined;
 }

@@ -5,6 +5,7 @@
  * statement timeout (57014) → 504.
  */
 import { ApiError } from './api-error.js';
+import { apiError } from './registry.js';
 
 interface PgLikeError {
   code: string;
@@ -77,10 +78,7 @@ export function isConnectionError(error: unknown): boolean {
 
 /** 503 while the database cannot be reached; clients retry after `Retry-After` seconds. */
 export function databaseUnavailable(): ApiError {
-  return new ApiError(503, 'SK503', 'The database is unavailable', {
-    hint: 'Retry the request; nothing of it was applied unless it was acknowledged',
-    headers: { 'retry-after': '1' },
-  });
+  return apiError('SK503', { headers: { 'retry-after': '1' } });
 }
 
 /** Any error thrown by `tx.query` → ApiError. Non-database errors become a 500 without internals. */
@@ -88,7 +86,7 @@ export function fromDatabaseError(error: unknown, options: { authenticated?: boo
   if (error instanceof ApiError) return error;
   if (isConnectionError(error)) return databaseUnavailable();
   if (!isPgLikeError(error)) {
-    return new ApiError(500, 'PGRSTX00', 'Internal server error');
+    return apiError('PGRSTX00');
   }
   if (error.code === '57014') {
     // Staykit: a statement cancelled by statement_timeout is a gateway timeout, not an opaque 500.

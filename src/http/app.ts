@@ -4,10 +4,10 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from '../db/types.js';
-import { errorHandler, sendError, toApiError } from './error-handler.js';
+import { errorHandler, refusedRequest, sendError, toApiError } from './error-handler.js';
 import { limitTenantConcurrency, rateLimit, requestSizeLimits, type RateLimitOptions } from '../limits/index.js';
 import { healthRoutes } from './routes/health.js';
-import { ApiError } from '../errors/api-error.js';
+import { notFound } from '../errors/catalogue.js';
 import { loadSchemaCache } from '../schema/index.js';
 import { staykitApi } from './staykit-api.js';
 import { API_ROLE } from '../transaction/tenant-transaction.js';
@@ -46,12 +46,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimitBytes ?? config.bodyLimitBytes,
     // Requests Fastify rejects before routing (a bad percent-encoding) still get the API's error shape.
     frameworkErrors: (error, _request, reply) => {
-      void sendError(reply, toApiError(error) ?? new ApiError(400, 'SK400', 'Bad request'));
+      void sendError(reply, toApiError(error) ?? refusedRequest(400));
     },
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new ApiError(404, 'SK404', `No route for ${request.method} ${request.url.split('?')[0]}`)),
+    sendError(reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`)),
   );
   const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
   await observability(app, { db: options.db, cache });

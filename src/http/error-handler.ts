@@ -4,20 +4,24 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
+import { invalidJson } from '../errors/catalogue.js';
 import { fromDatabaseError, isConnectionError } from '../errors/database-error.js';
+import { apiError } from '../errors/registry.js';
 
-const FASTIFY_CODES: Record<string, { code: string; message: string; details?: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'SK413', message: 'The request body is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'PGRST107', message: 'The Content-Type of the request is not supported' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'PGRST102', message: 'Empty or invalid json' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'PGRST102', message: 'Empty or invalid json' },
+const FASTIFY_ERRORS: Record<string, () => ApiError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => apiError('SK413'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    apiError('PGRST107', { params: { message: 'The Content-Type of the request is not supported' } }),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => invalidJson(),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => invalidJson(),
   // Fastify's router refuses a path segment (a resource name) longer than its maxParamLength (100).
-  FST_ERR_MAX_PARAM_LENGTH: {
-    code: 'SK414',
-    message: 'The request URI is too long',
-    details: 'A segment of the path may have at most 100 characters',
-  },
+  FST_ERR_MAX_PARAM_LENGTH: () => apiError('SK414', { details: 'A segment of the path may have at most 100 characters' }),
 };
+
+/** A request the HTTP layer refused with `status` before any route saw it. */
+export function refusedRequest(status: number, message = 'Bad request'): ApiError {
+  return apiError('SK410', { params: { message }, status });
+}
 
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
@@ -25,10 +29,8 @@ export function toApiError(error: unknown): ApiError | undefined {
   const fastifyError = error as Partial<FastifyError>;
   const statusCode = fastifyError.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-    const known = FASTIFY_CODES[fastifyError.code ?? ''];
-    return new ApiError(statusCode, known?.code ?? 'SK400', known?.message ?? fastifyError.message ?? 'Bad request', {
-      details: known?.details ?? null,
-    });
+    const known = FASTIFY_ERRORS[fastifyError.code ?? ''];
+    return known?.() ?? refusedRequest(statusCode, fastifyError.message);
   }
   return undefined;
 }
@@ -42,8 +44,8 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const apiError = toApiError(error);
-  if (apiError) return sendError(reply, apiError);
+  const known = toApiError(error);
+  if (known) return sendError(reply, known);
   request.log.error({ err: error }, 'unhandled error');
-  return sendError(reply, new ApiError(500, 'SK500', 'Internal server error', { hint: `request id ${request.id}` }));
+  return sendError(reply, apiError('SK500', { hint: `request id ${request.id}` }));
 }

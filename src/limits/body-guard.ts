@@ -7,7 +7,8 @@
  * Both answer 400 `PGRST102`, the code of an invalid JSON body.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { invalidJson } from '../errors/catalogue.js';
 
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 
@@ -29,16 +30,11 @@ export function bodyKind(contentType: string | undefined): BodyKind {
 }
 
 export function tooDeep(maxDepth: number): ApiError {
-  return new ApiError(400, 'PGRST102', 'Empty or invalid json', {
-    details: `JSON may nest arrays and objects at most ${maxDepth} levels deep`,
-  });
+  return invalidJson(`JSON may nest arrays and objects at most ${maxDepth} levels deep`);
 }
 
 export function notUtf8(): ApiError {
-  return new ApiError(400, 'PGRST102', 'Empty or invalid json', {
-    details: 'The request body is not valid UTF-8',
-    hint: 'Send request bodies encoded as UTF-8',
-  });
+  return invalidJson('The request body is not valid UTF-8', 'Send request bodies encoded as UTF-8');
 }
 
 /**

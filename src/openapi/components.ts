@@ -2,11 +2,25 @@
  * The parts of the document every resource shares: PostgREST's query parameters and headers, the error body and
  * the responses that carry it, the bearer scheme, and the shapes of Staykit's structured JSON columns.
  */
+import type { ApiError } from '../errors/api-error.js';
+import { authErrors } from '../errors/auth.js';
+import {
+  filterRequired,
+  invalidRange,
+  methodNotAllowed,
+  queryParamError,
+  singularityError,
+  tableNotFound,
+  tooManyRows,
+  undefinedColumn,
+} from '../errors/catalogue.js';
+import { fromDatabaseError } from '../errors/database-error.js';
+import { apiError } from '../errors/registry.js';
+import { notAvailable, productNotFound, stayRulesViolated } from '../booking/errors.js';
 import type { JsonSchema } from './json-schema.js';
 
-const errorExample = (code: string, message: string, details: string | null = null, hint: string | null = null) => ({
-  value: { code, message, details, hint },
-});
+/** An example body, made by the constructor that makes the real one, so the two cannot drift apart. */
+const errorExample = (error: ApiError) => ({ value: error.toBody() });
 
 function errorResponse(description: string, examples: Record<string, { value: unknown }>, headers?: JsonSchema): JsonSchema {
   return {
@@ -16,41 +30,44 @@ function errorResponse(description: string, examples: Record<string, { value: un
   };
 }
 
+const ALLOW_EXAMPLE = 'OPTIONS,GET,HEAD,PATCH,DELETE';
+
 export const responses: Record<string, JsonSchema> = {
   BadRequest: errorResponse('The request is malformed: a query parameter, header or body could not be used.', {
-    parse: errorExample('PGRST100', '"failed to parse filter (eq)" (line 1, column 4)', 'unexpected end of input expecting value'),
-    column: errorExample('42703', 'column bookings.nope does not exist'),
-    filterRequired: errorExample('SK400', 'a filter is required for PATCH and DELETE'),
+    parse: errorExample(queryParamError('"failed to parse filter (eq)" (line 1, column 4)', 'unexpected end of input expecting value')),
+    column: errorExample(undefinedColumn('bookings', 'nope')),
+    filterRequired: errorExample(filterRequired()),
   }),
   Unauthorized: errorResponse('No API key, or an unknown, expired or revoked one.', {
-    missing: errorExample('SK401', 'An API key is required', null, 'Send the header "Authorization: Bearer <API_KEY>"'),
-    invalid: errorExample('SK401', 'The API key is invalid, expired or revoked'),
+    missing: errorExample(authErrors.missingKey()),
+    invalid: errorExample(authErrors.invalidKey()),
   }, { 'WWW-Authenticate': { schema: { type: 'string' }, example: 'Bearer realm="staykit"' } }),
   Forbidden: errorResponse('The API key lacks the scope this request needs.', {
-    scope: errorExample('SK403', 'This API key lacks the scope "bookings:write"', 'The request needs "bookings:write" (or the broader "write")'),
+    scope: errorExample(authErrors.missingScope('bookings:write')),
   }),
   NotFound: errorResponse('The resource, function or referenced row does not exist.', {
-    table: errorExample('PGRST205', "Could not find the table 'api.nope' in the schema cache"),
-    product: errorExample('SK602', 'Product 3f2a6c1e-8b7d-4c55-9a0e-2d4b6f8a1c3e not found'),
+    table: errorExample(tableNotFound('api', 'nope', null)),
+    product: errorExample(productNotFound('3f2a6c1e-8b7d-4c55-9a0e-2d4b6f8a1c3e')),
   }),
   MethodNotAllowed: errorResponse('The method is not offered on this resource; `Allow` lists those that are. Every method not documented for a path answers 405.', {
-    method: errorExample('SK405', "POST is not allowed on 'bookings'"),
-  }, { Allow: { schema: { type: 'string' }, example: 'OPTIONS,GET,HEAD,PATCH,DELETE' } }),
+    method: errorExample(methodNotAllowed('POST', 'bookings', ALLOW_EXAMPLE)),
+  }, { Allow: { schema: { type: 'string' }, example: ALLOW_EXAMPLE } }),
   NotAcceptable: errorResponse('The `Accept` header cannot be met, or a single object was asked for and the result is not one row.', {
-    single: errorExample('PGRST116', 'Cannot coerce the result to a single JSON object', 'The result contains 0 rows'),
+    single: errorExample(singularityError(0)),
   }),
   Conflict: errorResponse('A constraint refused the change: duplicate key, a referenced row in use, overlapping dates, or an idempotency key still in use.', {
-    duplicate: errorExample('23505', 'duplicate key value violates unique constraint "coupons_code_key"'),
-    overlap: errorExample('SK610', 'The product is not available for these dates', null, 'GET /v1/availability shows the free dates'),
+    duplicate: errorExample(fromDatabaseError({ code: '23505', message: 'duplicate key value violates unique constraint "coupons_code_key"' })),
+    overlap: errorExample(notAvailable()),
   }),
   PayloadTooLarge: errorResponse('The body is larger than 1 MiB, or a bulk POST holds more than 1000 rows.', {
-    bulk: errorExample('SK413', 'a bulk insert takes at most 1000 rows', 'The body holds 1200 rows'),
+    body: errorExample(apiError('SK413')),
+    bulk: errorExample(tooManyRows(1000, 1200)),
   }),
   RangeNotSatisfiable: errorResponse('The requested range starts past the end of the result.', {
-    range: errorExample('PGRST103', 'Requested range not satisfiable', 'An offset of 100 was requested, but there are only 3 rows.'),
+    range: errorExample(invalidRange({ kind: 'out-of-bounds', offset: 100, total: 3 })),
   }),
   UnprocessableContent: errorResponse('The stay breaks a rule (stay rules, occupancy, rates, coupons), or an idempotency key was reused with another body.', {
-    rules: errorExample('SK611', 'Check-in is not possible on Tuesday', 'Check-in is not possible on Tuesday'),
+    rules: errorExample(stayRulesViolated(['Check-in is not possible on Tuesday'])),
   }),
 };
 
@@ -133,7 +150,7 @@ export const sharedSchemas: Record<string, JsonSchema> = {
     type: 'object',
     description: "PostgREST's error body. `code` is PostgREST's (PGRSTnnn), a PostgreSQL SQLSTATE, or Staykit's own (SKnnn).",
     properties: {
-      code: { type: 'string', examples: ['PGRST100', '23505', 'SK610'] },
+      code: { type: 'string', examples: [queryParamError('', '').code, '23505', notAvailable().code] },
       message: { type: 'string' },
       details: {
         description: 'More about the error; for PGRST201 the list of candidate relationships.',

@@ -12,8 +12,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
-import { ApiError } from '../errors/api-error.js';
-import { invalidBody } from '../errors/catalogue.js';
+import { invalidBody, notFound } from '../errors/catalogue.js';
+import { apiError } from '../errors/registry.js';
 import type { Authorize } from '../auth/authorize.js';
 import type { JsonRow, WriteHook } from '../query/index.js';
 import { checkWebhookEndpoint } from './endpoint.js';
@@ -57,10 +57,7 @@ async function guardEndpoints(rows: JsonRow[], allowPrivate: boolean): Promise<v
       delay(GUARD_DNS_TIMEOUT_MS, undefined, { ref: false }),
     ]);
     if (problem?.kind === 'refused') {
-      throw new ApiError(400, 'SK420', 'The webhook endpoint is not allowed', {
-        details: problem.message,
-        hint: 'Endpoints must be https URLs whose host resolves to public addresses only',
-      });
+      throw apiError('SK420', { details: problem.message });
     }
   }
 }
@@ -113,7 +110,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     const principal = await authorize(request, 'webhooks', 'write');
     const webhookId = uuidField(objectBody(request).webhook_id, 'webhook_id');
     const result = await sendTestEvent(db, config, principal.organizationId, webhookId);
-    if (!result) throw new ApiError(404, 'SK404', `No webhook ${webhookId}`);
+    if (!result) throw notFound(`No webhook ${webhookId}`);
     if (result.refusedDetail !== undefined) request.log.warn({ webhook_id: webhookId, detail: result.refusedDetail }, 'webhook test target refused');
     return reply.send({ id: result.id, ok: result.ok, status: result.status ?? null, response: result.response });
   });

@@ -1,7 +1,7 @@
 /**
  * Size limits through HTTP, each at the limit (accepted) and one past it (refused in the API's error shape): body
  * (413 SK413), URL (414 SK414), select depth and or/and depth (400 PGRST100, the engine's), rows per bulk insert
- * (413 SK413, the engine's), embeds per select (400 PGRST100, src/limits).
+ * (413 SK440, the engine's), embeds per select (400 PGRST100, src/limits).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,12 +87,12 @@ forEachBackend('size limits', (ctx) => {
     assertError(refused, 400, 'PGRST100', /nested at most 10 levels deep/);
   });
 
-  test('bulk insert: 1000 rows accepted, 1001 → 413 SK413', async () => {
+  test('bulk insert: 1000 rows accepted, 1001 → 413 SK440', async () => {
     const rows = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ first_name: `bulk ${i}` })));
     const accepted = await app.inject({ method: 'POST', url: '/v1/contacts', headers: headers(), payload: rows(1000) });
     assert.equal(accepted.statusCode, 201, accepted.body);
     const refused = await app.inject({ method: 'POST', url: '/v1/contacts', headers: headers(), payload: rows(1001) });
-    assertError(refused, 413, 'SK413', /1001 rows/);
+    assertError(refused, 413, 'SK440', /1001 rows/);
   });
 
   test('embeds per select: 32 accepted, 33 → 400 PGRST100', async () => {

@@ -159,7 +159,7 @@ forEachBackend('engine writes', (ctx) => {
       body: { id: 31, name: 'eps', name_upper: 'NOPE' },
     });
     assert.equal(strict.status, 400);
-    assert.equal((strict.json as Row).code, 'SK401');
+    assert.equal((strict.json as Row).code, 'SK407');
     const badPref = await request('GET', 'clients', { headers: { Prefer: 'handling=strict, bogus=1' } });
     assert.equal(badPref.status, 400);
     assert.deepEqual(badPref.json, {
@@ -186,7 +186,7 @@ forEachBackend('engine writes', (ctx) => {
       body: { secret: 'x' },
     });
     assert.equal(strict.status, 400);
-    assert.equal((strict.json as Row).code, 'SK401');
+    assert.equal((strict.json as Row).code, 'SK407');
   });
 
   it('PATCH updates every matching row: 204, or 200 with representation', async () => {

@@ -174,7 +174,7 @@ describe('plan errors', () => {
   it('generated columns: ignored, or refused with handling=strict', () => {
     const p = plan('POST', 'generated', { body: { id: 1, upper: 'X' } });
     assert.deepEqual(p.type === 'insert' ? p.columns.map((c) => c.name) : null, ['id']);
-    assert.equal(apiError(() => plan('POST', 'generated', { body: { id: 1, upper: 'X' }, headers: { prefer: 'handling=strict' } })).code, 'SK401');
+    assert.equal(apiError(() => plan('POST', 'generated', { body: { id: 1, upper: 'X' }, headers: { prefer: 'handling=strict' } })).code, 'SK407');
   });
   it('filters required for PATCH/DELETE when configured', () => {
     const error = apiError(() => plan('DELETE', 'clients', { options: { requireFilterForWrites: true } }));
@@ -212,7 +212,7 @@ describe('bulk insert limit', () => {
     const body = Array.from({ length: 3 }, (_, i) => ({ id: i, name: `n${i}` }));
     const error = apiError(() => plan('POST', 'clients', { body, options: { maxInsertRows: 2 } }));
     assert.equal(error.status, 413);
-    assert.equal(error.code, 'SK413');
+    assert.equal(error.code, 'SK440');
     assert.equal(plan('POST', 'clients', { body, options: { maxInsertRows: 3 } }).type, 'insert');
   });
 });

@@ -1,0 +1,170 @@
+/**
+ * Every error code a client can see, declared once with its HTTP status and message: PostgREST's (PGRSTnnn, worded
+ * as PostgREST v12 words them, which clients depend on), the SQLSTATEs Staykit raises itself, and Staykit's own
+ * (SKnnn). A code has one meaning; the constructors (catalogue.ts, auth.ts, booking/errors.ts, limits/errors.ts …)
+ * only fill in the message's `{placeholders}`, details and hint. docs/errors.md lists the same table, and
+ * test/errors/registry.test.ts keeps the two (and the codes used anywhere in src/) in step.
+ *
+ * SQLSTATEs raised by PostgreSQL itself pass through with PostgreSQL's message; their statuses are in
+ * database-error.ts.
+ */
+import { ApiError } from './api-error.js';
+
+export interface ErrorDefinition {
+  readonly status: number;
+  /**
+   * What the client reads in `message`; `{name}` is filled in by the constructor. `{message}` alone marks a code
+   * whose message names the precise case (a parse error, a rule) and is worded where that case is detected.
+   */
+  readonly message: string;
+  /** What the code means, for docs/errors.md. */
+  readonly meaning: string;
+  readonly hint?: string;
+}
+
+const definitions = {
+  PGRST100: { status: 400, message: '{message}', meaning: 'A query parameter (select, filter, order, …) cannot be parsed or is not allowed' },
+  PGRST102: { status: 400, message: '{message}', meaning: 'The body is not valid JSON (or not the shape the operation needs)' },
+  PGRST103: { status: 416, message: 'Requested range not satisfiable', meaning: 'The requested range or limit cannot be met' },
+  PGRST107: { status: 415, message: '{message}', meaning: 'The Content-Type is not supported (415), or nothing in Accept can be produced (406, as PostgREST answers it)' },
+  PGRST108: {
+    status: 400,
+    message: "'{resource}' is not an embedded resource in this request",
+    meaning: 'A filter, order or limit names an embed that is not in select',
+    hint: "Verify that '{resource}' is included in the 'select' query parameter.",
+  },
+  PGRST116: { status: 406, message: 'Cannot coerce the result to a single JSON object', meaning: 'A single object was asked for and the result is not one row' },
+  PGRST117: { status: 405, message: 'Unsupported HTTP method: {method}', meaning: 'The HTTP method is not supported' },
+  PGRST118: { status: 400, message: "A related order on '{target}' is not possible", meaning: 'An order by an embed that is not to-one' },
+  PGRST119: { status: 400, message: "A spread operation on '{target}' is not possible", meaning: 'A spread of an embed that is not to-one' },
+  PGRST120: { status: 400, message: "Bad operator on the '{target}' embedded resource", meaning: 'A filter on an embed itself other than is.null / not.is.null' },
+  PGRST122: { status: 400, message: 'Invalid preferences given with handling=strict', meaning: 'Unknown preferences under Prefer: handling=strict' },
+  PGRST200: { status: 400, message: "Could not find a relationship between '{parent}' and '{child}' in the schema cache", meaning: 'No relationship fits an embed' },
+  PGRST201: { status: 300, message: "Could not embed because more than one relationship was found for '{parent}' and '{child}'", meaning: 'More than one relationship fits an embed; details lists them' },
+  PGRST202: { status: 404, message: 'Could not find the function {function} in the schema cache', meaning: 'The function does not exist' },
+  PGRST204: { status: 400, message: "Could not find the '{column}' column of '{table}' in the schema cache", meaning: 'A column of the payload or columns= does not exist' },
+  PGRST205: { status: 404, message: "Could not find the table '{table}' in the schema cache", meaning: 'The table does not exist' },
+  PGRSTX00: { status: 500, message: 'Internal server error', meaning: 'An unexpected database-side failure' },
+  '42703': { status: 400, message: 'column {table}.{column} does not exist', meaning: 'A column of select, a filter or order does not exist (as PostgreSQL words it)' },
+  SK400: { status: 400, message: 'a filter is required for PATCH and DELETE', meaning: 'PATCH or DELETE without a filter' },
+  SK401: { status: 401, message: '{message}', meaning: 'No API key, a malformed Authorization header, or an unknown, expired or revoked key' },
+  SK402: { status: 400, message: '{feature} is not supported', meaning: 'A PostgREST feature Staykit does not implement' },
+  SK403: {
+    status: 403,
+    message: 'This API key lacks the scope "{scope}"',
+    meaning: 'The API key lacks the scope the request needs',
+    hint: 'Create a key with the needed scope: staykit key create --org <ID> --scopes …',
+  },
+  SK404: { status: 404, message: '{message}', meaning: 'No such route, or no such object behind a route (e.g. a webhook)' },
+  SK405: { status: 405, message: "{method} is not allowed on '{table}'", meaning: 'The method is not offered on this table', hint: 'Allowed methods: {allow}' },
+  SK407: { status: 400, message: "column '{column}' of '{table}' cannot be set by {operation}", meaning: 'A column that cannot be written was sent under Prefer: handling=strict' },
+  SK410: { status: 400, message: '{message}', meaning: 'A request the HTTP layer refuses before routing (e.g. a bad percent-encoding); the status is the HTTP layer\'s' },
+  SK413: { status: 413, message: 'The request body is too large', meaning: 'The request body is larger than STAYKIT_BODY_LIMIT' },
+  SK414: { status: 414, message: 'The request URI is too long', meaning: 'The request target or one path segment is longer than allowed' },
+  SK420: {
+    status: 400,
+    message: 'The webhook endpoint is not allowed',
+    meaning: 'A webhook endpoint that can never be delivered to',
+    hint: 'Endpoints must be https URLs whose host resolves to public addresses only',
+  },
+  SK429: {
+    status: 429,
+    message: 'Too many requests',
+    meaning: 'A rate-limit policy is exhausted',
+    hint: 'Slow down: the RateLimit and RateLimit-Policy response headers tell how many requests are left',
+  },
+  SK430: {
+    status: 429,
+    message: 'Too many concurrent requests for this organization',
+    meaning: 'The organization has as many requests running and waiting on this server as allowed',
+    hint: 'Send fewer requests at once (slow ones especially), and retry after Retry-After seconds',
+  },
+  SK440: { status: 413, message: 'a bulk insert takes at most {max} rows', meaning: 'A bulk POST holds more rows than allowed' },
+  SK500: { status: 500, message: 'Internal server error', meaning: 'An unexpected failure; the hint names the request id in the server log' },
+  SK503: {
+    status: 503,
+    message: 'The database is unavailable',
+    meaning: 'The database cannot be reached',
+    hint: 'Retry the request; nothing of it was applied unless it was acknowledged',
+  },
+  SK601: { status: 400, message: '{message}', meaning: 'A booking-flow body or query parameter is malformed' },
+  SK602: { status: 404, message: '{product} not found', meaning: 'The product does not exist in this organization' },
+  SK603: {
+    status: 400,
+    message: 'Unknown capacity group {group}',
+    meaning: 'An occupancy key is not a capacity group of this organization',
+    hint: 'occupancy maps capacity_groups ids to numbers of guests',
+  },
+  SK604: { status: 400, message: 'Service {service} is not offered for this product', meaning: 'A form value names a service not offered for the product' },
+  SK605: { status: 404, message: '{coupon} not found', meaning: 'No active coupon has this code' },
+  SK610: {
+    status: 409,
+    message: 'The product is not available for these dates',
+    meaning: 'The dates (with cooldown) overlap a booking or blocked period',
+    hint: 'GET /v1/availability shows the free dates',
+  },
+  SK611: { status: 422, message: '{message}', meaning: 'The stay breaks a rule of the product; details lists every reason' },
+  SK612: { status: 422, message: '{message}', meaning: "The occupancy breaks the product's capacities; details lists every reason" },
+  SK613: { status: 422, message: 'No rate applies to the night of {date} for this length of stay and occupancy', meaning: 'No rate applies to a night of the stay' },
+  SK614: { status: 422, message: 'Coupon {coupon} does not apply: {reason}', meaning: 'The coupon does not apply to this stay' },
+  SK615: { status: 422, message: '{coupon} has no uses left', meaning: "The coupon's quota is used up" },
+  SK616: { status: 422, message: 'Coupon {coupon} cannot be combined with other coupons', meaning: 'A non-stackable coupon combined with another' },
+  SK617: { status: 422, message: '{message}', meaning: 'A form value is missing or not valid for its service; details lists every reason' },
+  SK618: { status: 422, message: 'Currency {currency} is not available for this product', meaning: "The requested currency is not the product's" },
+  SK620: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed',
+    meaning: 'A request with this Idempotency-Key is still running',
+    hint: 'Retry after the first request has finished',
+  },
+  SK621: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request',
+    meaning: 'The Idempotency-Key was used for a different request',
+    hint: 'Use a new key for a new request',
+  },
+  SK622: { status: 400, message: 'Idempotency-Key must be 1 to 255 visible ASCII characters', meaning: 'The Idempotency-Key header is malformed' },
+  SK630: {
+    status: 422,
+    message: 'Cart item {item}: {message}',
+    meaning: "A cart item failed and nothing was booked; the status is the item's error's (422 or 409), details holds it",
+    hint: 'Nothing was booked',
+  },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof definitions;
+
+export const ERROR_REGISTRY: Readonly<Record<ErrorCode, ErrorDefinition>> = Object.freeze(
+  Object.fromEntries(Object.entries(definitions).map(([code, definition]) => [code, Object.freeze(definition)])) as Record<ErrorCode, ErrorDefinition>,
+);
+
+export interface ErrorOptions {
+  /** Values of the message's and hint's `{placeholders}`. */
+  params?: Record<string, string | number>;
+  details?: string | null;
+  /** Replaces the registry's hint (null: none). */
+  hint?: string | null;
+  headers?: Record<string, string>;
+  /** Only for the codes whose meaning says their status varies (PGRST107, SK410, SK630). */
+  status?: number;
+}
+
+function fill(template: string, params: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`error template ${template} needs {${name}}`);
+    return String(value);
+  });
+}
+
+/** The ApiError of `code`, its message and hint filled in from `options.params`. */
+export function apiError(code: ErrorCode, options: ErrorOptions = {}): ApiError {
+  const definition = ERROR_REGISTRY[code];
+  const params = options.params ?? {};
+  const registryHint = definition.hint === undefined ? null : fill(definition.hint, params);
+  return new ApiError(options.status ?? definition.status, code, fill(definition.message, params), {
+    details: options.details ?? null,
+    hint: options.hint === undefined ? registryHint : options.hint,
+    headers: options.headers,
+  });
+}

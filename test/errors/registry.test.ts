@@ -1,0 +1,103 @@
+/**
+ * The error registry is the one place a client-visible code is declared: every code the source uses is in it,
+ * no code is built outside it, docs/errors.md lists exactly its codes, and the OpenAPI document's error examples are
+ * the bodies the API really answers.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ERROR_REGISTRY } from '../../src/errors/registry.js';
+import { forEachBackend } from '../support/databases.js';
+import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const REGISTRY_FILE = 'src/errors/registry.ts';
+/** Passes PostgreSQL's own SQLSTATEs through with their status; builds no code of its own. */
+const SQLSTATE_PASS_THROUGH_FILE = 'src/errors/database-error.ts';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('error registry', () => {
+  it('declares every code once with an HTTP error status, a message and a meaning, frozen', () => {
+    assert.ok(Object.isFrozen(ERROR_REGISTRY));
+    for (const [code, definition] of Object.entries(ERROR_REGISTRY)) {
+      assert.match(code, /^(PGRST[0-9X]{3}|SK\d{3}|[0-9A-Z]{5})$/, code);
+      assert.ok(Object.isFrozen(definition), code);
+      assert.ok(Number.isInteger(definition.status) && definition.status >= 300 && definition.status <= 599, code);
+      assert.ok(definition.message.trim() !== '' && definition.meaning.trim() !== '', code);
+    }
+  });
+
+  it('holds every code the source uses, and no ApiError is built with a code outside it', () => {
+    const unknown: string[] = [];
+    const inline: string[] = [];
+    for (const file of sourceFiles('src')) {
+      if (file === REGISTRY_FILE) continue;
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const match of text.matchAll(/['"`](PGRST[0-9X]+|SK\d+)['"`]/g)) {
+        if (!(match[1]! in ERROR_REGISTRY)) unknown.push(`${file}: ${match[1]}`);
+      }
+      if (file !== SQLSTATE_PASS_THROUGH_FILE && /new ApiError\(/.test(text)) inline.push(relative(ROOT, join(ROOT, file)));
+    }
+    assert.deepEqual(unknown, [], 'codes used in src/ but not declared in the registry');
+    assert.deepEqual(inline, [], 'files that build an ApiError themselves instead of through the registry');
+  });
+
+  it('is the table of docs/errors.md: same codes, statuses, messages and meanings', () => {
+    const doc = readFileSync(join(ROOT, 'docs/errors.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([^`]+)` \| (\d{3}) \| (.+?) \| (.+?) \|$/gm)].map(([, code, status, message, meaning]) => ({
+      code, status: Number(status), message, meaning,
+    }));
+    const expected = Object.entries(ERROR_REGISTRY).map(([code, definition]) => ({
+      code,
+      status: definition.status,
+      message: definition.message === '{message}' ? '(worded for the case)' : definition.message,
+      meaning: definition.meaning,
+    }));
+    assert.deepEqual(
+      [...rows].sort((a, b) => a.code!.localeCompare(b.code!)),
+      [...expected].sort((a, b) => a.code.localeCompare(b.code)),
+    );
+  });
+});
+
+forEachBackend('error examples of the OpenAPI document', (ctx) => {
+  let app: FastifyInstance;
+  let org: TestOrganization;
+  let examples: Record<string, { value: Record<string, unknown> }>;
+  before(async () => {
+    app = await startApp(ctx.db);
+    org = await createOrganization(ctx.db, 'Errors');
+    const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    examples = doc.components.responses.PayloadTooLarge.content['application/json'].examples;
+  });
+  after(() => app.close());
+
+  it('a bulk insert of too many rows answers the example body, with its own code, not the body-size one', async () => {
+    const rows = JSON.stringify(Array.from({ length: 1200 }, (_, i) => ({ first_name: `bulk ${i}` })));
+    const response = await app.inject({
+      method: 'POST', url: '/v1/contacts', headers: { ...bearer(org.key), 'content-type': 'application/json' }, payload: rows,
+    });
+    assert.equal(response.statusCode, 413, response.body);
+    assert.deepEqual(response.json(), examples.bulk!.value);
+    assert.equal(response.json().code, 'SK440');
+    assert.notEqual(examples.body!.value.code, examples.bulk!.value.code);
+  });
+
+  it('a body over the size limit answers the example body', async () => {
+    const response = await app.inject({
+      method: 'POST', url: '/v1/contacts', headers: { ...bearer(org.key), 'content-type': 'application/json' },
+      payload: JSON.stringify({ first_name: 'x'.repeat(1_100_000) }),
+    });
+    assert.equal(response.statusCode, 413, response.body);
+    assert.deepEqual(response.json(), examples.body!.value);
+  });
+});

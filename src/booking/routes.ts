@@ -3,7 +3,7 @@
  * create-product. Each request: authorize (scope) → parse the body into a typed input (400s) → one tenant
  * transaction (RLS as staykit_api) → respond. Writes and their Idempotency-Key share that transaction.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { fromDatabaseError } from '../errors/database-error.js';
@@ -31,8 +31,6 @@ export interface BookingRouteDeps {
 
 /** How long `/availability?perform_sync=true` waits for the calendars' sync at most. */
 const PERFORM_SYNC_TIMEOUT_MS = 5_000;
-
-export const BOOKING_PREFIX = '/v1';
 
 /**
  * The tables the booking flow's statements may read as the API role (the database's read-scope policies hide all
@@ -69,11 +67,12 @@ function send(reply: FastifyReply, response: StoredResponse): FastifyReply {
   return reply.status(response.status).type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }
 
-export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps): Promise<void> {
+/** Registered under the API's `/v1` prefix. */
+export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, deps) => {
   const { db, authorize } = deps;
   const now = deps.now ?? (() => new Date());
 
-  app.get(`${BOOKING_PREFIX}/availability`, async (request, reply) => {
+  app.get('/availability', async (request, reply) => {
     const principal = await authorize(request, 'bookings', 'read');
     const query = parseAvailabilityQuery(request.query as Record<string, unknown>);
     const productIds = query.productIds;
@@ -88,7 +87,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     return reply.send(result);
   });
 
-  app.post(`${BOOKING_PREFIX}/search`, async (request, reply) => {
+  app.post('/search', async (request, reply) => {
     const principal = await authorize(request, 'bookings', 'read');
     const input = parseSearchInput(request.body);
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
@@ -97,7 +96,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     return reply.send(result);
   });
 
-  app.post(`${BOOKING_PREFIX}/quote`, async (request, reply) => {
+  app.post('/quote', async (request, reply) => {
     const principal = await authorize(request, 'bookings', 'read');
     const input = parseBookingInput(request.body);
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
@@ -106,7 +105,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     return reply.send(result);
   });
 
-  app.post(`${BOOKING_PREFIX}/book`, async (request: FastifyRequest, reply) => {
+  app.post('/book', async (request: FastifyRequest, reply) => {
     const principal = await authorize(request, 'bookings', 'write');
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const input = parseBookingInput(request.body);
@@ -119,7 +118,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     return send(reply, response);
   });
 
-  app.post(`${BOOKING_PREFIX}/cart-validate`, async (request, reply) => {
+  app.post('/cart-validate', async (request, reply) => {
     const principal = await authorize(request, 'bookings', 'read');
     const body = requireObject(request.body, 'The request body');
     const items = parseCart(body, body);
@@ -129,7 +128,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     return reply.send(result);
   });
 
-  app.post(`${BOOKING_PREFIX}/cart-checkout`, async (request, reply) => {
+  app.post('/cart-checkout', async (request, reply) => {
     const principal = await authorize(request, 'bookings', 'write');
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const body = requireObject(request.body, 'The request body');
@@ -143,7 +142,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     return send(reply, response);
   });
 
-  app.post(`${BOOKING_PREFIX}/create-product`, async (request, reply) => {
+  app.post('/create-product', async (request, reply) => {
     const principal = await authorize(request, 'products', 'write');
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const fields = parseProductInput(request.body);
@@ -155,4 +154,4 @@ export async function bookingRoutes(app: FastifyInstance, deps: BookingRouteDeps
     }), FLOW_TRANSACTION));
     return send(reply, response);
   });
-}
+};

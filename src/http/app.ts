@@ -9,15 +9,13 @@ import { limitTenantConcurrency, rateLimit, requestSizeLimits, type RateLimitOpt
 import { healthRoutes } from './routes/health.js';
 import { notFound } from '../errors/catalogue.js';
 import { loadSchemaCache } from '../schema/index.js';
-import { staykitApi } from './staykit-api.js';
 import { API_ROLE } from '../transaction/tenant-transaction.js';
-import { bookingRoutes } from '../booking/routes.js';
-import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { loggerOptions, observability, observabilityFastifyOptions } from '../observability/index.js';
-import { openApiRoutes } from '../openapi/index.js';
-import { icalRoutes } from '../ical/index.js';
+import { referencePage } from '../openapi/index.js';
+import { API_PREFIX } from './staykit-api.js';
+import { v1Routes } from './routes/v1.js';
 
 export interface AppOptions {
   db: Database;
@@ -35,6 +33,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** The webhook worker running in this process, if any (woken after a redelivery). */
   webhookWorker?: () => WebhookWorker | undefined;
+  /** The clock behind the booking flow's "today" (default the system clock); tests pin it. */
+  now?: () => Date;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -60,13 +60,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   limitTenantConcurrency(app, options.db, {
     maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
   });
-  await healthRoutes(app, options.db);
-  await icalRoutes(app, { db: options.db });
-  await openApiRoutes(app, { cache, db: options.db });
-  const writeHooks = new Map([['webhooks', webhookWriteHook(config)]]);
-  const { authorize } = await staykitApi(app, { db: options.db, cache, statementTimeoutMs: options.statementTimeoutMs, writeHooks, maxPatternLength: config.maxPatternLength, requestLogDb: options.backgroundDb });
-  await bookingRoutes(app, { db: options.db, authorize, outboundAllowPrivate: config.outboundAllowPrivate });
-  await webhookRoutes(app, { db: options.db, authorize, config, worker: options.webhookWorker });
+  await app.register(healthRoutes, { db: options.db });
+  referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
+  await app.register(v1Routes, {
+    prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb,
+    statementTimeoutMs: options.statementTimeoutMs, now: options.now, webhookWorker: options.webhookWorker,
+  });
   await app.ready();
   return app;
 }

@@ -28,8 +28,7 @@ export async function buildRestApp(options: RestAppOptions): Promise<FastifyInst
     options.role ? `SET LOCAL ROLE ${quoteIdent(options.role)}` : undefined,
     `SET LOCAL search_path TO ${quoteIdent(options.schema)}, public`,
   ].filter((statement): statement is string => statement !== undefined);
-  await engineRoutes(app, {
-    prefix: '',
+  await app.register(engineRoutes, {
     cache,
     execute: async (_request, _path, serve) => {
       const engine = { maxRows: options.maxRows ?? 1000, requireFilterForWrites: false, basePath: '' };

@@ -1,10 +1,11 @@
 /**
  * Staykit's `/v1` resource API: the generic engine behind API-key authentication, scopes, the tenant
- * transaction and the request log. A request is authenticated and checked against the scope of its resource
- * first; once planned, every table it reads (embeds at any depth, junctions, returned rows) needs the key's read
- * scope too, and the write hook of the written table runs; only then does the transaction begin.
+ * transaction and the request log (`apiAuthorization`, set up once for every route of the `/v1` scope). A request
+ * is authenticated and checked against the scope of its resource first; once planned, every table it reads (embeds
+ * at any depth, junctions, returned rows) needs the key's read scope too, and the write hook of the written table
+ * runs; only then does the transaction begin.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/types.js';
 import { Authenticator } from '../auth/authenticate.js';
 import { authorizer, type Authorize } from '../auth/authorize.js';
@@ -26,12 +27,17 @@ function accessFor(method: string): Access {
   return READ_METHODS.has(method) ? 'read' : 'write';
 }
 
-export interface StaykitApiOptions {
+export interface ApiAuthorizationOptions {
   db: Database;
-  cache: SchemaCache;
   authenticator?: Authenticator;
   /** Where the request log is written (default `db`): background connections, so requests cannot starve it. */
   requestLogDb?: Database;
+}
+
+export interface StaykitApiOptions {
+  db: Database;
+  cache: SchemaCache;
+  authorize: Authorize;
   /** Per-request statement timeout (10 s unless configured). */
   statementTimeoutMs?: number;
   /** Longest like/ilike/match/imatch pattern or fts query (default 1000 characters). */
@@ -46,11 +52,13 @@ function requireReadScopes(principal: Principal, access: TableAccess): void {
   if (missing !== undefined) throw authErrors.missingScope(requiredScope(missing, 'read'));
 }
 
-export async function staykitApi(
-  app: FastifyInstance,
-  options: StaykitApiOptions,
-): Promise<{ requestLog: RequestLog; authorize: Authorize }> {
-  const { db, cache } = options;
+/**
+ * Decorates `app`'s requests with their principal and records every request that authenticated in the request log;
+ * returns the `Authorize` of `app`'s routes. Set up on the `/v1` scope, so the booking and webhook operations are
+ * logged as the resource API is.
+ */
+export function apiAuthorization(app: FastifyInstance, options: ApiAuthorizationOptions): Authorize {
+  const { db } = options;
   const authenticator = options.authenticator ?? new Authenticator(db);
   const requestLog = new RequestLog(options.requestLogDb ?? db, {
     logger: app.log,
@@ -74,7 +82,11 @@ export async function staykitApi(
   });
   app.addHook('onClose', () => requestLog.close());
 
-  const authorize = authorizer(authenticator);
+  return authorizer(authenticator);
+}
+
+export const staykitApi: FastifyPluginAsync<StaykitApiOptions> = async (app, options) => {
+  const { db, cache, authorize } = options;
 
   const engine: EngineOptions = {
     maxRows: MAX_ROWS,
@@ -88,8 +100,7 @@ export async function staykitApi(
     readsArePure: true,
   };
 
-  await engineRoutes(app, {
-    prefix: API_PREFIX,
+  await app.register(engineRoutes, {
     cache,
     execute: async (request, path, serve) => {
       const principal = await authorize(request, path.replace(/^rpc\//, ''), accessFor(request.method));
@@ -102,5 +113,4 @@ export async function staykitApi(
       });
     },
   });
-  return { requestLog, authorize };
-}
+};

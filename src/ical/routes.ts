@@ -4,9 +4,8 @@
  * `If-None-Match` → 304. `?exclude_calendar=<external calendar id>` leaves out the events imported from that
  * calendar (give Airbnb the URL that excludes the Airbnb calendar: no echo of its own reservations).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Database } from '../db/types.js';
-import { UUID } from '../shared/patterns.js';
 import { buildFeed, notModified, type ExportEvent } from './export.js';
 import { exportEvents, logExport, productBySecret, type FeedProduct } from './export-queries.js';
 
@@ -17,16 +16,18 @@ export interface IcalRoutesOptions {
 }
 
 const SECRET = /^([A-Za-z0-9]{16,128})\.ics$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function notFound(reply: FastifyReply) {
   return reply.status(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
 }
 
-export function icalRoutes(app: FastifyInstance, options: IcalRoutesOptions): void {
+/** Registered under the API's `/v1` prefix. */
+export const icalRoutes: FastifyPluginAsync<IcalRoutesOptions> = async (app, options) => {
   const { db } = options;
   const pastDays = options.pastDays ?? 60;
 
-  app.get<{ Params: { file: string }; Querystring: { exclude_calendar?: string } }>('/v1/ical/:file', async (request, reply) => {
+  app.get<{ Params: { file: string }; Querystring: { exclude_calendar?: string } }>('/ical/:file', async (request, reply) => {
     const match = SECRET.exec(request.params.file);
     if (!match) return notFound(reply);
     const found = await db.query<FeedProduct>(productBySecret(match[1]!).text, productBySecret(match[1]!).values);
@@ -62,4 +63,4 @@ export function icalRoutes(app: FastifyInstance, options: IcalRoutesOptions): vo
       .header('content-disposition', 'inline; filename="calendar.ics"')
       .send(feed.body);
   });
-}
+};

@@ -10,9 +10,8 @@
  * Both operations run on the server's connection (the queue is internal), scoped by the key's organization.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
-import { UUID } from '../shared/patterns.js';
 import { invalidBody, notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import type { Authorize } from '../auth/authorize.js';
@@ -22,10 +21,11 @@ import { requeueNotifications, sendTestEvent } from './redeliver.js';
 import { generateSigningSecret } from './signature.js';
 import type { WebhookWorker, WorkerConfig } from './worker.js';
 
-export const WEBHOOK_PREFIX = '/v1';
 export const MAX_REDELIVER_IDS = 1000;
 /** The endpoint guard waits this long for DNS at most; a slow or failing lookup is left to delivery time. */
 const GUARD_DNS_TIMEOUT_MS = 2_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WebhookRouteDeps {
   db: Database;
@@ -102,10 +102,11 @@ export function webhookWriteHook(config: Pick<WorkerConfig, 'outboundAllowPrivat
   };
 }
 
-export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
+/** Registered under the API's `/v1` prefix. */
+export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, deps) => {
   const { db, authorize, config } = deps;
 
-  app.post(`${WEBHOOK_PREFIX}/webhook-test`, async (request, reply) => {
+  app.post('/webhook-test', async (request, reply) => {
     const principal = await authorize(request, 'webhooks', 'write');
     const webhookId = uuidField(objectBody(request).webhook_id, 'webhook_id');
     const result = await sendTestEvent(db, config, principal.organizationId, webhookId);
@@ -114,7 +115,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     return reply.send({ id: result.id, ok: result.ok, status: result.status ?? null, response: result.response });
   });
 
-  app.post(`${WEBHOOK_PREFIX}/webhook-redeliver`, async (request, reply) => {
+  app.post('/webhook-redeliver', async (request, reply) => {
     const principal = await authorize(request, 'webhooks', 'write');
     const ids = objectBody(request).ids;
     if (!Array.isArray(ids) || ids.length === 0) throw invalidBody('"ids" must be a non-empty array of notification ids');
@@ -123,4 +124,4 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     if (requeued.length > 0) deps.worker?.()?.wake();
     return reply.send({ requeued });
   });
-}
+};

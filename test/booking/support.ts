@@ -1,26 +1,15 @@
 /**
- * The booking routes on a Fastify instance of their own (the resource API's auth and error handling, a pinned
- * clock), and fixtures written as the database owner with an explicit organization.
+ * The real app with a pinned clock, and fixtures written as the database owner with an explicit organization.
  */
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Database, Queryable } from '../../src/db/types.js';
-import { errorHandler } from '../../src/http/error-handler.js';
-import { loadSchemaCache } from '../../src/schema/index.js';
-import { staykitApi } from '../../src/http/staykit-api.js';
-import { API_ROLE } from '../../src/transaction/tenant-transaction.js';
-import { bookingRoutes } from '../../src/booking/routes.js';
+import { buildApp } from '../../src/http/app.js';
 
 /** Monday 1 March 2027, 10:00 UTC: "today" is 2027-03-01 in Europe/Amsterdam (and in UTC). */
 export const NOW = new Date('2027-03-01T10:00:00Z');
 
 export async function startBookingApp(db: Database, now: (() => Date) | null = () => NOW): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
-  app.setErrorHandler(errorHandler);
-  const cache = await loadSchemaCache(db, { schema: 'api', role: API_ROLE });
-  const { authorize } = await staykitApi(app, { db, cache });
-  await bookingRoutes(app, now ? { db, authorize, now } : { db, authorize });
-  await app.ready();
-  return app;
+  return buildApp(now ? { db, now } : { db });
 }
 
 export function client(app: FastifyInstance, key: string) {

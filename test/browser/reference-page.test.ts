@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { createOrganization, type TestOrganization } from '../support/app.js';
-import { startWiredApp } from '../openapi/app.js';
+import { createOrganization, startApp, type TestOrganization } from '../support/app.js';
 
 const CHROMIUM = process.env.STAYKIT_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = [
@@ -36,7 +35,7 @@ let shots: string;
 before(async () => {
   if (missing) return;
   testDb = await createTestDatabase('pglite');
-  ({ app } = await startWiredApp(testDb.db));
+  app = await startApp(testDb.db);
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   org = await createOrganization(testDb.db, 'browser');
   await testDb.db.query(

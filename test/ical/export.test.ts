@@ -1,14 +1,10 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import ICAL from 'ical.js';
 import type { AddressInfo } from 'node:net';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp } from '../support/app.js';
-import { icalRoutes } from '../../src/ical/routes.js';
-import { staykitApi } from '../../src/http/staykit-api.js';
-import { loadSchemaCache } from '../../src/schema/index.js';
-import { API_ROLE } from '../../src/transaction/tenant-transaction.js';
 import { syncCalendar } from '../../src/ical/sync.js';
 import {
   createBlock, createBooking, createCalendar, createProduct, day, importedEvents, startFeedServer, type FeedServer,
@@ -59,8 +55,7 @@ forEachBackend('iCal export', (ctx) => {
   let calendarId: string;
 
   before(async () => {
-    feedApp = Fastify({ logger: false });
-    icalRoutes(feedApp, { db: ctx.db });
+    feedApp = await startApp(ctx.db);
     await feedApp.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(feedApp.server.address() as AddressInfo).port}`;
     server = await startFeedServer();
@@ -212,11 +207,7 @@ forEachBackend('iCal export', (ctx) => {
   });
 
   it('next to the resource API: /v1/ical/<secret>.ics needs no key and is not taken for a table', async () => {
-    const app = Fastify({ logger: false });
-    const cache = await loadSchemaCache(ctx.db, { schema: 'api', role: API_ROLE });
-    await staykitApi(app, { db: ctx.db, cache });
-    icalRoutes(app, { db: ctx.db });
-    await app.ready();
+    const app = await startApp(ctx.db);
     try {
       const feed = await app.inject({ method: 'GET', url: `/v1/ical/${product.ical_export_secret_no_details}.ics` });
       assert.equal(feed.statusCode, 200);

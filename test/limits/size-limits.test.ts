@@ -7,10 +7,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
-import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
+import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { countEmbeds } from '../../src/limits/index.js';
 import { parseSelect } from '../../src/query/parse/select.js';
-import { buildLimitedApp } from './support/app.js';
 
 type Injected = { statusCode: number; json(): unknown };
 
@@ -45,7 +44,7 @@ forEachBackend('size limits', (ctx) => {
   let app: FastifyInstance;
   let org: TestOrganization;
   before(async () => {
-    app = await buildLimitedApp(ctx.db);
+    app = await startApp(ctx.db);
     org = await createOrganization(ctx.db, 'Sizes');
   });
   after(() => app.close());

@@ -2,8 +2,7 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
-import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
-import { startWiredApp } from '../openapi/app.js';
+import { bearer, createOrganization, startLoggedApp, type TestOrganization } from '../support/app.js';
 import { isSaneRequestId } from '../../src/observability/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -35,7 +34,7 @@ forEachBackend('observability', (ctx) => {
   let logs: Record<string, unknown>[];
   let org: TestOrganization;
   before(async () => {
-    ({ app, logs } = await startWiredApp(ctx.db, { captureLogs: true }));
+    ({ app, logs } = await startLoggedApp(ctx.db));
     org = await createOrganization(ctx.db, 'observability');
   });
   after(() => app.close());

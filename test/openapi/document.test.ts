@@ -5,8 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { forEachBackend } from '../support/databases.js';
-import { bearer, createOrganization } from '../support/app.js';
-import { startWiredApp } from './app.js';
+import { bearer, createOrganization, startApp } from '../support/app.js';
 import { parseCheck } from '../../src/openapi/index.js';
 
 type Doc = {
@@ -53,7 +52,7 @@ forEachBackend('OpenAPI document', (ctx) => {
   let app: FastifyInstance;
   let doc: Doc;
   before(async () => {
-    ({ app } = await startWiredApp(ctx.db));
+    app = await startApp(ctx.db);
     const response = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
     assert.equal(response.statusCode, 200);
     doc = response.json() as Doc;

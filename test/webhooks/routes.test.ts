@@ -32,8 +32,8 @@ forEachBackend('webhook operation routes', (ctx) => {
     const build = async (allowPrivate: boolean) => {
       const instance = Fastify();
       instance.setErrorHandler(errorHandler);
-      await webhookRoutes(instance, {
-        db: ctx.db, authorize, config: { ...config, outboundAllowPrivate: allowPrivate },
+      await instance.register(webhookRoutes, {
+        prefix: '/v1', db: ctx.db, authorize, config: { ...config, outboundAllowPrivate: allowPrivate },
         worker: () => ({ wake: () => (wakes += 1), stop: async () => undefined }),
       });
       await instance.ready();

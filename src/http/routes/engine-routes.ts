@@ -1,13 +1,12 @@
 /**
- * Hands `<prefix>/<resource>` and `<prefix>/rpc/<function>` to the query engine. Bodies reach the engine as raw
+ * Hands `/<resource>` and `/rpc/<function>` (under the prefix it is registered with) to the query engine. Bodies reach the engine as raw
  * text: content negotiation, JSON parsing and its errors are the engine's, exactly as PostgREST answers them.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { serveRequest, type EngineResponse, type EngineSession } from '../../query/index.js';
 import type { SchemaCache } from '../../schema/index.js';
 
 export interface EngineRouteOptions {
-  prefix: string;
   cache: SchemaCache;
   /**
    * Authenticates the request, then hands `serve` the session for it: engine options, the checks the engine runs
@@ -35,30 +34,29 @@ function send(reply: FastifyReply, response: EngineResponse): FastifyReply {
   return response.body === undefined ? reply.send() : reply.send(response.body);
 }
 
-export async function engineRoutes(app: FastifyInstance, options: EngineRouteOptions): Promise<void> {
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+/** An encapsulated plugin: its raw-text body parser applies to the engine's routes only. */
+export const engineRoutes: FastifyPluginAsync<EngineRouteOptions> = async (scope, options) => {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-    const handle = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
-      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-      const body = typeof request.body === 'string' ? request.body : undefined;
-      const engineRequest = { method: request.method, path, query, headers: lowerCaseHeaders(request), body };
-      const response = await options.execute(request, path, (session) => serveRequest(engineRequest, options.cache, session));
-      return send(reply, response);
-    };
+  const handle = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    const body = typeof request.body === 'string' ? request.body : undefined;
+    const engineRequest = { method: request.method, path, query, headers: lowerCaseHeaders(request), body };
+    const response = await options.execute(request, path, (session) => serveRequest(engineRequest, options.cache, session));
+    return send(reply, response);
+  };
 
-    scope.route<{ Params: { resource: string } }>({
-      method: [...METHODS],
-      url: `${options.prefix}/:resource`,
-      exposeHeadRoute: false,
-      handler: (request, reply) => handle(request, reply, request.params.resource),
-    });
-    scope.route<{ Params: { fn: string } }>({
-      method: [...METHODS],
-      url: `${options.prefix}/rpc/:fn`,
-      exposeHeadRoute: false,
-      handler: (request, reply) => handle(request, reply, `rpc/${request.params.fn}`),
-    });
+  scope.route<{ Params: { resource: string } }>({
+    method: [...METHODS],
+    url: '/:resource',
+    exposeHeadRoute: false,
+    handler: (request, reply) => handle(request, reply, request.params.resource),
   });
-}
+  scope.route<{ Params: { fn: string } }>({
+    method: [...METHODS],
+    url: '/rpc/:fn',
+    exposeHeadRoute: false,
+    handler: (request, reply) => handle(request, reply, `rpc/${request.params.fn}`),
+  });
+};

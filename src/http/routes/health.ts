@@ -4,11 +4,15 @@
  * slow or unreachable (on the embedded database a long statement holds its one connection). Its Postgres version
  * and migration are read once, when the app is built.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { migrationStatus } from '../../db/migrate.js';
 import type { Database } from '../../db/types.js';
 
-export async function healthRoutes(app: FastifyInstance, db: Database): Promise<void> {
+export interface HealthRouteOptions {
+  db: Database;
+}
+
+export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, { db }) => {
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const status = await migrationStatus(db);
   const health = { status: 'ok', backend: db.backend, postgres_version: rows[0]?.version ?? null, migration: status.current };
@@ -23,4 +27,4 @@ export async function healthRoutes(app: FastifyInstance, db: Database): Promise<
       return reply.status(503).header('retry-after', '1').send({ ready: false, database: 'unreachable' });
     }
   });
-}
+};

@@ -1,0 +1,43 @@
+/**
+ * Everything under `/v1`, registered with that prefix once: the iCal feeds and the OpenAPI document (no key), the
+ * resource API, the booking flow and the webhook operations. The principal decoration and the request log are set
+ * up on this scope, so every authenticated `/v1` request is logged the same way.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { bookingRoutes } from '../../booking/routes.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/types.js';
+import { icalRoutes } from '../../ical/index.js';
+import { openApiRoutes } from '../../openapi/index.js';
+import type { SchemaCache } from '../../schema/index.js';
+import { webhookRoutes, webhookWriteHook } from '../../webhooks/routes.js';
+import type { WebhookWorker } from '../../webhooks/worker.js';
+import { apiAuthorization, staykitApi } from '../staykit-api.js';
+
+export interface V1RouteOptions {
+  db: Database;
+  cache: SchemaCache;
+  config: Config;
+  /** Where the request log is written (default `db`). */
+  requestLogDb?: Database;
+  statementTimeoutMs?: number;
+  /** The clock behind the booking flow's "today" (default the system clock). */
+  now?: () => Date;
+  /** The webhook worker running in this process, if any (woken after a redelivery). */
+  webhookWorker?: () => WebhookWorker | undefined;
+}
+
+export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) => {
+  const { db, cache, config } = options;
+  const authorize = apiAuthorization(v1, { db, requestLogDb: options.requestLogDb });
+  await v1.register(icalRoutes, { db });
+  await v1.register(openApiRoutes, { cache, db });
+  await v1.register(staykitApi, {
+    db, cache, authorize,
+    statementTimeoutMs: options.statementTimeoutMs,
+    writeHooks: new Map([['webhooks', webhookWriteHook(config)]]),
+    maxPatternLength: config.maxPatternLength,
+  });
+  await v1.register(bookingRoutes, { db, authorize, now: options.now, outboundAllowPrivate: config.outboundAllowPrivate });
+  await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
+};

@@ -12,6 +12,7 @@ import type { Queryable } from '../db/types.js';
 import { authErrors } from '../errors/auth.js';
 import { parseApiKey, secretMatches } from './api-key-format.js';
 import { findActiveKey, touchApiKey, type ActiveKey } from './api-key-store.js';
+import { bearerToken } from './bearer.js';
 import type { Principal } from './principal.js';
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -44,9 +45,9 @@ export class Authenticator {
 
   async authenticate(header: string | undefined): Promise<Principal> {
     if (header === undefined || header.trim() === '') throw authErrors.missingKey();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw authErrors.malformedHeader();
-    const parsed = parseApiKey(match[1]!);
+    const token = bearerToken(header);
+    if (token === undefined) throw authErrors.malformedHeader();
+    const parsed = parseApiKey(token);
     if (!parsed) throw authErrors.invalidKey();
     const key = await this.lookup(parsed.keyId);
     if (!key || !secretMatches(parsed.secret, key.secretHash)) throw authErrors.invalidKey();

@@ -3,9 +3,9 @@
  * SK601 naming the field; rules that need the database (unknown product, capacity group, coupon) come later.
  */
 import { invalidInput, unknownCapacityGroup } from './errors.js';
-import { isDate } from './dates.js';
+import { isDate } from '../shared/dates.js';
+import { EMAIL, UUID } from '../shared/patterns.js';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CURRENCY = /^[A-Z]{3}$/;
 const LANGUAGE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
@@ -120,7 +120,7 @@ function parseContact(value: unknown): ContactInput | null {
     const field = optionalString(contact[key], `contact.${key}`, 320);
     if (field !== null) result[key] = field;
   }
-  if (result.email !== undefined && result.email !== '' && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(result.email)) {
+  if (result.email !== undefined && result.email !== '' && !EMAIL.test(result.email)) {
     throw invalidInput('contact.email must be an e-mail address');
   }
   return result;

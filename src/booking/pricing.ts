@@ -3,7 +3,8 @@
  * their deposits, coupons and taxes (docs/design.md#pricing), in integer minor units. Pure: everything it needs is
  * loaded first.
  */
-import { daysBetween } from './dates.js';
+import { daysBetween } from '../shared/dates.js';
+import { EMAIL } from '../shared/patterns.js';
 import {
   couponExhausted, couponNotApplicable, couponNotStackable, formValueInvalid, noRate, unknownCoupon, unknownService,
 } from './errors.js';
@@ -111,8 +112,6 @@ export function bestAdjustments(
 }
 
 const ADJUSTMENT_NAMES = { long_rent: 'Long stay', early_bird: 'Early booking', last_minute: 'Last minute' } as const;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface Draft extends LineItem {
   names: MultiLanguage;

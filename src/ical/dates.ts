@@ -95,14 +95,3 @@ export function dateOf(wall: Pick<WallTime, 'year' | 'month' | 'day'>): string {
   return `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
 }
 
-/** `date` (YYYY-MM-DD) plus `days`. */
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const moved = new Date(Date.UTC(y, m - 1, d + days));
-  return dateOf({ year: moved.getUTCFullYear(), month: moved.getUTCMonth() + 1, day: moved.getUTCDate() });
-}
-
-/** Today's date in `timeZone`. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return dateOf(wallTimeAt(now.getTime(), timeZone));
-}

@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Database } from '../db/types.js';
+import { UUID } from '../shared/patterns.js';
 import { buildFeed, notModified, type ExportEvent } from './export.js';
 import { exportEvents, logExport, productBySecret, type FeedProduct } from './export-queries.js';
 
@@ -16,7 +17,6 @@ export interface IcalRoutesOptions {
 }
 
 const SECRET = /^([A-Za-z0-9]{16,128})\.ics$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function notFound(reply: FastifyReply) {
   return reply.status(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');

@@ -15,7 +15,8 @@
  *    when an event was created, updated or cancelled; one `product_calendar_logs` row.
  */
 import type { Database, Transaction } from '../db/types.js';
-import { isTimeZone, todayIn } from './dates.js';
+import { isTimeZone } from './dates.js';
+import { todayIn } from '../shared/dates.js';
 import { feedUrl, fetchFeed, FeedFetchError, type FetchOptions } from './fetch.js';
 import { FeedParseError, parseFeed, type FeedEvent } from './parse.js';
 import {

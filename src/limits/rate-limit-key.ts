@@ -5,12 +5,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { parseApiKey } from '../auth/api-key-format.js';
+import { bearerToken } from '../auth/bearer.js';
 
 export function rateLimitKey(request: Pick<FastifyRequest, 'headers' | 'ip'>): string {
   const header = request.headers.authorization;
   if (typeof header === 'string') {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const parsed = match ? parseApiKey(match[1]!) : undefined;
+    const token = bearerToken(header);
+    const parsed = token === undefined ? undefined : parseApiKey(token);
     if (parsed) return `key:${parsed.keyId}`;
   }
   return addressKey(request);

@@ -12,6 +12,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
+import { UUID } from '../shared/patterns.js';
 import { invalidBody, notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import type { Authorize } from '../auth/authorize.js';
@@ -24,8 +25,6 @@ import type { WebhookWorker, WorkerConfig } from './worker.js';
 export const MAX_REDELIVER_IDS = 1000;
 /** The endpoint guard waits this long for DNS at most; a slow or failing lookup is left to delivery time. */
 const GUARD_DNS_TIMEOUT_MS = 2_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WebhookRouteDeps {
   db: Database;

@@ -1,9 +1,8 @@
 import type { Database, Queryable } from '../../db/types.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../auth/api-key-store.js';
 import { parseScopes, ScopeError } from '../../auth/scopes.js';
+import { UUID } from '../../shared/patterns.js';
 import { UsageError } from '../support/usage-error.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Checks an `--org` value's form before any database is opened. */
 export function organizationArgument(id: string | undefined): string {

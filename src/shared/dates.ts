@@ -1,6 +1,7 @@
 /**
- * Calendar dates as `YYYY-MM-DD` strings, computed in UTC so no local time zone or DST can shift a day. "Today" is
- * always today in the product's time zone (docs/design.md#booking-conventions), derived from an injected clock.
+ * Calendar dates as `YYYY-MM-DD` strings, computed in UTC so no local time zone or DST can shift a day: the booking
+ * flow's nights and the calendar import's all-day events. "Today" is always today in a given time zone (a product's
+ * or a calendar's, docs/design.md#booking-conventions), at an instant the caller may inject.
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
@@ -30,9 +31,10 @@ function toMs(date: string): number {
 
 const twoDigits = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
+/** `date` plus `days` (minus, when negative). */
 export function addDays(date: string, days: number): string {
   const next = new Date(toMs(date) + days * DAY_MS);
-  return `${next.getUTCFullYear()}-${twoDigits(next.getUTCMonth() + 1)}-${twoDigits(next.getUTCDate())}`;
+  return `${String(next.getUTCFullYear()).padStart(4, '0')}-${twoDigits(next.getUTCMonth() + 1)}-${twoDigits(next.getUTCDate())}`;
 }
 
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
@@ -49,7 +51,7 @@ export function weekdayIndex(date: string): number {
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** Today's date in `timeZone` at the instant `now`. */
-export function todayIn(timeZone: string, now: Date): string {
+export function todayIn(timeZone: string, now: Date = new Date()): string {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });

@@ -99,9 +99,8 @@ forEachBackend('iCal scheduling', (ctx) => {
     const refused = await syncProductCalendars(ctx.db, product.id, { timeoutMs: 500, allowPrivate: true, organizationId: stranger.id });
     assert.deepEqual(refused, { reports: [], pending: [] });
     assert.equal(server.hits('/fast.ics'), 0);
-    const started = Date.now();
     const result = await syncProductCalendars(ctx.db, product.id, { timeoutMs: 500, allowPrivate: true, organizationId: org.id });
-    assert.ok(Date.now() - started < 2000, `bounded: took ${Date.now() - started} ms`);
+    // Bounded: the slow feed (3 s) is given up at the 500 ms bound and reported failed; unbounded, it would be ok.
     const byId = new Map(result.reports.map((r) => [r.calendarId, r]));
     assert.equal(byId.get(fast)?.status, 'ok');
     assert.equal(byId.get(slow)?.status, 'failed');

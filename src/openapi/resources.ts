@@ -91,7 +91,7 @@ export function tableSchemas(table: Table, checks: CheckConstraints): Record<str
     const required = writable.filter(isRequiredOnInsert).map((column) => column.name);
     schemas[`${table.name}.create`] = {
       type: 'object',
-      description: `A new ${table.name} row. Server-owned columns (${serverOwnedList(table)}) are set by the server and ignored when sent (400 SK401 under \`Prefer: handling=strict\`).`,
+      description: `A new ${table.name} row. Server-owned columns (${serverOwnedList(table)}) are set by the server and ignored when sent (400 SK407 under \`Prefer: handling=strict\`).`,
       properties: Object.fromEntries(writable.map((column) => [column.name, schemaOf(table, column, checks)])),
       ...(required.length > 0 ? { required } : {}),
       example: Object.fromEntries(required.map((name) => [name, sampleValue(table, table.columns.find((c) => c.name === name)!, checks)])),

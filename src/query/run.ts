@@ -1,47 +1,29 @@
 /**
- * The engine: parse → plan → SQL → run (one statement; plus an EXPLAIN for planned/estimated counts) → response.
+ * The engine: parse → plan → SQL → run (one statement; plus an EXPLAIN for planned/estimated counts) → response
+ * (response.ts).
  * The caller owns the transaction (role, tenant settings, commit/rollback); `rollback` in the response tells it
  * not to commit (`Prefer: tx=rollback`, or an error after a mutation, e.g. PGRST116 on a single-object insert).
  */
 import type { Queryable, Transaction } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
-import { invalidRange, singularityError, unsupportedMethod } from '../errors/catalogue.js';
+import { unsupportedMethod } from '../errors/catalogue.js';
 import { fromDatabaseError } from '../errors/database-error.js';
 import type { SchemaCache } from '../schema/types.js';
-import { preferenceApplied } from './parse/headers.js';
 import { parseRequest, UnsupportedMethod, type EngineRequest, type ParseLimits } from './parse/request.js';
 import type { ParsedRequest } from './parse/types.js';
 import { allowedMethods, planRequest } from './plan/index.js';
 import type { EngineOptions, Plan } from './plan/types.js';
-import { contentRange, contentTypeFor, JSON_CONTENT_TYPE, locationFor, rangeStatus } from './response.js';
+import { errorResponse, optionsResponse, respond, type EngineResponse, type ExecutedStatement } from './response.js';
 import { buildStatement, type Statement } from './sql/statement.js';
 
 export type { EngineRequest } from './parse/request.js';
 export type { EngineOptions } from './plan/types.js';
-
-export interface EngineResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | undefined;
-  /** True when the transaction must be rolled back (tx=rollback, or an error). */
-  rollback: boolean;
-}
 
 interface ResultRow {
   total: number | string | null;
   page_total: number | string;
   body: string | null;
   inserted?: number | string | null;
-}
-
-/** An ApiError as a response (PostgREST's error body). */
-export function errorResponse(error: ApiError): EngineResponse {
-  return {
-    status: error.status,
-    headers: { 'Content-Type': JSON_CONTENT_TYPE, ...error.headers },
-    body: JSON.stringify(error.toBody()),
-    rollback: true,
-  };
 }
 
 async function plannedCount(tx: Queryable, statement: Statement): Promise<number | undefined> {
@@ -52,15 +34,6 @@ async function plannedCount(tx: Queryable, statement: Statement): Promise<number
   const plan = Array.isArray(parsed) ? (parsed[0] as { Plan?: { 'Plan Rows'?: number } } | undefined) : undefined;
   const estimate = plan?.Plan?.['Plan Rows'];
   return typeof estimate === 'number' ? Math.round(estimate) : undefined;
-}
-
-function contentLocation(options: EngineOptions, request: ParsedRequest): string {
-  const path = `${options.basePath}/${request.action.type === 'rpc' ? `rpc/${request.target}` : request.target}`;
-  return request.query.canonical === '' ? path : `${path}?${request.query.canonical}`;
-}
-
-function optionsResponse(allow: string): EngineResponse {
-  return { status: 200, headers: { Allow: allow }, body: undefined, rollback: false };
 }
 
 async function execute(
@@ -84,74 +57,23 @@ async function execute(
   } catch (error) {
     throw fromDatabaseError(error);
   }
-  const pageTotal = Number(row?.page_total ?? 0);
-  let total = row?.total === null || row?.total === undefined ? undefined : Number(row.total);
-  const body = row?.body ?? '';
-  const prefs = request.preferences;
-  const rollback = prefs.tx === 'rollback';
-  const headers: Record<string, string> = {};
-
-  if (plan.type === 'read' || plan.type === 'rpc') {
-    if (plan.count === 'planned' || (plan.count === 'estimated' && total !== undefined && total > options.maxRows)) {
-      try {
-        total = await plannedCount(tx, statement);
-      } catch (error) {
-        throw fromDatabaseError(error);
-      }
+  const executed: ExecutedStatement = {
+    pageTotal: Number(row?.page_total ?? 0),
+    total: row?.total === null || row?.total === undefined ? undefined : Number(row.total),
+    body: row?.body ?? '',
+    inserted: row?.inserted === null || row?.inserted === undefined ? undefined : Number(row.inserted),
+  };
+  const estimate =
+    (plan.type === 'read' || plan.type === 'rpc') &&
+    (plan.count === 'planned' || (plan.count === 'estimated' && executed.total !== undefined && executed.total > options.maxRows));
+  if (estimate) {
+    try {
+      executed.total = await plannedCount(tx, statement);
+    } catch (error) {
+      throw fromDatabaseError(error);
     }
-    if (plan.type === 'rpc' && plan.routine.returnsVoid) {
-      const applied = preferenceApplied(prefs, ['count', 'tx', 'handling']);
-      if (applied) headers['Preference-Applied'] = applied;
-      return { status: 204, headers, body: undefined, rollback };
-    }
-    const lower = plan.node.offset;
-    const upper = lower + pageTotal - 1;
-    const status = rangeStatus(lower, upper, total);
-    headers['Content-Range'] = contentRange(lower, upper, total);
-    if (plan.type === 'read') headers['Content-Location'] = contentLocation(options, request);
-    const applied = preferenceApplied(prefs, ['count', 'tx', 'handling']);
-    if (applied) headers['Preference-Applied'] = applied;
-    if (status === 416) {
-      const error = invalidRange({ kind: 'out-of-bounds', offset: lower, total: total ?? 0 });
-      return { ...errorResponse(error), headers: { ...headers, 'Content-Type': JSON_CONTENT_TYPE } };
-    }
-    const media = plan.type === 'rpc' && !plan.scalar && !plan.routine.returnsSet && plan.media === 'json' ? 'json' : plan.media;
-    if (media === 'object' && pageTotal !== 1 && !(plan.type === 'rpc' && plan.scalar)) throw singularityError(pageTotal);
-    headers['Content-Type'] = contentTypeFor(media);
-    return { status, headers, body: plan.headersOnly ? undefined : body, rollback };
   }
-
-  // Mutations.
-  if (plan.media === 'object' && pageTotal !== 1) throw singularityError(pageTotal);
-  const representation = prefs.return === 'representation';
-  const counted = prefs.count === 'exact' || prefs.count === 'estimated' ? pageTotal : undefined;
-  if (plan.type === 'insert') {
-    headers['Content-Range'] = contentRange(1, 0, counted);
-    if (prefs.return === 'headers-only' && pageTotal === 1 && plan.table.primaryKey.length > 0) {
-      const rows = JSON.parse(body) as Record<string, unknown>[];
-      if (rows[0]) headers['Location'] = locationFor(options.basePath, plan.table.name, rows[0]);
-    }
-    const applied = preferenceApplied(
-      { ...prefs, resolution: plan.onConflict ? prefs.resolution : undefined },
-      ['resolution', 'missing', 'return', 'count', 'tx', 'handling'],
-    );
-    if (applied) headers['Preference-Applied'] = applied;
-    if (representation) headers['Content-Type'] = contentTypeFor(plan.media);
-    // PostgREST: 201, except 200 when merge-duplicates inserted nothing (every row was an update).
-    const status = row?.inserted !== null && row?.inserted !== undefined && Number(row.inserted) === 0 ? 200 : 201;
-    return { status, headers, body: representation ? body : undefined, rollback };
-  }
-  headers['Content-Range'] =
-    plan.type === 'update' ? contentRange(0, pageTotal - 1, counted) : contentRange(1, 0, counted);
-  const applied = preferenceApplied(prefs, ['missing', 'return', 'count', 'tx', 'handling'].filter(
-    (key) => plan.type === 'update' || key !== 'missing',
-  ) as ('missing' | 'return' | 'count' | 'tx' | 'handling')[]);
-  if (applied) headers['Preference-Applied'] = applied;
-  if (representation) {
-    headers['Content-Type'] = contentTypeFor(plan.media);
-    return { status: 200, headers, body, rollback };
-  }
-  return { status: 204, headers, body: undefined, rollback };
+  return respond(request, plan, executed, options);
 }
 
 /** A request parsed and planned (no database yet), ready for the host's checks and then `executePrepared`. */

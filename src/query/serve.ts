@@ -12,8 +12,8 @@ import type { EngineRequest } from './parse/request.js';
 import type { ParsedRequest } from './parse/types.js';
 import { tableAccess, type TableAccess } from './plan/tables.js';
 import type { EngineOptions } from './plan/types.js';
-import { errorResponse, executePrepared, planned, prepareRequest, type EngineResponse, type PreparedRequest } from './run.js';
-import { JSON_CONTENT_TYPE, OBJECT_CONTENT_TYPE } from './response.js';
+import { executePrepared, planned, prepareRequest, type PreparedRequest } from './run.js';
+import { errorResponse, JSON_CONTENT_TYPE, OBJECT_CONTENT_TYPE, type EngineResponse } from './response.js';
 import type { SchemaCache } from '../schema/types.js';
 
 export type { TableAccess } from './plan/tables.js';

@@ -92,6 +92,12 @@ forEachBackend('error examples of the OpenAPI document', (ctx) => {
     assert.notEqual(examples.body!.value.code, examples.bulk!.value.code);
   });
 
+  it('a path the router cannot decode has its own code, not the one of a PATCH without filter', async () => {
+    const response = await app.inject({ method: 'GET', url: '/v1/%E0%A4%A', headers: bearer(org.key) });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.equal(response.json().code, 'SK410');
+  });
+
   it('a body over the size limit answers the example body', async () => {
     const response = await app.inject({
       method: 'POST', url: '/v1/contacts', headers: { ...bearer(org.key), 'content-type': 'application/json' },

@@ -15,7 +15,7 @@ import { loadConfig, type Config } from '../config.js';
 import { loggerOptions, observability, observabilityFastifyOptions } from '../observability/index.js';
 import { referencePage } from '../openapi/index.js';
 import { API_PREFIX } from './staykit-api.js';
-import { v1Routes } from './routes/v1.js';
+import { v1Routes } from './v1.js';
 
 export interface AppOptions {
   db: Database;

@@ -4,15 +4,15 @@
  * up on this scope, so every authenticated `/v1` request is logged the same way.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { bookingRoutes } from '../../booking/routes.js';
-import type { Config } from '../../config.js';
-import type { Database } from '../../db/types.js';
-import { icalRoutes } from '../../ical/index.js';
-import { openApiRoutes } from '../../openapi/index.js';
-import type { SchemaCache } from '../../schema/index.js';
-import { webhookRoutes, webhookWriteHook } from '../../webhooks/routes.js';
-import type { WebhookWorker } from '../../webhooks/worker.js';
-import { apiAuthorization, staykitApi } from '../staykit-api.js';
+import { bookingRoutes } from '../booking/routes.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/types.js';
+import { icalRoutes } from '../ical/index.js';
+import { openApiRoutes } from '../openapi/index.js';
+import type { SchemaCache } from '../schema/index.js';
+import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
+import type { WebhookWorker } from '../webhooks/worker.js';
+import { apiAuthorization, staykitApi } from './staykit-api.js';
 
 export interface V1RouteOptions {
   db: Database;

@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
+import { loadConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import type { Database } from '../../src/db/types.js';
 import { client, fixtures, startBookingApp } from './support.js';
 
 const REQUESTS = 50;
+/** Every simultaneous request waits for its turn: this is about double booking, not the per-organization cap. */
+const allQueued = loadConfig({ STAYKIT_TENANT_QUEUE: String(REQUESTS) });
 
 // On PostgreSQL the requests go through several app instances, each with its own connection pool, so they really
 // run at the same time; on PGlite (one connection) they queue, and the answer must be the same.
@@ -34,10 +37,10 @@ forEachBackend('No double booking under concurrent /v1/book', (ctx) => {
       for (let i = 0; i < 5; i += 1) {
         const pool = await openPostgres({ connectionString: ctx.url, maxConnections: 8 });
         pools.push(pool);
-        apps.push(await startBookingApp(pool));
+        apps.push(await startBookingApp(pool, undefined, { config: allQueued }));
       }
     } else {
-      apps.push(await startBookingApp(ctx.db));
+      apps.push(await startBookingApp(ctx.db, undefined, { config: allQueued }));
     }
   });
   after(async () => {

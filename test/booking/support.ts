@@ -3,13 +3,16 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Database, Queryable } from '../../src/db/types.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
 
 /** Monday 1 March 2027, 10:00 UTC: "today" is 2027-03-01 in Europe/Amsterdam (and in UTC). */
 export const NOW = new Date('2027-03-01T10:00:00Z');
 
-export async function startBookingApp(db: Database, now: (() => Date) | null = () => NOW): Promise<FastifyInstance> {
-  return buildApp(now ? { db, now } : { db });
+/** The real app on `db`; `options` for the settings a test varies. */
+export async function startBookingApp(
+  db: Database, now: (() => Date) | null = () => NOW, options: Omit<AppOptions, 'db' | 'now'> = {},
+): Promise<FastifyInstance> {
+  return buildApp(now ? { ...options, db, now } : { ...options, db });
 }
 
 export function client(app: FastifyInstance, key: string) {

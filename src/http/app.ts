@@ -23,6 +23,7 @@ export interface AppOptions {
   config?: Config;
   logLevel?: string;
   bodyLimitBytes?: number;
+  /** Default: the config's statement timeout. */
   statementTimeoutMs?: number;
   /** Connections for background work (the request log); default `db`. `staykit serve` passes a pool of its own. */
   backgroundDb?: Database;
@@ -64,7 +65,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
   await app.register(v1Routes, {
     prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb,
-    statementTimeoutMs: options.statementTimeoutMs, now: options.now, webhookWorker: options.webhookWorker,
+    statementTimeoutMs: options.statementTimeoutMs ?? config.statementTimeoutSeconds * 1000, now: options.now, webhookWorker: options.webhookWorker,
   });
   await app.ready();
   return app;

@@ -41,7 +41,6 @@ export async function serve(config: Config): Promise<void> {
     backgroundDb: background,
     config,
     logLevel: config.logLevel,
-    statementTimeoutMs: config.statementTimeoutSeconds * 1000,
     webhookWorker: () => workers?.webhooks,
     rateLimit: rateLimitOptions(config),
   });

@@ -7,7 +7,7 @@ import { bearer, createOrganization, startApp, startLoggedApp, type TestOrganiza
 import { policiesFor, rateLimitKey } from '../../src/limits/index.js';
 import { policyHeader, stateHeader } from '../../src/limits/rate-limit-headers.js';
 import { freshPrefix, needsRedis, REDIS_URL } from './support/redis.js';
-import { startTcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 describe('rate limit policies and headers', () => {
@@ -202,7 +202,7 @@ forEachBackend('rate limit (Redis)', (ctx) => {
 
   test('Redis lost and back while serving: counted in memory meanwhile (warning, never a 500), shared again after', needsRedis, async () => {
     const redisPort = Number(new URL(REDIS_URL).port || 6379);
-    const proxy = await startTcpProxy(redisPort, new URL(REDIS_URL).hostname);
+    const proxy = await startTcpProxy(new URL(REDIS_URL).hostname, redisPort);
     const { app, logs } = await startLoggedApp(ctx.db, {
       rateLimit: { perMinute: 10, burst: 6, redisUrl: `redis://127.0.0.1:${proxy.port}`, keyPrefix: freshPrefix() },
     });

@@ -91,7 +91,7 @@ forEachBackend('@supabase/postgrest-js against /v1', (ctx) => {
     const bookings = await other.from('calendar_events').select('id, bookings(id)', { count: 'exact' });
     assert.equal(bookings.count, 0);
 
-    const { rows } = await ctx.db.query<{ id: string }>('SELECT id FROM api.coupons WHERE organization_id = $1 LIMIT 1', [demo.organization_id]);
+    const { rows } = await ctx.db.query<{ id: string }>('SELECT id FROM api.coupons WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY id LIMIT 1', [demo.organization_id]);
     const foreignCoupon = rows[0]!.id;
     const update = await other.from('coupons').update({ description: 'hijacked' }).eq('id', foreignCoupon).select();
     assert.deepEqual(update.data, []);

@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/types.js';
 import { idempotencyInProgress, idempotencyKeyInvalid, idempotencyMismatch } from './errors.js';
+import { deleteKeyQuery, lockKeyQuery, storedKeyQuery, storeKeyQuery, type StoredKeyRow } from './idempotency-queries.js';
+import { run } from './queries.js';
 
 export const KEY_TTL_HOURS = 24;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -54,28 +56,16 @@ export async function withIdempotency(
   work: () => Promise<{ status: number; body: unknown }>,
 ): Promise<StoredResponse> {
   if (key === undefined) return { ...(await work()), replayed: false };
-  const { rows: locked } = await tx.query<{ locked: boolean }>(
-    'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-    [`staykit-idempotency:${organizationId}:${key}`],
-  );
-  if (!locked[0]?.locked) throw idempotencyInProgress();
+  const [lock] = await run<{ locked: boolean }>(tx, lockKeyQuery(organizationId, key));
+  if (!lock?.locked) throw idempotencyInProgress();
   const hash = requestHash(operation, body);
-  const { rows } = await tx.query<{ request_hash: string; response_status: number; response_body: unknown; fresh: boolean }>(
-    `SELECT request_hash, response_status, response_body, created_at > now() - make_interval(hours => $2) AS fresh
-     FROM staykit_internal.idempotency_keys WHERE key = $1`,
-    [key, KEY_TTL_HOURS],
-  );
-  const stored = rows[0];
+  const [stored] = await run<StoredKeyRow>(tx, storedKeyQuery(key, KEY_TTL_HOURS));
   if (stored?.fresh) {
     if (stored.request_hash !== hash) throw idempotencyMismatch();
     return { status: stored.response_status, body: stored.response_body, replayed: true };
   }
-  if (stored) await tx.query('DELETE FROM staykit_internal.idempotency_keys WHERE key = $1', [key]);
+  if (stored) await run(tx, deleteKeyQuery(key));
   const result = await work();
-  await tx.query(
-    `INSERT INTO staykit_internal.idempotency_keys (organization_id, key, operation, request_hash, response_status, response_body)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
-    [organizationId, key, operation, hash, result.status, JSON.stringify(result.body)],
-  );
+  await run(tx, storeKeyQuery(organizationId, key, operation, hash, result));
   return { ...result, replayed: false };
 }

@@ -31,8 +31,9 @@ if (only.length === 0) {
 }
 const files = only.length > 0 ? only : testFiles('test').sort();
 step('tests', process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files]);
-if (only.length === 0) {
-  // Mutation testing (StrykerJS) of the modules in scripts/mutation-modules.js, incremental: only mutants whose code
-  // or tests changed since stryker-incremental/ are run again; fails when a module scores below its threshold.
+// Mutation testing (StrykerJS, `npm run mutate`) is not part of this command yet: no incremental baseline is
+// committed, so in a fresh clone it would mutate every module from scratch, for a time not yet measured against
+// CI's budget (docs/testing.md). STAYKIT_TEST_MUTATION=1 adds the incremental run after the suite.
+if (only.length === 0 && process.env.STAYKIT_TEST_MUTATION === '1') {
   step('mutation testing (Stryker, incremental)', process.execPath, ['scripts/mutation-run.js']);
 }

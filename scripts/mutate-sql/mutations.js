@@ -10,6 +10,17 @@
 const TENANCY = ['test/migrations/tenancy.test.ts', 'test/http/tenant-isolation.test.ts'];
 const CALENDAR = ['test/migrations/calendar.test.ts', 'test/booking/overlap-resource-api.test.ts'];
 
+/** The no-overlap constraint as the migrations define it, with one part replaced. */
+function noOverlap({
+  range = "daterange(start_date, end_date + padding, '[)')",
+  where = "status <> 'CANCELLED' AND type IN ('booking', 'blocked period')",
+}) {
+  return `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_no_overlap;
+ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_no_overlap EXCLUDE USING gist (
+  product_id WITH =, organization_id WITH =, ${range} WITH &&
+) WHERE (${where});`;
+}
+
 /** @type {PlantedChange[]} */
 export const PLANTED_CHANGES = [
   {
@@ -37,6 +48,19 @@ export const PLANTED_CHANGES = [
     tests: TENANCY,
   },
   {
+    name: 'read-scope-ignored',
+    change: 'the read-scope policies admit every table whatever the key\'s scopes (may_read is always true)',
+    sql: `CREATE OR REPLACE FUNCTION staykit_internal.may_read(resource text) RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE AS $$ SELECT true $$;`,
+    tests: ['test/auth/embed-scopes.test.ts'],
+  },
+  {
+    name: 'webhook-secret-readable',
+    change: 'the API role may read webhooks.signing_secret back',
+    sql: 'GRANT SELECT (signing_secret) ON api.webhooks TO staykit_api;',
+    tests: ['test/http/webhook-secrets.test.ts'],
+  },
+  {
     name: 'grant-organization-id-insert',
     change: 'the API role may set organization_id itself on capacity_groups',
     sql: 'GRANT INSERT (organization_id) ON api.capacity_groups TO staykit_api;',
@@ -57,28 +81,19 @@ export const PLANTED_CHANGES = [
   {
     name: 'no-overlap-ignores-padding',
     change: 'the no-overlap constraint forgets the cooldown padding after a stay',
-    sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_no_overlap;
-ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_no_overlap EXCLUDE USING gist (
-  product_id WITH =, daterange(start_date, end_date, '[)') WITH &&
-) WHERE (status <> 'CANCELLED' AND type IN ('booking', 'blocked period'));`,
+    sql: noOverlap({ range: "daterange(start_date, end_date, '[)')" }),
     tests: CALENDAR,
   },
   {
     name: 'no-overlap-checkout-day-inclusive',
     change: 'the no-overlap constraint counts the checkout day as taken (closed range)',
-    sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_no_overlap;
-ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_no_overlap EXCLUDE USING gist (
-  product_id WITH =, daterange(start_date, end_date + padding, '[]') WITH &&
-) WHERE (status <> 'CANCELLED' AND type IN ('booking', 'blocked period'));`,
+    sql: noOverlap({ range: "daterange(start_date, end_date + padding, '[]')" }),
     tests: CALENDAR,
   },
   {
     name: 'no-overlap-cancelled-blocks',
     change: 'cancelled events keep blocking their dates',
-    sql: `ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_no_overlap;
-ALTER TABLE api.calendar_events ADD CONSTRAINT calendar_events_no_overlap EXCLUDE USING gist (
-  product_id WITH =, daterange(start_date, end_date + padding, '[)') WITH &&
-) WHERE (type IN ('booking', 'blocked period'));`,
+    sql: noOverlap({ where: "type IN ('booking', 'blocked period')" }),
     tests: CALENDAR,
   },
   {
@@ -124,6 +139,24 @@ $$;`,
     change: 'confirming a booking\'s event no longer sets bookings.confirmed_at',
     sql: 'ALTER TABLE api.calendar_events DISABLE TRIGGER confirm_booking;',
     tests: ['test/migrations/calendar.test.ts'],
+  },
+  {
+    name: 'event-log-disabled',
+    change: 'changes to calendar events are no longer logged to calendar_event_updates',
+    sql: 'ALTER TABLE api.calendar_events DISABLE TRIGGER log_change;',
+    tests: ['test/migrations/calendar.test.ts'],
+  },
+  {
+    name: 'date-range-check-dropped',
+    change: 'a calendar event may start on any date PostgreSQL accepts (infinity, 4713 BC, the year 275760)',
+    sql: 'ALTER TABLE api.calendar_events DROP CONSTRAINT calendar_events_start_date_in_range;',
+    tests: ['test/migrations/date-ranges.test.ts'],
+  },
+  {
+    name: 'updated-at-trigger-disabled',
+    change: 'updating a product no longer moves its updated_at',
+    sql: 'ALTER TABLE api.products DISABLE TRIGGER set_updated_at;',
+    tests: ['test/migrations/states.test.ts'],
   },
   {
     name: 'coupon-soft-delete-disabled',

@@ -26,7 +26,7 @@ export const MUTATION_MODULES = [
   {
     name: 'outbound',
     mutate: ['src/outbound/addresses.ts'],
-    tests: ['test/outbound/request.test.ts'],
+    tests: ['test/outbound/*.test.ts'],
     threshold: 0,
   },
   {

@@ -7,9 +7,9 @@
  * functions (timeline.ts).
  */
 import type { Queryable } from '../db/types.js';
-import { addDays, daysBetween, isDate, todayIn } from '../shared/dates.js';
+import { addDays, daysBetween, isDate, todayIn } from '../common/dates.js';
 import { invalidInput, productNotFound } from './errors.js';
-import { UUID } from '../shared/patterns.js';
+import { UUID } from '../common/patterns.js';
 import { availabilityQuery } from './availability-queries.js';
 import { run } from './queries.js';
 import { parseShowOptions, type ShowOptions } from './show-options.js';

@@ -3,8 +3,8 @@
  * SK601 naming the field; rules that need the database (unknown product, capacity group, coupon) come later.
  */
 import { invalidInput, unknownCapacityGroup } from './errors.js';
-import { isDate } from '../shared/dates.js';
-import { EMAIL, UUID } from '../shared/patterns.js';
+import { isDate } from '../common/dates.js';
+import { EMAIL, UUID } from '../common/patterns.js';
 
 const CURRENCY = /^[A-Z]{3}$/;
 const LANGUAGE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;

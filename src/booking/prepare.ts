@@ -6,7 +6,7 @@
  */
 import type { ApiError } from '../errors/api-error.js';
 import type { Queryable } from '../db/types.js';
-import { addDays, todayIn } from '../shared/dates.js';
+import { addDays, todayIn } from '../common/dates.js';
 import { currencyNotSupported, notAvailable, occupancyInvalid, productNotFound, stayRulesViolated } from './errors.js';
 import type { BookingInput, ContactInput } from './input.js';
 import {

@@ -3,8 +3,8 @@
  * their deposits, coupons and taxes (docs/design.md#pricing), in integer minor units. Pure: everything it needs is
  * loaded first.
  */
-import { daysBetween } from '../shared/dates.js';
-import { EMAIL } from '../shared/patterns.js';
+import { daysBetween } from '../common/dates.js';
+import { EMAIL } from '../common/patterns.js';
 import {
   couponExhausted, couponNotApplicable, couponNotStackable, formValueInvalid, noRate, unknownCoupon, unknownService,
 } from './errors.js';

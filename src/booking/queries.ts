@@ -5,7 +5,7 @@
  * shared with the availability statement.
  */
 import type { Queryable } from '../db/types.js';
-import { addDays, daysBetween } from '../shared/dates.js';
+import { addDays, daysBetween } from '../common/dates.js';
 import type { Configuration, Night } from './model.js';
 
 export interface SqlQuery {

@@ -2,7 +2,7 @@
  * The stay rules (docs/design.md#stay-rules) as pure functions: the shape of a stay per rent period, the rules of the
  * arrival configuration, overlaps with existing events (cooldown padding included) and occupancy.
  */
-import { addDays, daysBetween, weekdayIndex, WEEKDAY_NAMES } from '../shared/dates.js';
+import { addDays, daysBetween, weekdayIndex, WEEKDAY_NAMES } from '../common/dates.js';
 import { invalidInput, unknownCapacityGroup } from './errors.js';
 import type { Interval } from './input.js';
 import type { BlockingEvent, Capacity, CapacityGroup, Configuration, Night, Product } from './model.js';

@@ -6,7 +6,7 @@
  * of products.
  */
 import type { Queryable } from '../db/types.js';
-import { addDays, todayIn } from '../shared/dates.js';
+import { addDays, todayIn } from '../common/dates.js';
 import type { ShowOptions } from './show-options.js';
 import { parseShowOptions } from './show-options.js';
 import { invalidInput } from './errors.js';

@@ -5,7 +5,7 @@
  * (docs/design.md#availability-and-search). Pure functions; the ranges come from one SQL statement
  * (availability-queries.ts).
  */
-import { addDays, daysBetween, weekdayIndex } from '../shared/dates.js';
+import { addDays, daysBetween, weekdayIndex } from '../common/dates.js';
 import type { Configuration } from './model.js';
 import type { ShowOptions } from './show-options.js';
 

@@ -12,7 +12,7 @@
  */
 import ICAL from 'ical.js';
 import { createHash } from 'node:crypto';
-import { addDays } from '../shared/dates.js';
+import { addDays } from '../common/dates.js';
 
 export interface ExportEvent {
   id: string;

@@ -20,7 +20,7 @@
 import ICAL from 'ical.js';
 import { createHash } from 'node:crypto';
 import { invalidDateInLine } from './date-values.js';
-import { addDays } from '../shared/dates.js';
+import { addDays } from '../common/dates.js';
 import { addMinutes, dateOf, instantOfWallTime, isTimeZone, SUPPORTED_DATES, wallTimeAt, type WallTime } from './dates.js';
 import { occurrenceChecker } from './recurrence-check.js';
 

@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Database } from '../db/types.js';
-import { UUID } from '../shared/patterns.js';
+import { UUID } from '../common/patterns.js';
 import { buildFeed, notModified, type ExportEvent } from './export.js';
 import { exportEvents, logExport, productBySecret, type FeedProduct } from './export-queries.js';
 

@@ -16,7 +16,7 @@
  */
 import type { Database, Transaction } from '../db/types.js';
 import { isTimeZone } from './dates.js';
-import { todayIn } from '../shared/dates.js';
+import { todayIn } from '../common/dates.js';
 import { feedUrl, fetchFeed, FeedFetchError, type FetchOptions } from './fetch.js';
 import { FeedParseError, parseFeed, type FeedEvent } from './parse.js';
 import {

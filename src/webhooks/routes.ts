@@ -12,7 +12,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
-import { UUID } from '../shared/patterns.js';
+import { UUID } from '../common/patterns.js';
 import { invalidBody, notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import type { Authorize } from '../auth/authorize.js';

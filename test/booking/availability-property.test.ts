@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { fuzzParameters } from '../fuzz/arbitraries.js';
 import { createOrganization } from '../support/app.js';
-import { addDays, daysBetween, weekdayIndex } from '../../src/shared/dates.js';
+import { addDays, daysBetween, weekdayIndex } from '../../src/common/dates.js';
 import { client, fixtures, startBookingApp, NOW } from './support.js';
 
 const TODAY = '2027-03-01'; // NOW in Europe/Amsterdam

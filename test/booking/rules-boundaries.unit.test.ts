@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_STAY_DAYS, resolveOccupancy, stayRuleViolations, toStay } from '../../src/booking/rules.js';
 import { bestAdjustments } from '../../src/booking/pricing.js';
-import { addDays } from '../../src/shared/dates.js';
+import { addDays } from '../../src/common/dates.js';
 import type { CapacityGroup, Configuration, Night, Product } from '../../src/booking/model.js';
 
 const TODAY = '2027-03-01';

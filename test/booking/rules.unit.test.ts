@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bestAdjustments, percentOf, roundHalfUp } from '../../src/booking/pricing.js';
 import { conflictingEvents, resolveOccupancy, toStay } from '../../src/booking/rules.js';
-import { addDays, daysBetween, isDate, todayIn, weekdayIndex } from '../../src/shared/dates.js';
+import { addDays, daysBetween, isDate, todayIn, weekdayIndex } from '../../src/common/dates.js';
 import { statusOf, toDays, toIntervals, type ProductTimeline } from '../../src/booking/timeline.js';
 import type { BlockingEvent, CapacityGroup } from '../../src/booking/model.js';
 

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Queryable } from '../../src/db/types.js';
-import { addDays, todayIn } from '../../src/shared/dates.js';
+import { addDays, todayIn } from '../../src/common/dates.js';
 
 export const TIMEZONE = 'Europe/Amsterdam';
 

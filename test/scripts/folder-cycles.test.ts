@@ -50,8 +50,8 @@ test('a parent folder and its subfolder importing each other are a cycle', () =>
 test('folders that only import downwards pass', () => {
   const result = check(tree({
     'http/app.ts': "import { book } from '../booking/routes.js';\nexport const app = book;\n",
-    'booking/routes.ts': "import { shared } from '../shared/patterns.js';\nexport const book = shared;\n",
-    'shared/patterns.ts': 'export const shared = 1;\n',
+    'booking/routes.ts': "import { common } from '../common/patterns.js';\nexport const book = common;\n",
+    'common/patterns.ts': 'export const common = 1;\n',
   }));
   assert.equal(result.status, 0, result.stdout);
   assert.match(result.stdout, /no folder-level import cycles/);

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../db/types.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../auth/api-key-store.js';
 import { parseScopes, ScopeError } from '../../auth/scopes.js';
-import { UUID } from '../../shared/patterns.js';
+import { UUID } from '../../common/patterns.js';
 import { UsageError } from '../support/usage-error.js';
 
 /** Checks an `--org` value's form before any database is opened. */

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { proxyPostgres, type TcpProxy } from '../support/tcp-proxy.js';
 import { createContact, waitFor } from '../webhooks/support.js';
 
 /** Far beyond what the server needs (statement timeout 2 s + 2 s margin, or the 5 s connection wait), far below TCP's own minutes. */
@@ -33,12 +33,10 @@ describe('a stalled network to PostgreSQL [postgres]', { skip: !BACKENDS.include
 
   before(async () => {
     testDb = await createTestDatabase('postgres');
-    const target = new URL(testDb.url!);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(testDb.url!);
-    viaProxy.port = String(proxy.port);
+    const proxied = await proxyPostgres(testDb.url!);
+    proxy = proxied.proxy;
     org = await createOrganization(testDb.db, 'Stalled');
-    server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), STAYKIT_STATEMENT_TIMEOUT: '2' });
+    server = await startServerProcess({ DATABASE_URL: proxied.url, STAYKIT_STATEMENT_TIMEOUT: '2' });
   });
   after(async () => {
     await server?.stop('SIGKILL');

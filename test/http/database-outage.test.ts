@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { proxyPostgres, type TcpProxy } from '../support/tcp-proxy.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,12 +19,10 @@ describe('database outage under traffic [postgres]', { skip: !BACKENDS.includes(
 
   before(async () => {
     testDb = await createTestDatabase('postgres');
-    const target = new URL(testDb.url!);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(testDb.url!);
-    viaProxy.port = String(proxy.port);
+    const proxied = await proxyPostgres(testDb.url!);
+    proxy = proxied.proxy;
     key = (await createOrganization(testDb.db, 'Outage')).key;
-    server = await startServerProcess({ DATABASE_URL: viaProxy.toString() });
+    server = await startServerProcess({ DATABASE_URL: proxied.url });
   });
   after(async () => {
     await server?.stop();

@@ -55,3 +55,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     close: () => (server.listening ? stop() : Promise.resolve()),
   };
 }
+
+/** A proxy in front of the PostgreSQL database at `url`, and the URL that reaches that database through it. */
+export async function proxyPostgres(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  target.port = String(proxy.port);
+  return { proxy, url: target.toString() };
+}

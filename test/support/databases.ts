@@ -34,7 +34,14 @@ if (!adminUrl && process.env.STAYKIT_TEST_BACKENDS !== 'pglite') {
   console.log('# PostgreSQL is not reachable (set TEST_DATABASE_URL or start it on 127.0.0.1:5432): running on PGlite ONLY');
 }
 
-export const BACKENDS: Backend[] = adminUrl ? ['pglite', 'postgres'] : ['pglite'];
+if (process.env.STAYKIT_TEST_BACKENDS === 'postgres' && !adminUrl) {
+  throw new Error('STAYKIT_TEST_BACKENDS=postgres, but PostgreSQL is not reachable (set TEST_DATABASE_URL)');
+}
+
+/** `STAYKIT_TEST_BACKENDS=postgres` runs PostgreSQL alone: a quick loop while writing a change, never CI's run. */
+export const BACKENDS: Backend[] = process.env.STAYKIT_TEST_BACKENDS === 'postgres'
+  ? ['postgres']
+  : adminUrl ? ['pglite', 'postgres'] : ['pglite'];
 
 export interface TestDatabase {
   db: Database;

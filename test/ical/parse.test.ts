@@ -120,9 +120,8 @@ describe('parseFeed, long-running rules', () => {
     assert.ok(events.every((e) => e.end_date > day(0) && e.start_date <= day(70)));
   });
 
+  // The CPU bound is the expansion budget (a count of steps), so the test checks the refusal, not a duration.
   it('a daily rule begun decades ago exceeds the expansion budget: the feed fails (bounded CPU)', () => {
-    const started = Date.now();
-    assert.throws(() => parseFeed(rule('19900101', 'DAILY'), options()), /recurs too often/);
-    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+    assert.throws(() => parseFeed(rule('19900101', 'DAILY'), options()), /recurs too often \(more than \d+ occurrences to expand\)/);
   });
 });

@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.staykit/', 'dist/', 'bench/results/', 'reports/', '.stryker-tmp/'] },
+  { ignores: ['node_modules/', '.staykit/', 'dist/', 'web/*/dist/', 'bench/results/', 'reports/', '.stryker-tmp/'] },
   ...tseslint.configs.recommended,
   {
     rules: {

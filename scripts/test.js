@@ -2,7 +2,7 @@
 // `npm test`: typecheck, lint, no folder-level import cycles in src/ (scripts/folder-cycles.js), every test file
 // under test/ with Node's own test runner (TypeScript through tsx), then mutation testing. With file arguments it
 // runs only those files and skips the static checks and mutations.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -26,6 +26,11 @@ function step(label, command, args) {
 const only = process.argv.slice(2);
 if (only.length === 0) {
   step('typecheck (tsc --noEmit)', process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit']);
+  // Each web app (web/<app>) is browser code with a tsconfig of its own (DOM, JSX, bundler resolution).
+  for (const app of existsSync('web') ? readdirSync('web').sort() : []) {
+    const project = join('web', app);
+    if (existsSync(join(project, 'tsconfig.json'))) step(`typecheck ${project}`, process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', project]);
+  }
   step('lint (eslint)', process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
   step('folder-level import cycles', process.execPath, ['scripts/folder-cycles.js']);
 }

@@ -16,6 +16,7 @@ import { loggerOptions, observability, observabilityFastifyOptions } from '../ob
 import { referencePage } from '../openapi/index.js';
 import { API_PREFIX } from './staykit-api.js';
 import { v1Routes } from './v1.js';
+import { dashboardRoutes } from '../dashboard/index.js';
 
 export interface AppOptions {
   db: Database;
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(healthRoutes, { db: options.db });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
+  await app.register(dashboardRoutes);
   await app.register(v1Routes, {
     prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb,
     statementTimeoutMs: options.statementTimeoutMs ?? config.statementTimeoutSeconds * 1000, now: options.now, webhookWorker: options.webhookWorker,

@@ -1,0 +1,73 @@
+/**
+ * Dates and money as the organization writes them: its language as the locale, its time zone for moments
+ * (timestamps). Calendar dates (`YYYY-MM-DD`: stays, blocks) are days in the unit's own calendar and are shown as
+ * they are, never shifted by a time zone.
+ */
+export interface OrganizationLocale {
+  locale: string;
+  timeZone: string;
+  currency: string;
+}
+
+export interface Formatter {
+  locale: string;
+  timeZone: string;
+  /** A calendar date, e.g. "3 Nov 2026". */
+  date(isoDate: string): string;
+  /** A short day label for the timeline header, e.g. "Tu 3". */
+  weekdayDay(isoDate: string): { weekday: string; day: string };
+  month(isoDate: string): string;
+  /** A moment in the organization's time zone. */
+  moment(timestamp: string | null): string;
+  /** Minor units of `currency`, e.g. 14500 EUR → "€145.00". */
+  money(minor: number, currency?: string): string;
+  /** Today in the organization's time zone, `YYYY-MM-DD`. */
+  today(): string;
+}
+
+const asUtc = (isoDate: string) => new Date(`${isoDate}T00:00:00Z`);
+
+export function formatterFor({ locale, timeZone, currency: defaultCurrency }: OrganizationLocale): Formatter {
+  const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const weekday = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+  const day = new Intl.DateTimeFormat(locale, { day: 'numeric', timeZone: 'UTC' });
+  const month = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const moment = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  const isoInZone = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone });
+  const money = new Map<string, Intl.NumberFormat>();
+  const moneyFormat = (currency: string) => {
+    let format = money.get(currency);
+    if (!format) money.set(currency, (format = new Intl.NumberFormat(locale, { style: 'currency', currency })));
+    return format;
+  };
+  return {
+    locale,
+    timeZone,
+    date: (isoDate) => dateFormat.format(asUtc(isoDate)),
+    weekdayDay: (isoDate) => ({ weekday: weekday.format(asUtc(isoDate)), day: day.format(asUtc(isoDate)) }),
+    month: (isoDate) => month.format(asUtc(isoDate)),
+    moment: (timestamp) => (timestamp ? moment.format(new Date(timestamp)) : '—'),
+    money: (minor, currency = defaultCurrency) => {
+      const format = moneyFormat(currency);
+      const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+      return format.format(minor / 10 ** digits);
+    },
+    today: () => isoInZone.format(new Date()),
+  };
+}
+
+/** A safe locale: the organization's language when the browser knows it, else English. */
+export function localeOf(language: string | null | undefined): string {
+  try {
+    return Intl.getCanonicalLocales(language ?? 'en')[0] ?? 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+/** The name of a localized text (MultiLanguageString) in the organization's language. */
+export function localized(text: Record<string, string> | string | null | undefined, locale: string): string {
+  if (text == null) return '';
+  if (typeof text === 'string') return text;
+  return text[locale] ?? text[locale.split('-')[0] ?? ''] ?? text.default ?? Object.values(text)[0] ?? '';
+}

@@ -1,0 +1,19 @@
+/** The page for a path inside /admin. */
+import { Text, Title } from '@mantine/core';
+import { match } from '../common/router';
+import { Timeline } from '../timeline/Timeline';
+
+export function Page({ path }: { path: string }) {
+  if (path === '/') return <Timeline />;
+  const routes: [string, (params: Record<string, string>) => React.ReactNode][] = [];
+  for (const [pattern, render] of routes) {
+    const params = match(pattern, path);
+    if (params) return render(params);
+  }
+  return (
+    <>
+      <Title order={2}>Page not found</Title>
+      <Text>There is no dashboard page at {path}.</Text>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The signed-in frame: header with the organization and a logout button, navigation (a drawer behind a burger on
+ * a phone), and the page of the current path.
+ */
+import { useState } from 'react';
+import { AppShell, Burger, Button, Group, NavLink, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { logOut } from '../api/session';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { Link, useLocation } from '../common/router';
+import { useWorkspace } from './context';
+import { Page } from './Page';
+import { navigationFor } from './navigation';
+
+export function Shell() {
+  const workspace = useWorkspace();
+  const { path } = useLocation();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const items = navigationFor(workspace.can, workspace.session.member.role);
+
+  const signOut = async () => {
+    setBusy(true);
+    try {
+      await logOut();
+      workspace.signedOut();
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap" gap="sm">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
+            <Title order={1} size="h4">Staykit</Title>
+            <Text size="sm" c="dimmed" truncate data-testid="organization-name">{workspace.session.organization.name}</Text>
+          </Group>
+          <Group wrap="nowrap" gap="sm">
+            <Text size="sm" visibleFrom="sm" c="dimmed">{workspace.session.user.email}</Text>
+            <Button variant="default" size="xs" onClick={signOut} loading={busy}>Log out</Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <VisuallyHidden><h2>Navigation</h2></VisuallyHidden>
+        <Stack gap={2} component="nav">
+          {items.map((item) => (
+            <NavLink key={item.to} component={Link} to={item.to} label={item.label}
+              active={item.to === '/' ? path === '/' : path.startsWith(item.to)} onClick={close}
+              aria-current={(item.to === '/' ? path === '/' : path.startsWith(item.to)) ? 'page' : undefined} />
+          ))}
+        </Stack>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <ErrorAlert error={error} title="Could not log out" />
+        <Page path={path} />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,22 @@
+/** The pages a member sees in the navigation, by what their permissions let them read. */
+import type { Can } from '../api/permissions';
+
+export interface NavigationItem {
+  to: string;
+  label: string;
+}
+
+const ADMINS = new Set(['owner', 'admin']);
+
+export function navigationFor(can: Can, role: string): NavigationItem[] {
+  const items: (NavigationItem & { visible: boolean })[] = [
+    { to: '/', label: 'Calendar', visible: can('calendar_events') },
+    { to: '/bookings', label: 'Bookings', visible: can('bookings') },
+    { to: '/units', label: 'Units and prices', visible: can('products') },
+    { to: '/settings/keys', label: 'API keys', visible: ADMINS.has(role) },
+    { to: '/settings/webhooks', label: 'Webhooks', visible: can('webhooks') },
+    { to: '/settings/templates', label: 'E-mail templates', visible: can('email_templates') },
+    { to: '/settings/members', label: 'Members', visible: can('members') },
+  ];
+  return items.filter((item) => item.visible).map(({ to, label }) => ({ to, label }));
+}

@@ -1,0 +1,3 @@
+export function Timeline() {
+  return <p>Timeline</p>;
+}

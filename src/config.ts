@@ -6,6 +6,16 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** The server itself when DATABASE_URL is a transaction-mode pooler: LISTEN and migrations (docs/scaling.md). */
+  databaseDirectUrl: string | undefined;
+  /** Read replicas for reads that may be slightly stale (docs/scaling.md#read-replicas). */
+  databaseReadUrls: string[];
+  /** Seconds after a write during which the same key reads from the primary. */
+  readYourWritesSeconds: number;
+  /** Months each partitioned log keeps (0 = for ever), by table (docs/scaling.md#partitioned-logs). */
+  logRetentionMonths: Record<LogTable, number>;
+  /** API processes `staykit serve` starts (node:cluster). */
+  processes: number;
   dataDir: string;
   redisUrl: string | undefined;
   outboundAllowPrivate: boolean;
@@ -23,6 +33,13 @@ export interface Config {
   tenantQueue: number;
   tenantQueueTimeoutSeconds: number;
   authFailureLimit: number;
+  /** Seconds a dashboard session stays valid without a request (docs/dashboard.md#sessions-api). */
+  sessionIdleTimeoutSeconds: number;
+  /** Seconds a dashboard session stays valid at most, however active. */
+  sessionMaxAgeSeconds: number;
+  /** Failed dashboard logins per 15 minutes for one e-mail address, and for one client address (0: no limit). */
+  loginLimitPerEmail: number;
+  loginLimitPerAddress: number;
   worker: 'embedded' | 'off';
   workerPollIntervalSeconds: number;
   logLevel: string;
@@ -32,6 +49,11 @@ export const CONFIG_VARIABLES = {
   port: 'PORT',
   host: 'HOST',
   databaseUrl: 'DATABASE_URL',
+  databaseDirectUrl: 'DATABASE_DIRECT_URL',
+  databaseReadUrls: 'DATABASE_READ_URL',
+  readYourWritesSeconds: 'STAYKIT_READ_YOUR_WRITES',
+  logRetentionMonths: 'STAYKIT_LOG_RETENTION',
+  processes: 'STAYKIT_PROCESSES',
   dataDir: 'DATA_DIR',
   redisUrl: 'REDIS_URL',
   outboundAllowPrivate: 'STAYKIT_OUTBOUND_ALLOW_PRIVATE',
@@ -49,12 +71,27 @@ export const CONFIG_VARIABLES = {
   tenantQueue: 'STAYKIT_TENANT_QUEUE',
   tenantQueueTimeoutSeconds: 'STAYKIT_TENANT_QUEUE_TIMEOUT',
   authFailureLimit: 'STAYKIT_AUTH_FAILURE_LIMIT',
+  sessionIdleTimeoutSeconds: 'STAYKIT_SESSION_IDLE_TIMEOUT',
+  sessionMaxAgeSeconds: 'STAYKIT_SESSION_MAX_AGE',
+  loginLimitPerEmail: 'STAYKIT_LOGIN_LIMIT_PER_EMAIL',
+  loginLimitPerAddress: 'STAYKIT_LOGIN_LIMIT_PER_ADDRESS',
   worker: 'STAYKIT_WORKER',
   workerPollIntervalSeconds: 'STAYKIT_WORKER_POLL_INTERVAL',
   logLevel: 'LOG_LEVEL',
 } as const satisfies Record<keyof Config, string>;
 
 export class ConfigError extends Error {}
+
+/** The logs partitioned by month (migration 0160) and the months each keeps unless STAYKIT_LOG_RETENTION says otherwise. */
+export const LOG_RETENTION_DEFAULTS = {
+  api_requests: 3,
+  webhook_notifications: 3,
+  message_events: 12,
+  booking_updates: 36,
+  calendar_event_updates: 36,
+} as const;
+
+export type LogTable = keyof typeof LOG_RETENTION_DEFAULTS;
 
 type Source = Record<string, string | undefined>;
 
@@ -86,11 +123,33 @@ function oneOf<T extends string>(source: Source, name: string, allowed: readonly
   return raw as T;
 }
 
+function urls(source: Source, name: string): string[] {
+  return (source[name] ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+
+/** `table=months,…` over the defaults; an unknown table or a bad number is an error. */
+function logRetention(source: Source, name: string): Record<LogTable, number> {
+  const result: Record<LogTable, number> = { ...LOG_RETENTION_DEFAULTS };
+  for (const part of (source[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '')) {
+    const match = /^([a-z_]+)=(\d+)$/.exec(part);
+    if (!match || !Object.hasOwn(LOG_RETENTION_DEFAULTS, match[1]!)) {
+      throw new ConfigError(`${name} must be table=months pairs (tables: ${Object.keys(LOG_RETENTION_DEFAULTS).join(', ')}), got "${part}"`);
+    }
+    result[match[1] as LogTable] = Number(match[2]);
+  }
+  return result;
+}
+
 export function loadConfig(source: Source = process.env): Config {
   return {
     port: integer(source, CONFIG_VARIABLES.port, 3000, 0),
     host: source[CONFIG_VARIABLES.host] || '127.0.0.1',
     databaseUrl: source[CONFIG_VARIABLES.databaseUrl] || undefined,
+    databaseDirectUrl: source[CONFIG_VARIABLES.databaseDirectUrl] || undefined,
+    databaseReadUrls: urls(source, CONFIG_VARIABLES.databaseReadUrls),
+    readYourWritesSeconds: integer(source, CONFIG_VARIABLES.readYourWritesSeconds, 5, 0),
+    logRetentionMonths: logRetention(source, CONFIG_VARIABLES.logRetentionMonths),
+    processes: integer(source, CONFIG_VARIABLES.processes, 1, 1),
     dataDir: source[CONFIG_VARIABLES.dataDir] || './.staykit',
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
     outboundAllowPrivate: boolean(source, CONFIG_VARIABLES.outboundAllowPrivate),
@@ -108,6 +167,10 @@ export function loadConfig(source: Source = process.env): Config {
     tenantQueue: integer(source, CONFIG_VARIABLES.tenantQueue, 32, 0),
     tenantQueueTimeoutSeconds: integer(source, CONFIG_VARIABLES.tenantQueueTimeoutSeconds, 5, 0),
     authFailureLimit: integer(source, CONFIG_VARIABLES.authFailureLimit, 30, 0),
+    sessionIdleTimeoutSeconds: integer(source, CONFIG_VARIABLES.sessionIdleTimeoutSeconds, 12 * 3600, 60),
+    sessionMaxAgeSeconds: integer(source, CONFIG_VARIABLES.sessionMaxAgeSeconds, 7 * 86_400, 60),
+    loginLimitPerEmail: integer(source, CONFIG_VARIABLES.loginLimitPerEmail, 10, 0),
+    loginLimitPerAddress: integer(source, CONFIG_VARIABLES.loginLimitPerAddress, 30, 0),
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
     workerPollIntervalSeconds: integer(source, CONFIG_VARIABLES.workerPollIntervalSeconds, 1, 1),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',

@@ -281,8 +281,9 @@ function resultOf<R>(result: { rows: unknown[]; rowCount: number | null }): Quer
   return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
 }
 
-function postgresTransaction(client: pg.PoolClient, notify: (text: string) => void): PostgresTransaction {
-  const state: TransactionState = { client, pending: [BEGIN], begun: false, committed: false, failure: undefined, stalled: false };
+function postgresTransaction(client: pg.PoolClient, notify: (text: string) => void, settings: PipelineStatement | undefined): PostgresTransaction {
+  const pending = settings ? [BEGIN, settings] : [BEGIN];
+  const state: TransactionState = { client, pending, begun: false, committed: false, failure: undefined, stalled: false };
   return {
     async query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
       assertUsable(state);
@@ -338,6 +339,20 @@ export interface PostgresOptions {
    * the connection is dropped (see `unanswered`).
    */
   statementTimeoutMs?: number;
+  /**
+   * The URL is a connection pooler in transaction mode (PgBouncer): a server session is ours only between BEGIN and
+   * COMMIT, so nothing is set on the session. The time zone and statement timeout are set transaction-locally with
+   * each BEGIN (in the same round trip), and a statement outside `transaction` runs in a transaction of its own.
+   * See docs/scaling.md#connection-pooler.
+   */
+  pooled?: boolean;
+}
+
+/** The settings every session has (startup parameters), or every transaction when pooled. */
+function sessionSettings(statementTimeoutMs: number | undefined): PipelineStatement {
+  return statementTimeoutMs === undefined
+    ? { text: `SELECT set_config('TimeZone', 'UTC', true)`, values: [], discard: true }
+    : { text: `SELECT set_config('TimeZone', 'UTC', true), set_config('statement_timeout', $1, true)`, values: [String(statementTimeoutMs)], discard: true };
 }
 
 /** How much longer than the statement timeout the client waits for an answer (network, COMMIT). */
@@ -349,11 +364,13 @@ const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
 /** A pooled connection to a PostgreSQL server (DATABASE_URL). Every session runs in UTC. */
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const statementTimeout = options.statementTimeoutMs;
+  // A pooler refuses the `options` startup parameter (and would not keep it for our session anyway).
+  const perTransaction = options.pooled ? sessionSettings(statementTimeout) : undefined;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
     types,
-    options: statementTimeout === undefined ? '-c TimeZone=UTC' : `-c TimeZone=UTC -c statement_timeout=${statementTimeout}`,
+    ...(perTransaction ? {} : { options: statementTimeout === undefined ? '-c TimeZone=UTC' : `-c TimeZone=UTC -c statement_timeout=${statementTimeout}` }),
     // Waiting for a connection (server down, or pool exhausted) ends in an error instead of a hang: the API answers 503.
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     // A query in flight when the network stalls fails instead of waiting for TCP to give up (minutes to hours).
@@ -366,7 +383,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const db: Database = {
     backend: 'postgres',
     onStatement: undefined,
-    ...wrap(pool, (text) => db.onStatement?.(text)),
+    ...(perTransaction
+      ? {
+        // One round trip still: BEGIN, the settings, the statement and COMMIT are pipelined.
+        query: <R = Row>(text: string, values?: readonly unknown[]) => db.transaction((tx) => tx.queryAndCommit<R>(text, values)),
+        exec: (sql: string) => db.transaction((tx) => tx.exec(sql)),
+      }
+      : wrap(pool, (text) => db.onStatement?.(text))),
     async transaction<T>(fn: (tx: PipelinedTransaction) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // The pool listens for errors of idle clients only: a connection lost while checked out would otherwise
@@ -379,7 +402,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       };
       client.on('error', watch.onError);
       let broken: unknown;
-      const tx = postgresTransaction(client, (text) => db.onStatement?.(text));
+      const tx = postgresTransaction(client, (text) => db.onStatement?.(text), perTransaction);
       try {
         const result = await fn(tx);
         // `fn` may have answered a statement's error itself; a connection that stopped answering still fails it.

@@ -10,7 +10,8 @@
 import pino from 'pino';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { openMigratedDatabase } from '../support/database.js';
+import { databaseConfig, openMigratedDatabase } from '../support/database.js';
+import { listenUrl } from '../../db/open.js';
 import { UsageError } from '../support/usage-error.js';
 import { listenForWakes } from '../../jobs/wake-listener.js';
 import { loggerOptions, type WorkerLogger } from '../../observability/index.js';
@@ -41,9 +42,10 @@ export function startBackgroundWorkers(
   const pollIntervalMs = config.workerPollIntervalSeconds * 1000;
   const webhooks = startWebhookWorker(db, config, logger, { pollIntervalMs, ...options.webhooks });
   const ical = startIcalWorker(db, config, logger, { pollIntervalMs: ICAL_POLL_FACTOR * pollIntervalMs, ...options.ical });
-  const listener = config.databaseUrl
+  const wakeUrl = listenUrl(databaseConfig(config));
+  const listener = wakeUrl
     ? listenForWakes({
-      connectionString: config.databaseUrl,
+      connectionString: wakeUrl,
       logger,
       channels: { [WEBHOOK_WAKE_CHANNEL]: () => webhooks.wake(), [ICAL_WAKE_CHANNEL]: () => ical.wake() },
     })

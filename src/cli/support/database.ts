@@ -1,14 +1,18 @@
 import { loadConfig, type Config } from '../../config.js';
-import { migrate } from '../../db/migrate.js';
-import { openDatabase } from '../../db/open.js';
+import { migrateConfigured, openDatabase, postgresOptions, type DatabaseConfig } from '../../db/open.js';
 import { openPostgres } from '../../db/postgres.js';
 import type { Database } from '../../db/types.js';
 
+/** The database settings of `config`. */
+export function databaseConfig(config: Config): DatabaseConfig {
+  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, directUrl: config.databaseDirectUrl };
+}
+
 /** Opens the configured database and brings it to the current migration, for every command that needs it. */
 export async function openMigratedDatabase(config: Config = loadConfig()): Promise<Database> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase(databaseConfig(config));
   try {
-    await migrate(db);
+    await migrateConfigured(db, databaseConfig(config));
   } catch (error) {
     await db.close();
     throw error;
@@ -53,12 +57,12 @@ export async function openServerDatabases(config: Config): Promise<ServerDatabas
     return { api: db, background: db, close: () => db.close() };
   }
   await withDatabase(async () => undefined, config);
-  const api = await openPostgres({ connectionString, statementTimeoutMs: config.statementTimeoutSeconds * 1000 });
-  const background = await openPostgres({
-    connectionString,
+  const settings = { ...databaseConfig(config), databaseUrl: connectionString };
+  const api = await openPostgres(postgresOptions(settings, { statementTimeoutMs: config.statementTimeoutSeconds * 1000 }));
+  const background = await openPostgres(postgresOptions(settings, {
     maxConnections: BACKGROUND_POOL_SIZE,
     statementTimeoutMs: BACKGROUND_STATEMENT_TIMEOUT_MS,
-  });
+  }));
   return {
     api,
     background,

@@ -130,6 +130,20 @@ const definitions = {
     meaning: "A cart item failed and nothing was booked; the status is the item's error's (422 or 409), details holds it",
     hint: 'Nothing was booked',
   },
+  SK720: {
+    status: 403,
+    message: 'A publishable key cannot be used for {operation}',
+    meaning: 'A publishable key was used outside the public catalogue and the booking flow of its widget or site',
+    hint: 'Publishable keys read the widget catalogue and use availability, search, quote, book and the cart; use a secret key on a server for anything else',
+  },
+  SK721: { status: 403, message: 'Product {product} is not listed on the widget or site of this publishable key', meaning: "A publishable key named a product its widget or site does not list" },
+  SK722: {
+    status: 403,
+    message: 'The origin {origin} is not allowed for this publishable key',
+    meaning: "A page whose origin is not in the widget's or site's allowed_origins used its publishable key",
+    hint: 'Add the origin to allowed_origins of the widget or site',
+  },
+  SK725: { status: 400, message: '{message}', meaning: 'A publishable-key, widget or guest-page request is malformed' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof definitions;

@@ -8,11 +8,14 @@ import { bookingRoutes } from '../booking/routes.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { icalRoutes } from '../ical/index.js';
+import { moneyRoutes } from '../money/routes.js';
 import { openApiRoutes } from '../openapi/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { apiAuthorization, staykitApi } from './staykit-api.js';
+import type { SessionAuthenticator } from '../auth/session-authenticate.js';
+import { publishableApi } from '../widget/publishable-api.js';
 
 export interface V1RouteOptions {
   db: Database;
@@ -25,11 +28,14 @@ export interface V1RouteOptions {
   now?: () => Date;
   /** The webhook worker running in this process, if any (woken after a redelivery). */
   webhookWorker?: () => WebhookWorker | undefined;
+  /** Dashboard sessions: requests with the session cookie run as the session's member. */
+  sessions?: SessionAuthenticator;
 }
 
 export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) => {
   const { db, cache, config } = options;
-  const authorize = apiAuthorization(v1, { db, requestLogDb: options.requestLogDb });
+  // Publishable keys (pk_…) first: their CORS and hooks cover every route registered below.
+  const authorize = await publishableApi(v1, { db, authorize: apiAuthorization(v1, { db, requestLogDb: options.requestLogDb, sessions: options.sessions }) });
   await v1.register(icalRoutes, { db });
   await v1.register(openApiRoutes, { cache, db });
   await v1.register(staykitApi, {
@@ -38,6 +44,7 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
     writeHooks: new Map([['webhooks', webhookWriteHook(config)]]),
     maxPatternLength: config.maxPatternLength,
   });
+  await v1.register(moneyRoutes, { db, authorize });
   await v1.register(bookingRoutes, { db, authorize, now: options.now, outboundAllowPrivate: config.outboundAllowPrivate });
   await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
 };

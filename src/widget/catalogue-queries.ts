@@ -1,0 +1,87 @@
+/**
+ * The public catalogue of a publishable key's widget or site, as one JSON document built by PostgreSQL: the widget
+ * (or site) settings, the listed products with their public fields only (never exact addresses, iCal secrets or
+ * internal settings), their capacities, services with options, the organization's capacity groups and attributes.
+ * Run as the API role in the key's transaction, where products not listed are invisible anyway (migration 0150).
+ */
+export interface SqlQuery {
+  text: string;
+  values: unknown[];
+}
+
+/** The tables the catalogue statement reads. */
+export const CATALOGUE_TABLES = [
+  'widgets', 'sites', 'widget_listings', 'site_listings', 'products', 'capacities', 'product_services',
+  'product_attribute_options', 'capacity_groups', 'capacity_group_dependencies', 'services', 'service_options',
+  'attributes', 'attribute_options',
+] as const;
+
+export function catalogueQuery(widgetId: string | null, siteId: string | null): SqlQuery {
+  return {
+    text: `
+WITH listed AS (
+  SELECT l.product_id, l."order" FROM api.widget_listings AS l WHERE l.widget_id = $1
+  UNION ALL
+  SELECT l.product_id, l."order" FROM api.site_listings AS l WHERE l.site_id = $2
+), listed_products AS (
+  SELECT p.*, listed."order" AS listing_order
+  FROM api.products AS p JOIN listed ON listed.product_id = p.id
+  WHERE p.deleted_at IS NULL
+)
+SELECT json_build_object(
+  'widget', (SELECT json_build_object('id', w.id, 'name', w.name, 'type', w.type, 'language', w.language, 'settings', w.settings)
+             FROM api.widgets AS w WHERE w.id = $1),
+  'site', (SELECT json_build_object('id', s.id, 'name', s.name, 'default_language', s.default_language,
+                                    'languages', s.languages, 'theme', s.theme)
+           FROM api.sites AS s WHERE s.id = $2),
+  'products', coalesce((
+    SELECT json_agg(json_build_object(
+      'id', p.id, 'name', p.name, 'description', p.description, 'images', p.images, 'currency', p.currency,
+      'rent_period', p.rent_period, 'timezone', p.timezone, 'interaction', p.interaction,
+      'approximate_address', p.approximate_address, 'approximate_coordinates', p.approximate_coordinates,
+      'confirmation_message', p.confirmation_message, 'cta', p.cta, 'latest_arrival_time', p.latest_arrival_time,
+      'capacities', coalesce((SELECT json_agg(json_build_object('capacity_group_id', c.capacity_group_id, 'min', c.min, 'max', c.max))
+                              FROM api.capacities AS c WHERE c.product_id = p.id), '[]'),
+      'service_ids', coalesce((SELECT json_agg(ps.service_id ORDER BY ps."order", ps.service_id)
+                               FROM api.product_services AS ps WHERE ps.product_id = p.id), '[]'),
+      'attribute_option_ids', coalesce((SELECT json_agg(pa.attribute_option_id ORDER BY pa.attribute_option_id)
+                                        FROM api.product_attribute_options AS pa WHERE pa.product_id = p.id), '[]')
+    ) ORDER BY p.listing_order, p.id) FROM listed_products AS p), '[]'),
+  'capacity_groups', coalesce((
+    SELECT json_agg(json_build_object(
+      'id', g.id, 'name', g.name, 'name_singular', g.name_singular, 'description', g.description, 'order', g."order",
+      'type', g.type, 'requires_explicit_input', g.requires_explicit_input,
+      'element_ids', coalesce((SELECT json_agg(d.element_id ORDER BY d.element_id)
+                               FROM api.capacity_group_dependencies AS d WHERE d.accumulator_id = g.id), '[]')
+    ) ORDER BY g."order", g.id) FROM api.capacity_groups AS g), '[]'),
+  'services', coalesce((
+    SELECT json_agg(json_build_object(
+      'id', s.id, 'name', s.name, 'description', s.description, 'type', s.type, 'pricing', s.pricing,
+      'required', s.required, 'max_quantity', s.max_quantity, 'order', s."order",
+      'options', coalesce((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'pricing', o.pricing, 'order', o."order")
+                                           ORDER BY o."order", o.id)
+                           FROM api.service_options AS o WHERE o.service_id = s.id), '[]')
+    ) ORDER BY s."order", s.id)
+    FROM api.services AS s
+    WHERE s.active AND s.id IN (SELECT ps.service_id FROM api.product_services AS ps JOIN listed_products AS p ON p.id = ps.product_id)
+  ), '[]'),
+  'attributes', coalesce((
+    SELECT json_agg(json_build_object(
+      'id', a.id, 'name', a.name, 'type', a.type, 'order', a."order",
+      'options', coalesce((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'order', o."order") ORDER BY o."order", o.id)
+                           FROM api.attribute_options AS o WHERE o.attribute_id = a.id), '[]')
+    ) ORDER BY a."order", a.id) FROM api.attributes AS a), '[]')
+) AS catalogue`,
+    values: [widgetId, siteId],
+  };
+}
+
+/** Counts a widget's view or quote (as the database owner: widget_analytics is read-only to the API role). */
+export function widgetEventQuery(organizationId: string, widgetId: string, event: 'view' | 'quote', productId: string | null): SqlQuery {
+  return {
+    text: `INSERT INTO api.widget_analytics (organization_id, widget_id, product_id, event)
+           SELECT $1, $2, p.id, $3 FROM (SELECT 1) AS one
+           LEFT JOIN api.products AS p ON p.id = $4::uuid AND p.organization_id = $1`,
+    values: [organizationId, widgetId, event, productId],
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Publishable keys on the `/v1` scope (docs/widget.md): CORS for the pages of a widget's or site's allowed origins
+ * (@fastify/cors, decided per request), the `Authorize` that lets `Bearer pk_…` reach the booking flow only, the
+ * widget's public catalogue (`GET /v1/widget`), the widget analytics of views and quotes, and the management of
+ * publishable keys with a secret key (`/v1/publishable-keys`).
+ */
+import cors from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Authorize } from '../auth/authorize.js';
+import { PublishableKeys } from '../auth/publishable-authenticate.js';
+import { publishableToken } from '../auth/publishable-key-format.js';
+import type { ActivePublishableKey } from '../auth/publishable-key-store.js';
+import { UUID } from '../common/patterns.js';
+import type { Database } from '../db/types.js';
+import { authErrors } from '../errors/auth.js';
+import { inTenantTransaction } from '../transaction/tenant-transaction.js';
+import { CATALOGUE_TABLES, catalogueQuery, widgetEventQuery } from './catalogue-queries.js';
+import { publishableKeyRoutes } from './key-routes.js';
+import { publishablePrincipal, requireAllowedOrigin, routeOf, withPublishableKeys } from './publishable-authorize.js';
+
+export interface PublishableApiOptions {
+  db: Database;
+  /** The `Authorize` of secret keys (src/http/staykit-api.ts). */
+  authorize: Authorize;
+  keys?: PublishableKeys;
+}
+
+const CORS_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'accept-language'];
+const EXPOSED_HEADERS = ['content-range', 'ratelimit', 'ratelimit-policy', 'retry-after', 'idempotent-replayed'];
+
+const presentedToken = (request: FastifyRequest) => publishableToken(request.headers.authorization);
+
+function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+}
+
+/**
+ * Registers everything on `v1` itself (not in a child scope, so CORS and the analytics hook cover the booking-flow
+ * routes registered next to it) and returns the `Authorize` every `/v1` route should use.
+ */
+export async function publishableApi(v1: FastifyInstance, options: PublishableApiOptions): Promise<Authorize> {
+  const { db } = options;
+  const keys = options.keys ?? new PublishableKeys(db);
+  const authorize = withPublishableKeys(options.authorize, (token) => keys.authenticate(token), presentedToken);
+
+  // A preflight carries no key: it passes when some widget or site allows the page's origin; the request itself
+  // then gets CORS headers only when its key's widget or site allows that origin (and is refused with 403 SK722).
+  await v1.register(cors, {
+    delegator: async (request: FastifyRequest) => {
+      const origin = request.headers.origin;
+      let allowed = false;
+      if (origin !== undefined) {
+        if (isPreflight(request)) allowed = await keys.originAllowedAnywhere(origin);
+        else {
+          const token = presentedToken(request);
+          const key = token === undefined ? undefined : await keys.find(token);
+          allowed = key !== undefined && key.allowedOrigins.includes(origin);
+        }
+      }
+      return allowed
+        ? { origin: origin!, methods: ['GET', 'POST'], allowedHeaders: CORS_HEADERS, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }
+        : { origin: false };
+    },
+  });
+
+  // Quotes are computed in a transaction that is rolled back: they are counted once answered.
+  v1.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode !== 200 || routeOf(request) !== 'POST /v1/quote') return;
+    const token = presentedToken(request);
+    const key = token === undefined ? undefined : await keys.find(token);
+    const productId = (request.body as { product_id?: unknown } | undefined)?.product_id;
+    if (key) recordWidgetEvent(v1, db, key, 'quote', typeof productId === 'string' ? productId : null);
+  });
+
+  v1.get('/widget', async (request, reply) => {
+    const token = presentedToken(request);
+    if (token === undefined) throw authErrors.missingKey();
+    const key = await keys.authenticate(token);
+    requireAllowedOrigin(request, key);
+    const { text, values } = catalogueQuery(key.widgetId, key.siteId);
+    const catalogue = await inTenantTransaction(db, publishablePrincipal(key), async (tx) => ({
+      result: (await tx.query<{ catalogue: unknown }>(text, values)).rows[0]!.catalogue, rollback: true,
+    }), { readable: CATALOGUE_TABLES });
+    recordWidgetEvent(v1, db, key, 'view', null);
+    return reply.header('cache-control', 'no-store').send(catalogue);
+  });
+
+  await v1.register(publishableKeyRoutes, { db, authorize });
+  return authorize;
+}
+
+/** Counts a widget event off the request path; a failure is logged, never the request's. */
+function recordWidgetEvent(app: FastifyInstance, db: Database, key: ActivePublishableKey, event: 'view' | 'quote', productId: string | null): void {
+  if (key.widgetId === null) return;
+  const { text, values } = widgetEventQuery(key.organizationId, key.widgetId, event, productId !== null && UUID.test(productId) ? productId : null);
+  db.query(text, values).catch((error: unknown) => app.log.warn({ err: error }, 'widget analytics not recorded'));
+}

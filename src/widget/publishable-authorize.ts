@@ -1,0 +1,84 @@
+/**
+ * What a publishable key may do (docs/widget.md#what-a-publishable-key-can-do): the booking-flow routes below, for
+ * the products its widget or site lists, from a page of an allowed origin (or from Staykit's own pages). Every
+ * other route answers 403 SK720 — the resource API, webhooks, create-product — whatever the resource. The database
+ * holds the same line independently (migration 0150): products not listed are invisible to the key's transactions.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Authorize } from '../auth/authorize.js';
+import type { Principal } from '../auth/principal.js';
+import type { ActivePublishableKey } from '../auth/publishable-key-store.js';
+import { widgetErrors } from './errors.js';
+
+/** Route → where in the request the product ids are. */
+const FLOW_ROUTES: Readonly<Record<string, (request: FastifyRequest) => unknown[]>> = {
+  'GET /v1/availability': (request) => {
+    const query = request.query as Record<string, unknown>;
+    return [query.product_ids, query.product_id].flat().flatMap((value) => (typeof value === 'string' ? value.split(',') : []));
+  },
+  'POST /v1/search': () => [],
+  'POST /v1/quote': (request) => [field(request.body, 'product_id')],
+  'POST /v1/book': (request) => [field(request.body, 'product_id')],
+  'POST /v1/cart-validate': (request) => cartProducts(field(request.body, 'items')),
+  'POST /v1/cart-checkout': (request) => cartProducts(field(field(request.body, 'cart'), 'items')),
+};
+
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function cartProducts(items: unknown): unknown[] {
+  return Array.isArray(items) ? items.map((item) => field(item, 'product_id')) : [];
+}
+
+export function routeOf(request: FastifyRequest): string {
+  return `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+}
+
+/** The origin of Staykit itself as the request reached it (the iframe page's own requests). */
+function ownOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/** 403 SK722 unless the request comes from an allowed page, Staykit's own, or no browser page at all (no Origin). */
+export function requireAllowedOrigin(request: FastifyRequest, key: ActivePublishableKey): void {
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === ownOrigin(request) || key.allowedOrigins.includes(origin)) return;
+  throw widgetErrors.originNotAllowed(origin);
+}
+
+/** The principal a publishable key's request runs as: its organization, no scopes, its token as `staykit.key_id`. */
+export function publishablePrincipal(key: ActivePublishableKey): Principal {
+  return { keyRowId: key.id, keyId: key.key, organizationId: key.organizationId, scopes: [] };
+}
+
+/**
+ * Checks a publishable key's request against its route, origin and listed products; throws 403s. Product ids that
+ * are not strings are left to the route's own validation (400).
+ */
+export function authorizePublishable(request: FastifyRequest, key: ActivePublishableKey): void {
+  const route = routeOf(request);
+  const products = FLOW_ROUTES[route];
+  if (!products) throw widgetErrors.operationNotAllowed(route);
+  requireAllowedOrigin(request, key);
+  for (const product of products(request)) {
+    if (typeof product === 'string' && product.trim() !== '' && !key.productIds.includes(product.trim().toLowerCase())) {
+      throw widgetErrors.productNotListed(product);
+    }
+  }
+}
+
+/** `authorize` for secret keys, publishable keys' own rules for `Bearer pk_…` (looked up by `find`). */
+export function withPublishableKeys(
+  authorize: Authorize,
+  authenticate: (token: string) => Promise<ActivePublishableKey>,
+  token: (request: FastifyRequest) => string | undefined,
+): Authorize {
+  return async (request, resource, access) => {
+    const presented = token(request);
+    if (presented === undefined) return authorize(request, resource, access);
+    const key = await authenticate(presented);
+    authorizePublishable(request, key);
+    return publishablePrincipal(key);
+  };
+}

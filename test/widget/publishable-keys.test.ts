@@ -1,0 +1,202 @@
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { forEachBackend } from '../support/databases.js';
+import { createKey } from '../support/app.js';
+import { NOW, startBookingApp } from '../booking/support.js';
+import { ALLOWED_ORIGIN, publishableKeyFor, widgetOrganization, type WidgetOrganization } from './support.js';
+
+const stay = (product: string, occupancy: Record<string, number>, start = '2027-04-05', end = '2027-04-08') => ({
+  product_id: product, interval: { start, end }, occupancy,
+});
+
+forEachBackend('publishable keys', (ctx) => {
+  let app: FastifyInstance;
+  let org: WidgetOrganization;
+  let pk: string;
+  let otherOrgPk: string;
+
+  const call = (key: string, options: InjectOptions) =>
+    app.inject({ ...options, headers: { authorization: `Bearer ${key}`, ...(options.headers ?? {}) } });
+  const secret = (options: InjectOptions) => call(org.secretKey, options);
+
+  before(async () => {
+    app = await startBookingApp(ctx.db);
+    org = await widgetOrganization(ctx.db, 'Seaside Rentals');
+    pk = await publishableKeyFor(app, org.secretKey, org.widget);
+    const other = await widgetOrganization(ctx.db, 'Mountain Rentals');
+    otherOrgPk = await publishableKeyFor(app, other.secretKey, other.widget);
+  });
+  after(() => app.close());
+
+  it('reads the public catalogue of its widget: listed units only, public fields only', async () => {
+    const response = await call(pk, { method: 'GET', url: '/v1/widget' });
+    assert.equal(response.statusCode, 200, response.body);
+    const catalogue = response.json<{ widget: { id: string }; products: Record<string, unknown>[]; services: { id: string }[]; capacity_groups: { id: string }[] }>();
+    assert.equal(catalogue.widget.id, org.widget);
+    assert.deepEqual(catalogue.products.map((p) => p.id), [org.listed]);
+    assert.deepEqual(catalogue.products[0]!.name, { default: 'Dune House', nl: 'Duinhuis' });
+    for (const hidden of ['exact_address', 'ical_export_secret', 'ical_export_secret_no_details', 'organization_id']) {
+      assert.ok(!(hidden in catalogue.products[0]!), `${hidden} must not be in the catalogue`);
+    }
+    assert.doesNotMatch(response.body, /Zeeweg|Owner Cottage|Forest Lodge/);
+    assert.deepEqual(catalogue.services.map((s) => s.id).sort(), [org.cleaning, org.email].sort());
+    assert.deepEqual(catalogue.capacity_groups.map((g) => g.id).sort(), [org.adults, org.children].sort());
+  });
+
+  it('uses availability, search and quote for its listed unit only', async () => {
+    const availability = await call(pk, { method: 'GET', url: `/v1/availability?product_ids=${org.listed}&start=2027-04-01&end=2027-04-30` });
+    assert.equal(availability.statusCode, 200, availability.body);
+    const all = await call(pk, { method: 'GET', url: '/v1/availability?start=2027-04-01&end=2027-04-30' });
+    assert.deepEqual(all.json<{ product_id: string }[]>().map((p) => p.product_id), [org.listed]);
+    const search = await call(pk, { method: 'POST', url: '/v1/search', payload: { interval: { start: '2027-04-05', end: '2027-04-08' } } });
+    assert.equal(search.statusCode, 200, search.body);
+    assert.deepEqual(search.json<{ productId: string }[]>().map((p) => p.productId), [org.listed]);
+    const quote = await call(pk, { method: 'POST', url: '/v1/quote', payload: { ...stay(org.listed, { [org.adults]: 2 }), form_values: { [org.email]: 'a@example.com' } } });
+    assert.equal(quote.statusCode, 200, quote.body);
+    assert.equal(quote.json<{ total: number }>().total, 3 * 10000 + 5000);
+  });
+
+  it("answers 403 SK721 for another widget's unit, an unlisted unit and another organization's unit", async () => {
+    for (const product of [org.otherListed, org.unlisted, org.otherListed.toUpperCase()]) {
+      for (const request of [
+        { method: 'GET', url: `/v1/availability?product_ids=${product}` },
+        { method: 'GET', url: `/v1/availability?product_id=${org.listed}&product_id=${product}` },
+        { method: 'POST', url: '/v1/quote', payload: stay(product, { [org.adults]: 2 }) },
+        { method: 'POST', url: '/v1/book', payload: stay(product, { [org.adults]: 2 }) },
+        { method: 'POST', url: '/v1/cart-validate', payload: { items: [{ id: 'a', ...stay(product, { [org.adults]: 2 }) }] } },
+        { method: 'POST', url: '/v1/cart-checkout', payload: { cart: { items: [{ id: 'a', ...stay(product, { [org.adults]: 2 }) }] } } },
+      ] as InjectOptions[]) {
+        const response = await call(pk, request);
+        assert.equal(response.statusCode, 403, `${request.method} ${request.url}: ${response.body}`);
+        assert.equal(response.json<{ code: string }>().code, 'SK721');
+      }
+    }
+    const foreign = await call(otherOrgPk, { method: 'POST', url: '/v1/quote', payload: stay(org.listed, { [org.adults]: 2 }) });
+    assert.equal(foreign.statusCode, 403);
+  });
+
+  it('gets 403 SK720 on every resource, in every method, and on every operation outside the booking flow', async () => {
+    const { rows } = await ctx.db.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = 'api' AND c.relkind IN ('r', 'v', 'p') ORDER BY 1`);
+    assert.ok(rows.length > 40);
+    for (const { name } of rows) {
+      for (const method of ['GET', 'POST', 'PATCH', 'DELETE'] as const) {
+        const response = await call(pk, { method, url: `/v1/${name}?id=eq.${org.listed}`, payload: method === 'GET' || method === 'DELETE' ? undefined : {} });
+        assert.equal(response.statusCode, 403, `${method} /v1/${name}: ${response.statusCode} ${response.body}`);
+        assert.equal(response.json<{ code: string }>().code, 'SK720');
+      }
+    }
+    for (const request of [
+      { method: 'POST', url: '/v1/create-product', payload: { name: { default: 'X' }, rent_period: 'nightly', timezone: 'UTC' } },
+      { method: 'POST', url: '/v1/webhook-test', payload: {} },
+      { method: 'GET', url: '/v1/publishable-keys' },
+      { method: 'POST', url: '/v1/publishable-keys', payload: { widget_id: org.widget } },
+      { method: 'POST', url: '/v1/rpc/anything', payload: {} },
+    ] as InjectOptions[]) {
+      const response = await call(pk, request);
+      assert.equal(response.statusCode, 403, `${request.method} ${request.url}: ${response.body}`);
+    }
+  });
+
+  it('books its listed unit; the booking is attributed to the widget and counted, and nothing of it is readable with the key', async () => {
+    const booked = await call(pk, {
+      method: 'POST', url: '/v1/book',
+      payload: { ...stay(org.listed, { [org.adults]: 2 }), form_values: { [org.email]: 'guest@example.com' } },
+    });
+    assert.equal(booked.statusCode, 201, booked.body);
+    const { booking_id: bookingId } = booked.json<{ booking_id: string }>();
+    const bookings = await secret({ method: 'GET', url: `/v1/bookings?id=eq.${bookingId}&select=widget_id,site_id` });
+    assert.deepEqual(bookings.json(), [{ widget_id: org.widget, site_id: null }]);
+    const read = await call(pk, { method: 'GET', url: `/v1/bookings?id=eq.${bookingId}` });
+    assert.equal(read.statusCode, 403);
+    const contacts = await call(pk, { method: 'GET', url: '/v1/contacts' });
+    assert.equal(contacts.statusCode, 403);
+    const analytics = await secret({ method: 'GET', url: `/v1/widget_analytics?widget_id=eq.${org.widget}&select=event,product_id,booking_id&order=created_at` });
+    const events = analytics.json<{ event: string; product_id: string | null; booking_id: string | null }[]>();
+    assert.ok(events.some((e) => e.event === 'view'), JSON.stringify(events));
+    assert.ok(events.some((e) => e.event === 'quote' && e.product_id === org.listed), JSON.stringify(events));
+    assert.deepEqual(events.filter((e) => e.event === 'booking'), [{ event: 'booking', product_id: org.listed, booking_id: bookingId }]);
+  });
+
+  it('answers CORS only for the widget\'s allowed origins, and refuses other pages with 403 SK722', async () => {
+    const preflight = (origin: string) => app.inject({
+      method: 'OPTIONS', url: '/v1/quote',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    const allowed = await preflight(ALLOWED_ORIGIN);
+    assert.equal(allowed.statusCode, 204);
+    assert.equal(allowed.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
+    assert.match(String(allowed.headers['access-control-allow-headers']), /authorization/);
+    const refused = await preflight('https://evil.example');
+    assert.equal(refused.headers['access-control-allow-origin'], undefined);
+
+    const quote = (origin: string, key = pk) => call(key, {
+      method: 'POST', url: '/v1/quote', headers: { origin },
+      payload: { ...stay(org.listed, { [org.adults]: 2 }, '2027-05-03', '2027-05-06'), form_values: { [org.email]: 'a@example.com' } },
+    });
+    const ok = await quote(ALLOWED_ORIGIN);
+    assert.equal(ok.statusCode, 200);
+    assert.equal(ok.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
+    assert.match(String(ok.headers.vary), /origin/i);
+    // The other widget's page is an allowed origin somewhere, but not for this key.
+    for (const origin of ['https://evil.example', 'https://lodge.example']) {
+      const response = await quote(origin);
+      assert.equal(response.statusCode, 403);
+      assert.equal(response.json<{ code: string }>().code, 'SK722');
+      assert.equal(response.headers['access-control-allow-origin'], undefined);
+    }
+    // Secret keys never get CORS headers: they do not belong in a browser.
+    const withSecret = await quote(ALLOWED_ORIGIN, org.secretKey);
+    assert.equal(withSecret.statusCode, 200);
+    assert.equal(withSecret.headers['access-control-allow-origin'], undefined);
+  });
+
+  it('manages keys with a secret key of the widgets scope: list, revoke (401 afterwards), 404 for another organization\'s widget', async () => {
+    const readOnly = await createKey(ctx.db, org.id, ['bookings:read']);
+    const refused = await call(readOnly, { method: 'POST', url: '/v1/publishable-keys', payload: { widget_id: org.widget } });
+    assert.equal(refused.statusCode, 403);
+    const bad = await secret({ method: 'POST', url: '/v1/publishable-keys', payload: { widget_id: org.widget, site_id: org.widget } });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json<{ code: string }>().code, 'SK725');
+    const foreignWidget = await call(otherOrgPk, { method: 'GET', url: '/v1/widget' });
+    const other = foreignWidget.json<{ widget: { id: string } }>().widget.id;
+    const missing = await secret({ method: 'POST', url: '/v1/publishable-keys', payload: { widget_id: other } });
+    assert.equal(missing.statusCode, 404);
+
+    const key = await publishableKeyFor(app, org.secretKey, org.widget);
+    const listed = await secret({ method: 'GET', url: '/v1/publishable-keys' });
+    assert.ok(listed.json<{ key: string }[]>().some((k) => k.key === key));
+    const revoked = await secret({ method: 'DELETE', url: `/v1/publishable-keys/${key}` });
+    assert.equal(revoked.statusCode, 200);
+    const after = await app.inject({ method: 'GET', url: '/v1/widget', headers: { authorization: `Bearer ${key}` } });
+    // The key may be cached for up to 2 s; a fresh app sees the revocation at once.
+    const fresh = await startBookingApp(ctx.db);
+    try {
+      const response = await fresh.inject({ method: 'GET', url: '/v1/widget', headers: { authorization: `Bearer ${key}` } });
+      assert.equal(response.statusCode, 401);
+      assert.equal(response.json<{ code: string }>().code, 'SK401');
+    } finally {
+      await fresh.close();
+    }
+    assert.ok([200, 401].includes(after.statusCode));
+    const made = await app.inject({ method: 'GET', url: '/v1/widget', headers: { authorization: 'Bearer pk_madeUpmadeUpmadeUpmadeUpmadeUp12' } });
+    assert.equal(made.statusCode, 401);
+  });
+
+  it('is rate limited per client address', async () => {
+    const limited = await startBookingApp(ctx.db, () => NOW, { rateLimit: { perMinute: 3, burst: 3 } });
+    try {
+      const widget = (remoteAddress: string) =>
+        limited.inject({ method: 'GET', url: '/v1/widget', remoteAddress, headers: { authorization: `Bearer ${pk}` } });
+      for (let i = 0; i < 3; i++) assert.equal((await widget('203.0.113.7')).statusCode, 200);
+      const over = await widget('203.0.113.7');
+      assert.equal(over.statusCode, 429);
+      assert.equal(over.json<{ code: string }>().code, 'SK429');
+      assert.equal((await widget('203.0.113.8')).statusCode, 200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * A booking website's organization: two widgets with one listed unit each, an unlisted unit, capacity groups, a
+ * priced service and a form field, and publishable keys created through the API; written as the database owner.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../src/db/types.js';
+import { createOrganization } from '../support/app.js';
+import { fixtures, insert } from '../booking/support.js';
+
+export interface WidgetOrganization {
+  id: string;
+  /** A secret key with read,write. */
+  secretKey: string;
+  widget: string;
+  otherWidget: string;
+  listed: string;
+  otherListed: string;
+  unlisted: string;
+  adults: string;
+  children: string;
+  cleaning: string;
+  email: string;
+}
+
+export const ALLOWED_ORIGIN = 'https://rentals.example';
+
+export async function widgetOrganization(db: Database, name: string, allowedOrigins = [ALLOWED_ORIGIN]): Promise<WidgetOrganization> {
+  const org = await createOrganization(db, name);
+  const f = fixtures(db, org.id);
+  const adults = await f.group('Adults', { requires_explicit_input: true, name_singular: { default: 'Adult' } });
+  const children = await f.group('Children', { name_singular: { default: 'Child' } });
+  const listed = await f.product({ name: { default: 'Dune House', nl: 'Duinhuis' }, exact_address: 'Zeeweg 1, Bergen' });
+  await f.configuration(listed, { rates: [{ duration: 1, occupancy: 1, rate: 10000 }], min_duration: 2 });
+  await f.capacity(listed, adults, 1, 4);
+  await f.capacity(listed, children, 0, 2);
+  const cleaning = await f.service(listed, { name: { default: 'Cleaning' }, type: 'fee', pricing: { per: 'stay', amount: 5000 }, required: true });
+  const email = await f.service(listed, { name: { default: 'E-mail' }, type: 'email', required: true });
+  const otherListed = await f.product({ name: { default: 'Forest Lodge' } });
+  await f.configuration(otherListed);
+  const unlisted = await f.product({ name: { default: 'Owner Cottage' } });
+  await f.configuration(unlisted);
+  const widget = (await insert<{ id: string }>(db, 'widgets', { organization_id: org.id, name: 'Main site', allowed_origins: `{${allowedOrigins.join(',')}}` })).id;
+  const otherWidget = (await insert<{ id: string }>(db, 'widgets', { organization_id: org.id, name: 'Lodge site', allowed_origins: '{https://lodge.example}' })).id;
+  await insert(db, 'widget_listings', { organization_id: org.id, widget_id: widget, product_id: listed });
+  await insert(db, 'widget_listings', { organization_id: org.id, widget_id: otherWidget, product_id: otherListed });
+  return { id: org.id, secretKey: org.key, widget, otherWidget, listed, otherListed, unlisted, adults, children, cleaning, email };
+}
+
+/** Creates a publishable key for `widgetId` through POST /v1/publishable-keys. */
+export async function publishableKeyFor(app: FastifyInstance, secretKey: string, widgetId: string): Promise<string> {
+  const response = await app.inject({
+    method: 'POST', url: '/v1/publishable-keys', headers: { authorization: `Bearer ${secretKey}` }, payload: { widget_id: widgetId, name: 'site' },
+  });
+  if (response.statusCode !== 201) throw new Error(`publishable key: ${response.statusCode} ${response.body}`);
+  return response.json<{ key: string }>().key;
+}

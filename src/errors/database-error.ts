@@ -5,7 +5,7 @@
  * statement timeout (57014) → 504.
  */
 import { ApiError } from './api-error.js';
-import { apiError } from './registry.js';
+import { apiError, ERROR_REGISTRY, type ErrorCode } from './registry.js';
 
 interface PgLikeError {
   code: string;
@@ -95,11 +95,18 @@ export function fromDatabaseError(error: unknown, options: { authenticated?: boo
       hint: 'The request took longer than the statement timeout; narrow it with filters or a smaller limit',
     });
   }
-  const status = statusForSqlState(error.code, error.message, options.authenticated ?? true);
+  const status = staykitCodeStatus(error.code) ?? statusForSqlState(error.code, error.message, options.authenticated ?? true);
   return new ApiError(status, error.code, error.message, {
     details: error.detail ?? null,
     hint: error.hint ?? constraintHint(error) ?? null,
   });
+}
+
+/**
+ * A refusal the database raises with a Staykit code as its SQLSTATE (a money trigger's `SK664`): the registry's
+ * status, with the database's own message and hint.
+ */
+function staykitCodeStatus(code: string): number | undefined {
 }
 
 /** The `<table>_<column>_in_range` CHECKs bound every client-written date and timestamp (migration 0093). */

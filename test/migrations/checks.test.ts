@@ -196,7 +196,7 @@ const CASES: Case[] = [
     table: 'api.invoices',
     base: (o) => ({ organization_id: q(o.id), number: q('2031-0001') }),
     bad: [{ number: q('') }, { status: q('sent') }, { currency: q('12A') }, { due_at: q('infinity') },
-      { issued_at: q('-infinity') }, { paid_at: q('10000-01-01T00:00:00Z') }],
+      { status: q('issued'), issued_at: q('-infinity') }, { status: q('paid'), paid_at: q('10000-01-01T00:00:00Z') }],
   },
   {
     table: 'api.line_items',
@@ -213,12 +213,12 @@ const CASES: Case[] = [
     table: 'api.payments',
     base: (o) => ({ organization_id: q(o.id), amount: '1000' }),
     bad: [{ amount: '0' }, { currency: q('Euro') }, { status: q('done') }, { method: q('cheque') },
-      { due_at: q('infinity') }, { paid_at: q('1899-12-31T23:59:59Z') }],
+      { due_at: q('infinity') }, { status: q('paid'), paid_at: q('1899-12-31T23:59:59Z') }],
   },
   {
     table: 'api.refunds',
     base: (o, p) => ({ organization_id: q(o.id), payment_id: q(p.paymentId), amount: '100' }),
-    bad: [{ amount: '0' }, { status: q('done') }, { refunded_at: q('infinity') }],
+    bad: [{ amount: '0' }, { status: q('done') }, { status: q('refunded'), refunded_at: q('infinity') }],
   },
   {
     table: 'api.paddle_plans',
@@ -385,7 +385,8 @@ forEachBackend('schema: CHECK constraints', (ctx) => {
       return {
         lineItemId: await one(`INSERT INTO api.line_items (organization_id, booking_id, amount, name)
           VALUES ($1, $2, 1000, '{"default": "Rent"}') RETURNING id`, [o.id, o.bookingId]),
-        paymentId: await one(`INSERT INTO api.payments (organization_id, amount) VALUES ($1, 500) RETURNING id`, [o.id]),
+        // Paid: only a paid payment can be refunded (migration 0120).
+        paymentId: await one(`INSERT INTO api.payments (organization_id, amount, status) VALUES ($1, 500, 'paid') RETURNING id`, [o.id]),
         messageId: await one(`INSERT INTO api.messages (organization_id, to_address) VALUES ($1, 'g@mail.example') RETURNING id`, [o.id]),
         sitePageId: await one(`INSERT INTO api.site_pages (organization_id, site_id, slug, title)
           VALUES ($1, $2, '{"default": "a"}', '{"default": "A"}') RETURNING id`, [o.id, o.siteId]),

@@ -147,7 +147,7 @@ const REQUIRED_ON_CREATE: Record<string, string[]> = {
   coupons: ['code', 'definition'],
   email_templates: ['body', 'subject'],
   external_calendars: ['product_id', 'ical_url'],
-  invoices: ['number'],
+  invoices: [],
   line_item_taxes: ['line_item_id', 'name', 'percentage', 'amount'],
   line_items: ['booking_id', 'amount', 'name'],
   members: ['name'],

@@ -75,7 +75,7 @@ forEachBackend('dates outside 1900–2199 are refused', (ctx) => {
     assertRefused(await post('tasks', { title: 'Paint', due_at: 'infinity' }), 'tasks_due_at_in_range');
     assertRefused(await post('tasks', { title: 'Paint', due_at: '2200-01-01T00:00:00Z' }), 'tasks_due_at_in_range');
     assert.equal((await post('tasks', { title: 'Paint', due_at: '2199-12-31T23:59:59Z' })).statusCode, 201);
-    assertRefused(await post('invoices', { number: 'I-1', paid_at: '-infinity' }), 'invoices_paid_at_in_range');
+    assertRefused(await post('invoices', { due_at: '-infinity' }), 'invoices_due_at_in_range');
     const retired = await app.inject({ method: 'PATCH', url: `/v1/products?id=eq.${productId}`, headers: bearer(org.key), payload: { deleted_at: '4713-01-01 BC' } });
     assertRefused(retired, 'products_deleted_at_in_range');
   });
@@ -86,7 +86,7 @@ forEachBackend('dates outside 1900–2199 are refused', (ctx) => {
       FROM pg_class AS c
       JOIN pg_namespace AS n ON n.oid = c.relnamespace
       JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-      WHERE n.nspname = 'api' AND c.relkind = 'r'
+      WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p')
         AND (a.atttypid IN ('date'::regtype, 'datemultirange'::regtype, 'daterange'::regtype)
              OR a.atttypid = 'timestamptz'::regtype
                 AND (has_column_privilege('staykit_api', c.oid, a.attnum, 'INSERT')

@@ -1,0 +1,68 @@
+/**
+ * An invoice as a PDF (pdfkit): who issues it, its number and date, the booking, one row per line with its taxes,
+ * and the total — the numbers exactly as stored, formatted in the invoice's currency.
+ */
+import PDFDocument from 'pdfkit';
+import { formatAmount } from '../format.js';
+import type { InvoiceDocument } from './queries.js';
+
+function localized(name: Record<string, string>, language: string): string {
+  return name[language] ?? name.default ?? Object.values(name)[0] ?? '';
+}
+
+function title(invoice: InvoiceDocument): string {
+  const kind = invoice.credit_for_number ? 'Credit invoice' : 'Invoice';
+  if (invoice.status === 'draft') return `${kind} (draft, not issued)`;
+  return `${kind} ${invoice.number ?? ''}${invoice.status === 'void' ? ' (void)' : ''}`;
+}
+
+export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title(invoice), Author: invoice.organization_name } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const money = (minor: number) => formatAmount(minor, invoice.currency);
+
+  doc.fontSize(18).text(invoice.organization_name);
+  doc.moveDown().fontSize(14).text(title(invoice));
+  doc.fontSize(10);
+  if (invoice.issued_at) doc.text(`Date: ${invoice.issued_at.slice(0, 10)}`);
+  if (invoice.due_at) doc.text(`Due: ${invoice.due_at.slice(0, 10)}`);
+  if (invoice.credit_for_number) doc.text(`Corrects invoice ${invoice.credit_for_number}`);
+  if (invoice.booking_reference) doc.text(`Booking: ${invoice.booking_reference}`);
+  const contact = invoice.contact;
+  if (contact) {
+    const name = [contact.first_name, contact.last_name].filter(Boolean).join(' ');
+    if (name || contact.email) doc.text(`Billed to: ${[name, contact.email].filter(Boolean).join(', ')}`);
+  }
+
+  doc.moveDown();
+  const left = doc.page.margins.left;
+  const right = doc.page.width - doc.page.margins.right;
+  const amountWidth = 120;
+  const row = (label: string, amount: string, options: { bold?: boolean } = {}) => {
+    const y = doc.y;
+    doc.font(options.bold ? 'Helvetica-Bold' : 'Helvetica');
+    doc.text(label, left, y, { width: right - left - amountWidth - 10 });
+    const after = doc.y;
+    doc.text(amount, right - amountWidth, y, { width: amountWidth, align: 'right' });
+    doc.y = Math.max(after, doc.y);
+    doc.x = left;
+  };
+  for (const line of invoice.lines) {
+    const quantity = line.quantity > 1 ? `${line.quantity} × ` : '';
+    const deposit = line.fee_type === 'deposit' ? ' (deposit, not in the total)' : '';
+    row(`${quantity}${localized(line.name, invoice.language)}${deposit}`, money(line.amount));
+    for (const tax of line.taxes) {
+      row(`    ${tax.name} ${tax.percentage}%${tax.inclusive ? ' (included)' : ''}`, money(tax.amount));
+    }
+  }
+  doc.moveDown(0.5);
+  row('Total', money(invoice.total), { bold: true });
+  if (invoice.notes.trim() !== '') doc.moveDown().font('Helvetica').text(invoice.notes);
+  doc.end();
+  return done;
+}

@@ -18,6 +18,12 @@ export interface Config {
   processes: number;
   dataDir: string;
   redisUrl: string | undefined;
+  /** Where e-mail is sent (docs/automations.md#delivery); unset = .eml files in DATA_DIR/outbox/. */
+  smtpUrl: string | undefined;
+  /** From address of automated e-mail when a message names none. */
+  emailFrom: string;
+  /** Base URL of links in e-mail (the booking status page). */
+  publicUrl: string;
   outboundAllowPrivate: boolean;
   webhookRetrySchedule: number[];
   webhookInFlightPerEndpoint: number;
@@ -56,6 +62,9 @@ export const CONFIG_VARIABLES = {
   processes: 'STAYKIT_PROCESSES',
   dataDir: 'DATA_DIR',
   redisUrl: 'REDIS_URL',
+  smtpUrl: 'SMTP_URL',
+  emailFrom: 'STAYKIT_EMAIL_FROM',
+  publicUrl: 'STAYKIT_PUBLIC_URL',
   outboundAllowPrivate: 'STAYKIT_OUTBOUND_ALLOW_PRIVATE',
   webhookRetrySchedule: 'STAYKIT_WEBHOOK_RETRY_SCHEDULE',
   webhookInFlightPerEndpoint: 'STAYKIT_WEBHOOK_IN_FLIGHT_PER_ENDPOINT',
@@ -152,6 +161,9 @@ export function loadConfig(source: Source = process.env): Config {
     processes: integer(source, CONFIG_VARIABLES.processes, 1, 1),
     dataDir: source[CONFIG_VARIABLES.dataDir] || './.staykit',
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
+    smtpUrl: source[CONFIG_VARIABLES.smtpUrl] || undefined,
+    emailFrom: source[CONFIG_VARIABLES.emailFrom] || 'no-reply@staykit.localhost',
+    publicUrl: source[CONFIG_VARIABLES.publicUrl] || 'http://localhost:3000',
     outboundAllowPrivate: boolean(source, CONFIG_VARIABLES.outboundAllowPrivate),
     webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),
     webhookInFlightPerEndpoint: integer(source, CONFIG_VARIABLES.webhookInFlightPerEndpoint, 5, 1),

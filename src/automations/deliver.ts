@@ -1,0 +1,125 @@
+/**
+ * A delivery job: send one queued outbound e-mail, outside any transaction, then record what came of it in one
+ * transaction with the job's end — but only while this worker still holds the job. The message's `status`,
+ * `sent_at` and `from_address` change, and a `message_events` row keeps the server's answer:
+ * - sent: `sent`, with the answer;
+ * - an answer or failure that may pass (4xx, timeout, lost connection): a `failed` event with `retry_at`, and the
+ *   job is due again after the next delay of the retry schedule; after the last one the message fails;
+ * - a refusal (5xx): `failed` for good.
+ * A worker that dies while sending leaves the job leased; when the lease expires another worker sends the message
+ * again with the same Message-ID. A server that had not yet accepted the message (no 250 answer) received nothing;
+ * one that had could see it twice and deduplicate by Message-ID (docs/automations.md#delivery).
+ */
+import type { MailAttachment, OutgoingMail, SendOutcome } from './mailer.js';
+import { finishJob, holdJob, retryJob, type ClaimedJob } from './queries.js';
+import { fromHeader, type AutomationRuntime, type JobReport } from './runtime.js';
+
+interface MessageRow {
+  status: string;
+  to_address: string;
+  from_address: string | null;
+  subject: string;
+  body: string;
+  organization_name: string;
+  reply_to: string | null;
+  attachments: MailAttachment[];
+  calendar_event_task_id: string | null;
+}
+
+const MESSAGE = `
+  SELECT m.status, m.to_address, m.from_address, m.subject, m.body, o.name AS organization_name,
+         j.attachments, j.calendar_event_task_id,
+         (SELECT CASE WHEN r.name <> '' THEN '"' || replace(r.name, '"', '') || '" <' || r.email || '>' ELSE r.email END
+          FROM api.calendar_events AS e
+          JOIN api.product_reply_to_addresses AS pr ON pr.product_id = e.product_id AND pr.organization_id = e.organization_id
+          JOIN api.reply_to_addresses AS r ON r.id = pr.reply_to_address_id AND r.organization_id = pr.organization_id
+          WHERE e.booking_id = m.booking_id AND e.organization_id = m.organization_id AND e.type = 'booking'
+          ORDER BY e.created_at LIMIT 1) AS reply_to
+  FROM api.messages AS m
+  JOIN api.organizations AS o ON o.id = m.organization_id
+  JOIN staykit_internal.automation_jobs AS j ON j.id = $3
+  WHERE m.id = $1 AND m.organization_id = $2`;
+
+const RECORD_SENT = `
+  WITH message AS (
+    UPDATE api.messages SET status = 'sent', sent_at = $3, from_address = coalesce(from_address, $4)
+    WHERE id = $1 AND organization_id = $2
+    RETURNING id, organization_id
+  ), task AS (
+    UPDATE api.calendar_event_tasks SET notification_sent_at = $3 WHERE id = $6 AND organization_id = $2
+  )
+  INSERT INTO api.message_events (organization_id, message_id, type, payload)
+  SELECT organization_id, id, 'sent', $5 FROM message`;
+
+const RECORD_FAILED = `
+  WITH message AS (
+    UPDATE api.messages SET status = 'failed' WHERE id = $1 AND organization_id = $2 RETURNING id, organization_id
+  )
+  INSERT INTO api.message_events (organization_id, message_id, type, payload)
+  SELECT organization_id, id, 'failed', $3 FROM message`;
+
+const RECORD_RETRY = `
+  INSERT INTO api.message_events (organization_id, message_id, type, payload) VALUES ($2, $1, 'failed', $3)`;
+
+type Decision =
+  | { kind: 'sent'; payload: object }
+  | { kind: 'retry'; payload: object; at: Date }
+  | { kind: 'failed'; payload: object };
+
+function decide(outcome: SendOutcome, job: ClaimedJob, runtime: AutomationRuntime): Decision {
+  if (outcome.kind === 'sent') return { kind: 'sent', payload: { response: outcome.response } };
+  const delay = runtime.retrySchedule[job.attempts];
+  const base = { response: outcome.response, code: outcome.code ?? null, attempt: job.attempts + 1 };
+  if (outcome.kind === 'retry' && delay !== undefined) {
+    const at = new Date(runtime.now().getTime() + delay * 1000);
+    return { kind: 'retry', at, payload: { ...base, permanent: false, retry_at: at.toISOString() } };
+  }
+  return { kind: 'failed', payload: { ...base, permanent: outcome.kind === 'failed' } };
+}
+
+export async function runDeliveryJob(job: ClaimedJob, runtime: AutomationRuntime): Promise<JobReport> {
+  const { db, mailer, logger } = runtime;
+  const messageId = job.message_id ?? '';
+  const found = await db.query<MessageRow>(MESSAGE, [messageId, job.organization_id, job.id]);
+  const message = found.rows[0];
+  if (!message || message.status !== 'queued') {
+    const finish = finishJob(job, runtime.now());
+    await db.query(finish.text, finish.values);
+    return { jobId: job.id, kind: job.kind, outcome: 'skipped', messageId, detail: 'not queued' };
+  }
+  const from = message.from_address ?? fromHeader(runtime.emailFrom, message.organization_name);
+  const mail: OutgoingMail = {
+    messageId: `<${messageId}@staykit>`,
+    from,
+    replyTo: message.reply_to ?? undefined,
+    to: message.to_address,
+    subject: message.subject,
+    text: message.body,
+    attachments: message.attachments,
+  };
+  const outcome = await mailer.send(mail);
+  const decision = decide(outcome, job, runtime);
+
+  return db.transaction(async (tx) => {
+    const hold = holdJob(job);
+    if ((await tx.query(hold.text, hold.values)).rows.length === 0) {
+      logger.warn({ message_id: messageId }, 'e-mail attempt not recorded: the lease expired and another worker has the message');
+      return { jobId: job.id, kind: job.kind, outcome: 'lost', messageId };
+    }
+    if (decision.kind === 'sent') {
+      await tx.query(RECORD_SENT, [messageId, job.organization_id, runtime.now(), from, JSON.stringify(decision.payload), message.calendar_event_task_id]);
+    } else if (decision.kind === 'retry') {
+      await tx.query(RECORD_RETRY, [messageId, job.organization_id, JSON.stringify(decision.payload)]);
+      const retry = retryJob(job, decision.at, outcome.response);
+      await tx.query(retry.text, retry.values);
+      logger.warn({ message_id: messageId, response: outcome.response, retry_at: decision.at }, 'e-mail not delivered; will retry');
+      return { jobId: job.id, kind: job.kind, outcome: 'retry', messageId, detail: outcome.response };
+    } else {
+      await tx.query(RECORD_FAILED, [messageId, job.organization_id, JSON.stringify(decision.payload)]);
+      logger.warn({ message_id: messageId, response: outcome.response }, 'e-mail failed');
+    }
+    const finish = finishJob(job, runtime.now());
+    await tx.query(finish.text, finish.values);
+    return { jobId: job.id, kind: job.kind, outcome: decision.kind, messageId, detail: outcome.response };
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * How a message leaves: one `Mailer` for the process — SMTP when `SMTP_URL` is set (smtp.ts), else `.eml` files in
+ * `DATA_DIR/outbox/` (outbox-folder.ts). Both build the MIME message with nodemailer, so a file in the outbox is
+ * byte for byte what SMTP would have carried.
+ */
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import { createOutboxFolderMailer } from './outbox-folder.js';
+import { createSmtpMailer } from './smtp.js';
+
+export interface OutgoingMail {
+  /** The Message-ID, stable per message across retries (`<message id@staykit>`), so receivers can deduplicate. */
+  messageId: string;
+  from: string;
+  replyTo: string | undefined;
+  to: string;
+  subject: string;
+  text: string;
+  attachments: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  /** Base64. */
+  content: string;
+}
+
+/**
+ * What came of one attempt: `sent` with the server's answer; `retry` for an answer or failure that may pass (4xx,
+ * timeout, connection refused or dropped); `failed` for a refusal that will not (5xx).
+ */
+export type SendOutcome =
+  | { kind: 'sent'; response: string }
+  | { kind: 'retry'; response: string; code: number | undefined }
+  | { kind: 'failed'; response: string; code: number | undefined };
+
+export interface Mailer {
+  /** Where mail goes, for the start-up banner and logs (never with credentials). */
+  readonly destination: string;
+  send(mail: OutgoingMail): Promise<SendOutcome>;
+  close(): void;
+}
+
+/** The outbox folder of a data folder. */
+export function outboxFolder(dataDir: string): string {
+  return join(dataDir, 'outbox');
+}
+
+export interface MailerOptions {
+  /** Longest wait for the connection, the greeting and each answer (ms). Default 30 000. */
+  timeoutMs?: number;
+}
+
+/** The process's mailer from its configuration. */
+export function mailerFor(config: Pick<Config, 'smtpUrl' | 'dataDir'>, options: MailerOptions = {}): Mailer {
+  return config.smtpUrl
+    ? createSmtpMailer(config.smtpUrl, options.timeoutMs ?? 30_000)
+    : createOutboxFolderMailer(outboxFolder(config.dataDir));
+}

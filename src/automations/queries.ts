@@ -1,0 +1,107 @@
+/**
+ * The scheduler's SQL on `staykit_internal.automation_jobs` (migration 0110), one function per statement. Times
+ * come from the scheduler's clock (`now`), never from the database's, so tests move time by moving that clock.
+ */
+export interface SqlQuery {
+  text: string;
+  values: unknown[];
+}
+
+export type JobKind = 'template' | 'delivery' | 'task_notification';
+
+export interface ClaimedJob {
+  id: string;
+  organization_id: string;
+  kind: JobKind;
+  attempts: number;
+  lease_token: string;
+  booking_id: string | null;
+  trigger: string | null;
+  email_template_id: string | null;
+  message_template_id: string | null;
+  message_id: string | null;
+  calendar_event_task_id: string | null;
+}
+
+/**
+ * Leases up to `limit` due jobs: their run_at moves `leaseSeconds` past `now`, so a worker that dies gives them
+ * back when that passes. `FOR UPDATE SKIP LOCKED` lets workers claim disjoint sets at the same moment.
+ */
+export function claimDueJobs(now: Date, limit: number, leaseSeconds: number): SqlQuery {
+  return {
+    text: `WITH due AS (
+             SELECT j.id FROM staykit_internal.automation_jobs AS j
+             WHERE j.done_at IS NULL AND j.run_at <= $1
+             ORDER BY j.run_at
+             LIMIT $2
+             FOR UPDATE SKIP LOCKED
+           )
+           UPDATE staykit_internal.automation_jobs AS j
+           SET lease_token = gen_random_uuid(), run_at = $1::timestamptz + make_interval(secs => $3::double precision)
+           FROM due WHERE j.id = due.id
+           RETURNING j.id, j.organization_id, j.kind, j.attempts, j.lease_token, j.booking_id, j.trigger,
+                     j.email_template_id, j.message_template_id, j.message_id, j.calendar_event_task_id`,
+    values: [now, limit, leaseSeconds],
+  };
+}
+
+/** Locks the job if this worker still holds it (inside the transaction that records its outcome). */
+export function holdJob(job: ClaimedJob): SqlQuery {
+  return {
+    text: 'SELECT attachments FROM staykit_internal.automation_jobs WHERE id = $1 AND lease_token = $2 FOR UPDATE',
+    values: [job.id, job.lease_token],
+  };
+}
+
+/** Done: deleted, or — a scheduled send — kept as done so it is never scheduled again. */
+export function finishJob(job: ClaimedJob, now: Date, note: string | null = null): SqlQuery {
+  if (job.kind === 'template' && job.trigger === 'moment') {
+    return {
+      text: `UPDATE staykit_internal.automation_jobs SET done_at = $3, lease_token = NULL, last_error = $4
+             WHERE id = $1 AND lease_token = $2`,
+      values: [job.id, job.lease_token, now, note],
+    };
+  }
+  return { text: 'DELETE FROM staykit_internal.automation_jobs WHERE id = $1 AND lease_token = $2', values: [job.id, job.lease_token] };
+}
+
+/** Due again at `runAt`, one attempt more. */
+export function retryJob(job: ClaimedJob, runAt: Date, error: string): SqlQuery {
+  return {
+    text: `UPDATE staykit_internal.automation_jobs
+           SET run_at = $3, lease_token = NULL, attempts = attempts + 1, last_error = $4
+           WHERE id = $1 AND lease_token = $2`,
+    values: [job.id, job.lease_token, runAt, error],
+  };
+}
+
+/** What a delivery job's attachments and task (a task notification) are, set by whoever queued the message. */
+export function describeDelivery(messageId: string, attachments: unknown[], taskId: string | null): SqlQuery {
+  return {
+    text: `UPDATE staykit_internal.automation_jobs SET attachments = $2, calendar_event_task_id = $3
+           WHERE kind = 'delivery' AND message_id = $1`,
+    values: [messageId, JSON.stringify(attachments), taskId],
+  };
+}
+
+export interface QueuedMessage {
+  to_address: string;
+  from_address: string | null;
+  subject: string;
+  body: string;
+  booking_id: string | null;
+  contact_id: string | null;
+  message_template_id: string | null;
+}
+
+/** A new outbound e-mail, queued: its insert trigger gives it a delivery job and a `queued` event. */
+export function insertMessage(organizationId: string, message: QueuedMessage): SqlQuery {
+  return {
+    text: `INSERT INTO api.messages (organization_id, booking_id, contact_id, message_template_id, channel, direction,
+                                     status, from_address, to_address, subject, body)
+           VALUES ($1, $2, $3, $4, 'email', 'outbound', 'queued', $5, $6, $7, $8)
+           RETURNING id`,
+    values: [organizationId, message.booking_id, message.contact_id, message.message_template_id, message.from_address,
+      message.to_address, message.subject, message.body],
+  };
+}

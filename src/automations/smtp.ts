@@ -1,0 +1,63 @@
+/**
+ * Delivery over SMTP with nodemailer (`SMTP_URL`: `smtp://user:pass@host:587` upgrades with STARTTLS when the
+ * server offers it, `smtps://…:465` is TLS from the start). One connection per message. The server's answer
+ * decides: 2xx sent, 4xx retried, 5xx failed for good; no answer within the timeout, or a lost connection, retried.
+ * SMTP_URL is the operator's setting, not a tenant's, so the outbound address guard does not apply to it.
+ */
+import nodemailer from 'nodemailer';
+import type { Mailer, OutgoingMail, SendOutcome } from './mailer.js';
+
+interface SmtpError extends Error {
+  responseCode?: number;
+  response?: string;
+  code?: string;
+}
+
+export function classifySmtpError(error: unknown): SendOutcome {
+  const failure = error as SmtpError;
+  const code = typeof failure.responseCode === 'number' ? failure.responseCode : undefined;
+  const response = failure.response ?? `${failure.code ?? 'ERROR'}: ${failure.message}`;
+  if (code !== undefined && code >= 500) return { kind: 'failed', response, code };
+  return { kind: 'retry', response, code };
+}
+
+/** Host and port only, for logs: the URL may hold a password. */
+function destinationOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return 'SMTP (SMTP_URL)';
+  }
+}
+
+export function createSmtpMailer(url: string, timeoutMs: number): Mailer {
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  return {
+    destination: destinationOf(url),
+    async send(mail: OutgoingMail): Promise<SendOutcome> {
+      try {
+        const info = await transport.sendMail({
+          messageId: mail.messageId,
+          from: mail.from,
+          replyTo: mail.replyTo,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          attachments: mail.attachments.map((file) => ({
+            filename: file.filename, contentType: file.contentType, content: file.content, encoding: 'base64',
+          })),
+        });
+        return { kind: 'sent', response: String(info.response ?? '') };
+      } catch (error) {
+        return classifySmtpError(error);
+      }
+    },
+    close: () => transport.close(),
+  };
+}

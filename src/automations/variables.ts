@@ -1,0 +1,156 @@
+/**
+ * The variables a template sees (docs/automations.md#variables lists every one; a test keeps the list and this
+ * file in step). Texts are in the guest's language — the contact's, else the booking's, else the organization's —
+ * taken from each MultiLanguageString (exact language, then its primary subtag, then `default`). Money is given
+ * formatted in that language (`total`) and in minor units (`total_minor`).
+ */
+import type { BookingRecord, MultiLanguageString } from './context.js';
+
+export interface TemplateVariables {
+  guest: { first_name: string; last_name: string; name: string; email: string; phone: string; language: string };
+  booking: {
+    id: string; reference: string; status: string; created_at: string; confirmed_at: string; language: string;
+    currency: string; total: string; total_minor: number; deposit: string; deposit_minor: number; guests: number;
+    status_url: string;
+  };
+  stay: { start: string; end: string; arrival: string; departure: string; nights: number; rent_period: string };
+  product: { id: string; name: string; description: string; address: string; timezone: string };
+  organization: { name: string };
+  line_items: { name: string; quantity: number; amount: string; amount_minor: number; fee_type: string; item_type: string }[];
+  details: { name: string; value: string }[];
+}
+
+/** The language a MultiLanguageString is read in for this booking. */
+export function guestLanguage(record: BookingRecord): string {
+  return record.contact?.language || record.booking.language || record.organization.language || 'en';
+}
+
+/** `text` in `language`: the exact key, its primary subtag (`nl` for `nl-BE`), then `default`. */
+export function localized(text: MultiLanguageString | undefined, language: string): string {
+  if (!text) return '';
+  return text[language] ?? text[language.split('-')[0] ?? ''] ?? text.default;
+}
+
+export function formatMoney(minor: number, currency: string, language: string): string {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  try {
+    return new Intl.NumberFormat(language, { style: 'currency', currency }).format(minor / 10 ** digits);
+  } catch {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** digits);
+  }
+}
+
+/** A calendar date written out in the guest's language, e.g. "Saturday 27 March 2027". */
+function longDate(date: string, language: string): string {
+  const options: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' };
+  const at = new Date(`${date}T00:00:00Z`);
+  try {
+    return new Intl.DateTimeFormat(language, options).format(at);
+  } catch {
+    return new Intl.DateTimeFormat('en', options).format(at);
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/** The booking status page: `<public URL>/bookings/<secret>` (the secret is the guest's credential). */
+export function bookingStatusUrl(publicUrl: string, secret: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/bookings/${encodeURIComponent(secret)}`;
+}
+
+export function templateVariables(record: BookingRecord, publicUrl: string): TemplateVariables {
+  const language = guestLanguage(record);
+  const { booking, event, product, contact } = record;
+  const money = (minor: number) => formatMoney(minor, booking.currency, language);
+  const fees = record.line_items.filter((item) => item.fee_type === 'fee').reduce((sum, item) => sum + item.amount, 0);
+  const deposit = record.line_items.filter((item) => item.fee_type === 'deposit').reduce((sum, item) => sum + item.amount, 0);
+  // Calendar events store the first free date; a daily stay's last day is the day before it.
+  const lastDay = product.rent_period === 'daily'
+    ? new Date(Date.parse(`${event.end_date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10)
+    : event.end_date;
+  const nights = Math.round((Date.parse(`${event.end_date}T00:00:00Z`) - Date.parse(`${event.start_date}T00:00:00Z`)) / DAY_MS);
+  const firstName = contact?.first_name ?? '';
+  const lastName = contact?.last_name ?? '';
+  return {
+    guest: {
+      first_name: firstName,
+      last_name: lastName,
+      name: [firstName, lastName].filter(Boolean).join(' '),
+      email: contact?.email ?? '',
+      phone: contact?.phone ?? '',
+      language,
+    },
+    booking: {
+      id: booking.id,
+      reference: booking.reference,
+      status: event.status,
+      created_at: booking.created_at,
+      confirmed_at: booking.confirmed_at ?? '',
+      language: booking.language,
+      currency: booking.currency,
+      total: money(fees),
+      total_minor: fees,
+      deposit: money(deposit),
+      deposit_minor: deposit,
+      guests: Object.values(booking.occupancy).reduce((sum, count) => sum + count, 0),
+      status_url: bookingStatusUrl(publicUrl, booking.secret),
+    },
+    stay: {
+      start: event.start_date,
+      end: lastDay,
+      arrival: longDate(event.start_date, language),
+      departure: longDate(lastDay, language),
+      nights,
+      rent_period: product.rent_period,
+    },
+    product: {
+      id: product.id,
+      name: localized(product.name, language),
+      description: localized(product.description, language),
+      address: product.hide_exact_address || !product.exact_address ? product.approximate_address : product.exact_address,
+      timezone: product.timezone,
+    },
+    organization: { name: record.organization.name },
+    line_items: record.line_items.map((item) => ({
+      name: localized(item.name, language),
+      quantity: item.quantity,
+      amount: money(item.amount),
+      amount_minor: item.amount,
+      fee_type: item.fee_type,
+      item_type: item.item_type,
+    })),
+    details: record.details.map((detail) => ({ name: localized(detail.name, language), value: detail.value ?? '' })),
+  };
+}
+
+/** A booking with every field filled in: what templates are checked against when they are saved, and previews. */
+export const SAMPLE_RECORD: BookingRecord = {
+  booking: {
+    id: '00000000-0000-4000-8000-000000000001', reference: 'K7M-4QX2', secret: 'sample-secret-0000000000000000000',
+    created_at: '2027-03-01T10:00:00Z', confirmed_at: '2027-03-01T10:00:00Z', currency: 'EUR', language: 'en',
+    occupancy: { '00000000-0000-4000-8000-000000000002': 2 }, silent: false,
+  },
+  event: { id: '00000000-0000-4000-8000-000000000003', start_date: '2027-06-10', end_date: '2027-06-14', status: 'CONFIRMED', padding: 0 },
+  product: {
+    id: '00000000-0000-4000-8000-000000000004', name: { default: 'Dune House' }, description: { default: 'By the sea' },
+    approximate_address: 'Zandvoort', exact_address: 'Strandweg 1, Zandvoort', hide_exact_address: false,
+    rent_period: 'nightly', timezone: 'Europe/Amsterdam', currency: 'EUR', latest_arrival_time: null,
+  },
+  organization: { id: '00000000-0000-4000-8000-000000000005', name: 'Seaside Rentals', language: 'en' },
+  contact: {
+    id: '00000000-0000-4000-8000-000000000006', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com',
+    phone: '+31 20 123 4567', language: 'en',
+  },
+  line_items: [{ name: { default: 'Rent' }, quantity: 4, amount: 40000, fee_type: 'fee', item_type: 'rent' }],
+  details: [{ name: { default: 'Arrival time' }, value: '15:00' }],
+  reply_to: null,
+};
+
+/** Every variable path (`guest.first_name`, `line_items[].amount`, …), for the documentation check. */
+export function variablePaths(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return variablePaths(value[0], `${prefix}[]`);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, inner]) => variablePaths(inner, prefix ? `${prefix}.${key}` : key));
+  }
+  return [prefix];
+}

@@ -1,0 +1,166 @@
+/**
+ * Triggered e-mails end to end: a booking made through /book queues the template's message in the booking's
+ * transaction, the scheduler renders and sends it through a real SMTP server, and the server's answers decide
+ * (250 sent, 4xx and no answer retried, 5xx failed).
+ */
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { forEachBackend } from '../support/databases.js';
+import { createOrganization } from '../support/app.js';
+import { client, insert, startBookingApp } from '../booking/support.js';
+import { bookableUnit, clock, parseMime, runDue, schedulerOptions, startSmtpServer, textOf, type TestSmtpServer } from './support.js';
+
+forEachBackend('triggered e-mails', (ctx) => {
+  let app: FastifyInstance;
+  let smtp: TestSmtpServer;
+  let api: ReturnType<typeof client>;
+  let org: { id: string; key: string };
+  let unit: { product: string; adults: string };
+  const time = clock('2027-03-01T10:00:00Z');
+  let start = 10;
+
+  before(async () => {
+    smtp = await startSmtpServer();
+    app = await startBookingApp(ctx.db);
+    org = await createOrganization(ctx.db, 'Seaside Rentals');
+    api = client(app, org.key);
+    unit = await bookableUnit(ctx.db, org.id);
+    await insert(ctx.db, 'email_templates', {
+      organization_id: org.id,
+      trigger: 'confirmed',
+      subject: { default: 'Booking {{ booking.reference }} confirmed', nl: 'Boeking {{ booking.reference }} bevestigd' },
+      body: {
+        default: 'Dear {{ guest.first_name }}, see you on {{ stay.start }} at {{ product.name }}.',
+        nl: 'Beste {{ guest.first_name }}, tot {{ stay.start }} in {{ product.name }}. Totaal {{ booking.total }}.',
+      },
+      include_booking_details: false,
+      include_booking_link: true,
+      include_ical_data: true,
+    });
+  });
+  after(async () => {
+    await app.close();
+    await smtp.close();
+  });
+
+  /** A booking of two nights, each test on later dates; returns its id and reference. */
+  const book = async (extra: Record<string, unknown> = {}) => {
+    const day = (n: number) => `2027-06-${String(n).padStart(2, '0')}`;
+    const interval = { start: day(start), end: day(start + 2) };
+    start += 2;
+    const response = await api.post('/v1/book', {
+      product_id: unit.product, interval, occupancy: { [unit.adults]: 2 }, language: 'nl',
+      contact: { first_name: 'Zoë', last_name: 'Ångström', email: 'zoe@example.com' }, ...extra,
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    return response.json() as { booking_id: string; reference: string };
+  };
+  const message = async (bookingId: string) =>
+    (await ctx.db.query<{ id: string; status: string; sent_at: Date | null; subject: string; to_address: string }>(
+      'SELECT id, status, sent_at, subject, to_address FROM api.messages WHERE booking_id = $1', [bookingId])).rows;
+  const events = async (messageId: string) =>
+    (await ctx.db.query<{ type: string; payload: Record<string, unknown> }>(
+      'SELECT type, payload FROM api.message_events WHERE message_id = $1 ORDER BY created_at, type DESC', [messageId])).rows;
+
+  it('sends the confirmation at once, rendered in the guest\'s language, with the .ics attached', async () => {
+    const booking = await book();
+    const before = smtp.received.length;
+    const reports = await runDue(ctx.db, schedulerOptions(smtp, time));
+    assert.deepEqual(reports.map((r) => r.outcome), ['queued', 'sent']);
+    assert.equal(smtp.received.length, before + 1);
+    const mail = parseMime(smtp.received.at(-1)!);
+    assert.equal(mail.headers.subject, `Boeking ${booking.reference} bevestigd`);
+    assert.equal(mail.headers.to, 'zoe@example.com');
+    assert.equal(mail.headers.from, 'Seaside Rentals <bookings@staykit.test>');
+    const text = textOf(mail);
+    assert.match(text, /^Beste Zoë, tot 2027-06-10 in Duinhuis\. Totaal €\s200,00\./);
+    assert.match(text, /Your booking: https:\/\/stay\.example\.com\/bookings\/\w+/);
+    const ics = mail.parts.find((part) => (part.headers['content-type'] ?? '').startsWith('text/calendar'));
+    assert.ok(ics, 'an .ics attachment');
+    assert.match(ics.headers['content-disposition'] ?? '', new RegExp(`booking-${booking.reference}\\.ics`));
+    assert.match(ics.body, /DTSTART;VALUE=DATE:20270610/);
+    assert.match(ics.body, /DTEND;VALUE=DATE:20270612/);
+
+    const [row] = await message(booking.booking_id);
+    assert.equal(row!.status, 'sent');
+    assert.ok(row!.sent_at);
+    assert.equal(row!.subject, `Boeking ${booking.reference} bevestigd`);
+    assert.deepEqual((await events(row!.id)).map((e) => e.type), ['queued', 'sent']);
+  });
+
+  it('sends nothing for a silent booking', async () => {
+    const booking = await book({ silent: true });
+    const before = smtp.received.length;
+    assert.deepEqual(await runDue(ctx.db, schedulerOptions(smtp, time)), []);
+    assert.equal(smtp.received.length, before);
+    assert.deepEqual(await message(booking.booking_id), []);
+  });
+
+  it('retries after a 4xx answer, then sends', async () => {
+    const booking = await book();
+    smtp.answers.push({ code: 451, message: 'Greylisted, try again later' });
+    const before = smtp.received.length;
+    const first = await runDue(ctx.db, schedulerOptions(smtp, time));
+    assert.deepEqual(first.map((r) => r.outcome), ['queued', 'retry']);
+    const [queued] = await message(booking.booking_id);
+    assert.equal(queued!.status, 'queued');
+    const failed = (await events(queued!.id)).find((e) => e.type === 'failed')!;
+    assert.equal(failed.payload.code, 451);
+    assert.match(String(failed.payload.response), /Greylisted/);
+    assert.equal(failed.payload.retry_at, '2027-03-01T10:01:00.000Z');
+
+    // Not before its time; then sent.
+    time.set('2027-03-01T10:00:59Z');
+    assert.deepEqual(await runDue(ctx.db, schedulerOptions(smtp, time)), []);
+    time.set('2027-03-01T10:01:00Z');
+    assert.deepEqual((await runDue(ctx.db, schedulerOptions(smtp, time))).map((r) => r.outcome), ['sent']);
+    assert.equal(smtp.received.length, before + 1);
+    assert.equal((await message(booking.booking_id))[0]!.status, 'sent');
+    time.set('2027-03-01T10:00:00Z');
+  });
+
+  it('fails for good on a 5xx answer', async () => {
+    const booking = await book();
+    smtp.answers.push({ code: 550, message: 'No such user here' });
+    const reports = await runDue(ctx.db, schedulerOptions(smtp, time));
+    assert.deepEqual(reports.map((r) => r.outcome), ['queued', 'failed']);
+    const [row] = await message(booking.booking_id);
+    assert.equal(row!.status, 'failed');
+    assert.equal(row!.sent_at, null);
+    const failed = (await events(row!.id)).find((e) => e.type === 'failed')!;
+    assert.equal(failed.payload.permanent, true);
+    assert.match(String(failed.payload.response), /550 No such user here/);
+  });
+
+  it('times out on a server that does not answer, and retries', async () => {
+    const booking = await book();
+    smtp.answers.push('hang');
+    const before = smtp.received.length;
+    const reports = await runDue(ctx.db, schedulerOptions(smtp, time));
+    assert.deepEqual(reports.map((r) => r.outcome), ['queued', 'retry']);
+    const [row] = await message(booking.booking_id);
+    assert.equal(row!.status, 'queued');
+    time.set('2027-03-01T10:01:00Z');
+    assert.deepEqual((await runDue(ctx.db, schedulerOptions(smtp, time))).map((r) => r.outcome), ['sent']);
+    assert.equal(smtp.received.length, before + 1);
+    time.set('2027-03-01T10:00:00Z');
+  });
+
+  it('sends a message POSTed to /v1/messages the same way', async () => {
+    const response = await app.inject({
+      method: 'POST', url: '/v1/messages', headers: { authorization: `Bearer ${org.key}`, prefer: 'return=representation' },
+      payload: { to_address: 'guest@example.com', subject: 'Key box code', body: 'The code is 1234.' },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const id = (response.json() as { id: string }[])[0]!.id;
+    const reports = await runDue(ctx.db, schedulerOptions(smtp, time));
+    assert.deepEqual(reports.map((r) => r.outcome), ['sent']);
+    const mail = parseMime(smtp.received.at(-1)!);
+    assert.equal(mail.headers.subject, 'Key box code');
+    assert.equal(mail.headers['message-id'], `<${id}@staykit>`);
+    assert.equal(textOf(mail).trim(), 'The code is 1234.');
+    const row = (await ctx.db.query<{ status: string }>('SELECT status FROM api.messages WHERE id = $1', [id])).rows[0];
+    assert.equal(row!.status, 'sent');
+  });
+});

@@ -15,6 +15,9 @@ export const SEMANTIC_EVENTS = [
   'calendar_event_tasks.completed',
   'payments.paid',
   'external_calendars.sync_failed',
+  // Automations (docs/automations.md): a message's delivery recorded as sent, or as failed for good.
+  'messages.sent',
+  'messages.failed',
 ] as const;
 
 export const EVENT_TYPES: readonly string[] = [

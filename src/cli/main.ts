@@ -58,9 +58,11 @@ async function run(argv: string[]): Promise<void> {
       return serve(configWithFlags(values));
     }
     case 'rest': {
-      const { values, positionals } = parse(rest, { ...SERVER_FLAGS, schema: { type: 'string' }, role: { type: 'string' } });
+      const { values, positionals } = parse(rest, {
+        ...SERVER_FLAGS, schema: { type: 'string' }, role: { type: 'string' }, aggregates: { type: 'boolean' }, plans: { type: 'boolean' },
+      });
       noPositionals(positionals, 'rest');
-      return restServer(configWithFlags(values), values.schema, values.role);
+      return restServer(configWithFlags(values), values);
     }
     case 'worker': {
       const { values, positionals } = parse(rest, SERVER_FLAGS);

@@ -1,11 +1,12 @@
 /**
- * `staykit rest`: the generic engine alone, serving any PostgreSQL schema the way PostgREST would — no API keys,
+ * `staykit rest`: the generic engine alone, serving any PostgreSQL schemas the way PostgREST would — no API keys,
  * no tenancy, `/<table>` and `/rpc/<function>` at the root. For development and for running existing PostgREST
- * clients' test suites against the engine.
+ * clients' test suites against the engine. Several schemas are profiles (`Accept-Profile` / `Content-Profile`), the
+ * first the default.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database, Transaction } from '../db/types.js';
-import { quoteIdent } from '../query/index.js';
+import { quoteIdent, type EngineOptions } from '../query/index.js';
 import { loadSchemaCache } from '../schema/index.js';
 import { errorHandler } from './error-handler.js';
 import { engineRoutes } from './routes/engine-routes.js';
@@ -13,25 +14,40 @@ import { inRequestTransaction } from '../transaction/request-transaction.js';
 
 export interface RestAppOptions {
   db: Database;
-  schema: string;
+  /** The exposed schemas, the default first (one name, or several). */
+  schema: string | readonly string[];
   /** Role to run requests as (`SET LOCAL ROLE`); default: the connecting user. */
   role?: string | undefined;
   maxRows?: number;
   logLevel?: string;
+  /** Aggregates in `select` (PostgREST's db-aggregates-enabled; off by default, as there). */
+  aggregates?: boolean;
+  /** `Accept: application/vnd.pgrst.plan` (PostgREST's db-plan-enabled; off by default, as there). */
+  plans?: boolean;
 }
 
 export async function buildRestApp(options: RestAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: { level: options.logLevel ?? 'silent' }, bodyLimit: 1024 * 1024 });
   app.setErrorHandler(errorHandler);
-  const cache = await loadSchemaCache(options.db, { schema: options.schema, role: options.role });
-  const setup = [
-    options.role ? `SET LOCAL ROLE ${quoteIdent(options.role)}` : undefined,
-    `SET LOCAL search_path TO ${quoteIdent(options.schema)}, public`,
-  ].filter((statement): statement is string => statement !== undefined);
+  const schemas = typeof options.schema === 'string' ? [options.schema] : [...options.schema];
+  const caches = await Promise.all(schemas.map((schema) => loadSchemaCache(options.db, { schema, role: options.role })));
+  const engine: EngineOptions = {
+    maxRows: options.maxRows ?? 1000,
+    requireFilterForWrites: false,
+    basePath: '',
+    // PostgREST mode: rows in the order PostgreSQL returns them, ambiguous embeds always 300 PGRST201.
+    defaultOrder: 'none',
+    strictRelationships: true,
+    aggregates: options.aggregates === true,
+    plans: options.plans === true,
+  };
   await app.register(engineRoutes, {
-    cache,
-    execute: async (_request, _path, serve) => {
-      const engine = { maxRows: options.maxRows ?? 1000, requireFilterForWrites: false, basePath: '' };
+    cache: caches,
+    execute: async (_request, _path, serve, schema) => {
+      const setup = [
+        options.role ? `SET LOCAL ROLE ${quoteIdent(options.role)}` : undefined,
+        `SET LOCAL search_path TO ${quoteIdent(schema)}, public`,
+      ].filter((statement): statement is string => statement !== undefined);
       const prepare = async (tx: Transaction) => {
         for (const statement of setup) await tx.query(statement);
       };

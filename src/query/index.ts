@@ -4,3 +4,4 @@ export { errorResponse, type EngineResponse } from './response.js';
 export { serveRequest, type EngineSession, type TableAccess, type WriteHook, type WriteHookInput, type WriteHookResult, type JsonRow } from './serve.js';
 export { allowedMethods } from './plan/index.js';
 export { quoteIdent } from './sql/quote.js';
+export { chooseProfile, type ProfileChoice } from './profile.js';

@@ -5,6 +5,7 @@
  */
 import type { ApiError } from '../errors/api-error.js';
 import { invalidRange, singularityError } from '../errors/catalogue.js';
+import { maxAffectedViolation } from './errors.js';
 import { preferenceApplied } from './parse/headers.js';
 import type { ParsedRequest } from './parse/types.js';
 import type { EngineOptions, Plan } from './plan/types.js';
@@ -27,6 +28,8 @@ export interface ExecutedStatement {
   body: string;
   /** Rows an insert added (not updated by merge-duplicates), when the statement reports it. */
   inserted: number | undefined;
+  /** Rows a PATCH or DELETE changed, when the statement reports it (the page may leave some out: `!inner` embeds). */
+  affected?: number | undefined;
 }
 
 /** `Content-Range` value: `lower-upper/total`, `*` when the page is empty or the total is 0, `/*` when not counted. */
@@ -79,6 +82,16 @@ function contentLocation(options: EngineOptions, request: ParsedRequest): string
   return request.query.canonical === '' ? path : `${path}?${request.query.canonical}`;
 }
 
+/**
+ * PostgREST 13's `Prefer: handling=strict, max-affected=N`: a PATCH, DELETE or function call whose statement touched
+ * (returned) more than N rows is refused with PGRST124; the error makes the caller roll the transaction back.
+ */
+function checkMaxAffected(prefs: ParsedRequest['preferences'], affected: number): void {
+  if (prefs.handling === 'strict' && prefs.maxAffected !== undefined && affected > prefs.maxAffected) {
+    throw maxAffectedViolation(affected);
+  }
+}
+
 /** 200/206/416 (or 204 for a void function) with Content-Range, Content-Location and the body in its media type. */
 function readResponse(
   request: ParsedRequest,
@@ -89,8 +102,9 @@ function readResponse(
   const prefs = request.preferences;
   const rollback = prefs.tx === 'rollback';
   const headers: Record<string, string> = {};
+  if (plan.type === 'rpc') checkMaxAffected(prefs, pageTotal);
   if (plan.type === 'rpc' && plan.routine.returnsVoid) {
-    const applied = preferenceApplied(prefs, ['count', 'tx', 'handling']);
+    const applied = preferenceApplied(prefs, ['count', 'tx', 'handling', 'max-affected']);
     if (applied) headers['Preference-Applied'] = applied;
     return { status: 204, headers, body: undefined, rollback };
   }
@@ -99,7 +113,7 @@ function readResponse(
   const status = rangeStatus(lower, upper, total);
   headers['Content-Range'] = contentRange(lower, upper, total);
   if (plan.type === 'read') headers['Content-Location'] = contentLocation(options, request);
-  const applied = preferenceApplied(prefs, ['count', 'tx', 'handling']);
+  const applied = preferenceApplied(prefs, ['count', 'tx', 'handling', 'max-affected']);
   if (applied) headers['Preference-Applied'] = applied;
   if (status === 416) {
     const error = invalidRange({ kind: 'out-of-bounds', offset: lower, total: total ?? 0 });
@@ -115,7 +129,7 @@ function readResponse(
 function mutationResponse(
   request: ParsedRequest,
   plan: Extract<Plan, { type: 'insert' | 'update' | 'delete' }>,
-  { pageTotal, body, inserted }: ExecutedStatement,
+  { pageTotal, body, inserted, affected }: ExecutedStatement,
   options: EngineOptions,
 ): EngineResponse {
   const prefs = request.preferences;
@@ -132,7 +146,7 @@ function mutationResponse(
     }
     const applied = preferenceApplied(
       { ...prefs, resolution: plan.onConflict ? prefs.resolution : undefined },
-      ['resolution', 'missing', 'return', 'count', 'tx', 'handling'],
+      ['resolution', 'missing', 'return', 'count', 'tx', 'handling', 'max-affected'],
     );
     if (applied) headers['Preference-Applied'] = applied;
     if (representation) headers['Content-Type'] = contentTypeFor(plan.media);
@@ -140,11 +154,12 @@ function mutationResponse(
     const status = inserted === 0 ? 200 : 201;
     return { status, headers, body: representation ? body : undefined, rollback };
   }
+  checkMaxAffected(prefs, affected ?? pageTotal);
   headers['Content-Range'] =
     plan.type === 'update' ? contentRange(0, pageTotal - 1, counted) : contentRange(1, 0, counted);
-  const applied = preferenceApplied(prefs, ['missing', 'return', 'count', 'tx', 'handling'].filter(
+  const applied = preferenceApplied(prefs, ['missing', 'return', 'count', 'tx', 'handling', 'max-affected'].filter(
     (key) => plan.type === 'update' || key !== 'missing',
-  ) as ('missing' | 'return' | 'count' | 'tx' | 'handling')[]);
+  ) as ('missing' | 'return' | 'count' | 'tx' | 'handling' | 'max-affected')[]);
   if (applied) headers['Preference-Applied'] = applied;
   if (representation) {
     headers['Content-Type'] = contentTypeFor(plan.media);

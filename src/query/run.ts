@@ -24,6 +24,7 @@ interface ResultRow {
   page_total: number | string;
   body: string | null;
   inserted?: number | string | null;
+  affected?: number | string | null;
 }
 
 async function plannedCount(tx: Queryable, statement: Statement): Promise<number | undefined> {
@@ -62,6 +63,7 @@ async function execute(
     total: row?.total === null || row?.total === undefined ? undefined : Number(row.total),
     body: row?.body ?? '',
     inserted: row?.inserted === null || row?.inserted === undefined ? undefined : Number(row.inserted),
+    affected: row?.affected === null || row?.affected === undefined ? undefined : Number(row.affected),
   };
   const estimate =
     (plan.type === 'read' || plan.type === 'rpc') &&

@@ -190,7 +190,9 @@ describe('parse query string', () => {
 
 describe('parse headers and body', () => {
   it('Prefer: first wins, unknown collected', () => {
-    const prefs = parsePrefer('return=representation, count=exact,tx=rollback, return=minimal, foo, missing=default, resolution=merge-duplicates, handling=strict');
+    const prefs = parsePrefer(
+      'return=representation, count=exact,tx=rollback, return=minimal, foo, missing=default, resolution=merge-duplicates, handling=strict, max-affected=3, max-affected=9',
+    );
     assert.deepEqual(prefs, {
       return: 'representation',
       count: 'exact',
@@ -198,8 +200,12 @@ describe('parse headers and body', () => {
       missing: 'default',
       handling: 'strict',
       tx: 'rollback',
+      maxAffected: 3,
       invalid: ['foo'],
     });
+    // PostgREST reads max-affected as an integer; another value is ignored, and is not an invalid preference.
+    assert.equal(parsePrefer('max-affected=many').maxAffected, undefined);
+    assert.deepEqual(parsePrefer('max-affected=many').invalid, []);
   });
   it('Accept negotiation', () => {
     assert.equal(negotiateAccept(undefined), 'json');

@@ -1,20 +1,31 @@
-/** `staykit rest --schema NAME`: PostgREST-style server for any schema (no keys, no tenancy, no migrations). */
+/** `staykit rest --schema a,b`: PostgREST-style server for any schemas (no keys, no tenancy, no migrations). */
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/open.js';
 import { buildRestApp } from '../../http/rest-app.js';
 import { UsageError } from '../support/usage-error.js';
 
-export async function rest(config: Config, schema: string | undefined, role: string | undefined): Promise<void> {
-  if (!schema) throw new UsageError('--schema is required');
+export interface RestFlags {
+  schema?: string | undefined;
+  role?: string | undefined;
+  /** Aggregates in `select` (PostgREST's db-aggregates-enabled). */
+  aggregates?: boolean | undefined;
+  /** `Accept: application/vnd.pgrst.plan` (PostgREST's db-plan-enabled). */
+  plans?: boolean | undefined;
+}
+
+export async function rest(config: Config, flags: RestFlags): Promise<void> {
+  const schemas = (flags.schema ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (schemas.length === 0) throw new UsageError('--schema is required');
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const { rows } = await db.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
-  if (rows.length === 0) {
+  const { rows } = await db.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname = ANY($1::text[])', [schemas]);
+  const missing = schemas.filter((schema) => !rows.some((row) => row.nspname === schema));
+  if (missing.length > 0) {
     await db.close();
-    throw new UsageError(`no schema "${schema}" in the database`);
+    throw new UsageError(`no schema "${missing[0]}" in the database`);
   }
-  const app = await buildRestApp({ db, schema, role, logLevel: config.logLevel });
+  const app = await buildRestApp({ db, schema: schemas, role: flags.role, logLevel: config.logLevel, aggregates: flags.aggregates, plans: flags.plans });
   const address = await app.listen({ port: config.port, host: config.host });
-  console.log(`PostgREST-compatible server for schema "${schema}" listening on ${address}`);
+  console.log(`PostgREST-compatible server for schema${schemas.length > 1 ? 's' : ''} ${schemas.map((s) => `"${s}"`).join(', ')} listening on ${address}`);
   const shutdown = async () => {
     await app.close();
     await db.close();

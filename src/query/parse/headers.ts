@@ -29,6 +29,7 @@ export function parsePrefer(header: string | undefined): Preferences {
     missing: undefined,
     handling: undefined,
     tx: undefined,
+    maxAffected: undefined,
     invalid: [],
   };
   if (!header) return prefs;
@@ -40,7 +41,11 @@ export function parsePrefer(header: string | undefined): Preferences {
     if (known) {
       const [key, value] = known;
       if (record[key] === undefined) record[key] = value;
-    } else if (!pref.startsWith('timezone=') && !pref.startsWith('max-affected=') && pref !== 'params=single-object') {
+    } else if (pref.startsWith('max-affected=')) {
+      // As PostgREST: the first one counts; a value that is not an integer is ignored (and not an invalid preference).
+      const value = pref.slice('max-affected='.length).trim();
+      if (prefs.maxAffected === undefined && /^[0-9]+$/.test(value)) prefs.maxAffected = Number(value);
+    } else if (!pref.startsWith('timezone=') && pref !== 'params=single-object') {
       prefs.invalid.push(pref);
     }
   }
@@ -50,7 +55,7 @@ export function parsePrefer(header: string | undefined): Preferences {
 /** The `Preference-Applied` value for the given subset of preferences, in PostgREST's order. */
 export function preferenceApplied(
   prefs: Preferences,
-  include: readonly ('resolution' | 'missing' | 'return' | 'count' | 'tx' | 'handling')[],
+  include: readonly ('resolution' | 'missing' | 'return' | 'count' | 'tx' | 'handling' | 'max-affected')[],
 ): string | undefined {
   const values: string[] = [];
   if (include.includes('resolution') && prefs.resolution) values.push(`resolution=${prefs.resolution}`);
@@ -59,6 +64,9 @@ export function preferenceApplied(
   if (include.includes('count') && prefs.count) values.push(`count=${prefs.count}`);
   if (include.includes('tx') && prefs.tx) values.push(`tx=${prefs.tx}`);
   if (include.includes('handling') && prefs.handling) values.push(`handling=${prefs.handling}`);
+  if (include.includes('max-affected') && prefs.handling === 'strict' && prefs.maxAffected !== undefined) {
+    values.push(`max-affected=${prefs.maxAffected}`);
+  }
   return values.length > 0 ? values.join(', ') : undefined;
 }
 

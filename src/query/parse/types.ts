@@ -114,6 +114,8 @@ export interface Preferences {
   missing: 'default' | 'null' | undefined;
   handling: 'strict' | 'lenient' | undefined;
   tx: 'commit' | 'rollback' | undefined;
+  /** `max-affected=N` (PostgREST 13): only honoured with `handling=strict`. */
+  maxAffected: number | undefined;
   /** Preferences not understood (reported under handling=strict). */
   invalid: string[];
 }

@@ -86,7 +86,7 @@ export function planRequest(request: ParsedRequest, cache: SchemaCache, options:
     case 'read': {
       const node = buildNode(ctx, table, { kind: 'table' }, request.query.select);
       attachQuery(node, request.query, { skipRoot: false });
-      if (node.order.length === 0) node.order = defaultOrder(node);
+      if (node.order.length === 0) node.order = defaultOrder(ctx, node);
       const range = topLevelRange(request.query, request.range, options.maxRows);
       node.offset = range.offset;
       node.limit = range.limit;

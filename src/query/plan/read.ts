@@ -12,6 +12,7 @@ import {
 } from '../../errors/catalogue.js';
 import type { SchemaCache, Table } from '../../schema/types.js';
 import type { EmbedPath, Field, Filter, LogicTree, QueryParams, SelectItem } from '../parse/types.js';
+import { duplicateEmbed } from '../errors.js';
 import { closest } from './fuzzy.js';
 import { findRelationship, isToOne } from './relationship.js';
 import type { ColumnExpr, Condition, EmbedItem, EngineOptions, OutputItem, ReadNode, Source } from './types.js';
@@ -67,6 +68,7 @@ export function buildNode(
   source: Source,
   select: SelectItem[],
   knownColumns = true,
+  depth = 0,
 ): ReadNode {
   const node: ReadNode = {
     table,
@@ -82,11 +84,19 @@ export function buildNode(
   };
   const tenant = tenantFor(ctx, table);
   if (tenant && source.kind !== 'mutation') node.where.push({ kind: 'tenant', column: tenant.column, value: tenant.value });
-  for (const item of select) node.items.push(...buildItems(ctx, node, item));
+  const unaliased = new Set<string>();
+  for (const item of select) {
+    if (item.type === 'embed' && item.alias === undefined) {
+      // PostgREST 12.2: both lateral joins would be named `<parent>_<embed>_<depth>`, and PostgreSQL refuses that.
+      if (unaliased.has(item.name)) throw duplicateEmbed(table.name, item.name, depth + 1);
+      unaliased.add(item.name);
+    }
+    node.items.push(...buildItems(ctx, node, item, depth));
+  }
   return node;
 }
 
-function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem): OutputItem[] {
+function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: number): OutputItem[] {
   if (item.type === 'star') {
     if (!node.knownColumns) {
       return [{ kind: 'field', expr: { column: '*', jsonPath: [], info: undefined }, cast: undefined, name: '*' }];
@@ -103,17 +113,17 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem): Output
   if (item.type === 'field') {
     return [{ kind: 'field', expr: resolveColumn(node, item.field), cast: item.cast, name: outputName(item.field, item.alias) }];
   }
-  const rel = findRelationship(ctx.cache, node.table.name, item.name, item.hint);
+  const rel = findRelationship(ctx.cache, node.table.name, item.name, item.hint, ctx.options.strictRelationships === true);
   const child = lookupTable(ctx, rel.foreignTable);
   const toOne = isToOne(rel);
   const name = item.alias ?? item.name;
   if (item.spread && !toOne) throw spreadNotToOne(node.table.name, item.name);
-  const childNode = buildNode(ctx, child, { kind: 'table' }, item.select);
+  const childNode = buildNode(ctx, child, { kind: 'table' }, item.select, true, depth + 1);
   if (rel.junction) {
     const junction = lookupTable(ctx, rel.junction.table);
     childNode.junctionTenant = tenantFor(ctx, junction);
   }
-  if (!toOne && childNode.order.length === 0) childNode.order = defaultOrder(childNode);
+  if (!toOne && childNode.order.length === 0) childNode.order = defaultOrder(ctx, childNode);
   const embed: EmbedItem = {
     kind: 'embed',
     name,
@@ -128,9 +138,12 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem): Output
   return [embed];
 }
 
-/** Staykit's default order: the primary key (the spec's rule 4); PostgREST has none. */
-export function defaultOrder(node: ReadNode): ReadNode['order'] {
-  if (!node.knownColumns) return [];
+/**
+ * Staykit's default order: the primary key (the spec's rule 4); none with `defaultOrder: 'none'` (PostgREST has
+ * none) and none for a node that aggregates (its rows are groups: the key is not among the grouped columns).
+ */
+export function defaultOrder(ctx: BuildContext, node: ReadNode): ReadNode['order'] {
+  if (!node.knownColumns || ctx.options.defaultOrder === 'none') return [];
   return node.table.primaryKey.map((column) => ({
     expr: { column, jsonPath: [], info: node.table.columns.find((c) => c.name === column) },
     direction: undefined,

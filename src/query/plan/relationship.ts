@@ -5,9 +5,9 @@
  * bare table name means the one-to-many (children) and the FK column the many-to-one (parent); with a hint, the
  * table name plus the FK column means the one-to-many.
  *
- * Staykit deviation: when several candidates remain but exactly one is direct (not many-to-many), that one is
- * chosen instead of PostgREST's PGRST201 — every tenant table references `organizations`, which would otherwise make
- * any two tables sharing a junction ambiguous.
+ * Staykit deviation (unless `strict`, as `staykit rest` asks): when several candidates remain but exactly one is
+ * direct (not many-to-many), that one is chosen instead of PostgREST's PGRST201 — every tenant table references
+ * `organizations`, which would otherwise make any two tables sharing a junction ambiguous.
  */
 import { ambiguousRelationship, noRelationship } from '../../errors/catalogue.js';
 import type { Relationship, SchemaCache } from '../../schema/types.js';
@@ -67,6 +67,7 @@ export function findRelationship(
   origin: string,
   target: string,
   hint: string | undefined,
+  strict = false,
 ): Relationship {
   const all = cache.relationships.get(origin) ?? [];
   const candidates = all.filter((rel) => matches(rel, target, hint));
@@ -83,7 +84,7 @@ export function findRelationship(
     throw noRelationship(cache.schema, origin, target, hint, suggestion);
   }
   const direct = candidates.filter((rel) => rel.cardinality !== 'many-to-many');
-  if (direct.length === 1) return direct[0] as Relationship;
+  if (!strict && direct.length === 1) return direct[0] as Relationship;
   throw ambiguousRelationship(origin, target, candidates.map(describe));
 }
 

@@ -75,7 +75,7 @@ export function planRpc(ctx: BuildContext, request: ParsedRequest): RpcPlan {
   );
   if (!scalar) {
     attachQuery(node, request.query, { skipRoot: false });
-    if (node.order.length === 0) node.order = defaultOrder(node);
+    if (node.order.length === 0) node.order = defaultOrder(ctx, node);
   }
   const action = request.action;
   return {

@@ -29,6 +29,20 @@ export interface EngineOptions {
    * that (`queryAndCommit`). Staykit's `/v1` API qualifies; `staykit rest` serves arbitrary schemas and does not.
    */
   readsArePure?: boolean;
+  /**
+   * Rows without `order`: by primary key (`primary-key`, the default: Staykit's `/v1` promises a stable order) or in
+   * whatever order PostgreSQL returns them (`none`, PostgREST's behaviour, for `staykit rest`). docs/query-engine.md.
+   */
+  defaultOrder?: 'primary-key' | 'none';
+  /**
+   * Ambiguous embeds are always 300 PGRST201, as in PostgREST (`staykit rest`). Off (the default, `/v1`): the one
+   * direct relationship wins over many-to-many ones (src/query/plan/relationship.ts).
+   */
+  strictRelationships?: boolean;
+  /** Aggregates in `select` (PostgREST's db-aggregates-enabled); enabled unless false. */
+  aggregates?: boolean;
+  /** `Accept: application/vnd.pgrst.plan` answers the EXPLAIN of the statement (PostgREST's db-plan-enabled). */
+  plans?: boolean;
 }
 
 /** Where a read node's rows come from. */

@@ -44,7 +44,10 @@ export function insertSql(plan: InsertPlan, params: Params): string {
   let conflict = '';
   if (plan.onConflict) {
     const on = plan.onConflict.columns.map(quoteIdent).join(', ');
-    const updatable = names.filter((name) => !plan.onConflict?.columns.includes(name));
+    const others = names.filter((name) => !plan.onConflict?.columns.includes(name));
+    // A body of conflict-key columns only still answers its row, as PostgREST's `DO UPDATE SET` of the sent columns
+    // does (DO NOTHING would return nothing for an existing row).
+    const updatable = others.length > 0 ? others : names;
     if (plan.onConflict.resolution === 'ignore-duplicates' || updatable.length === 0) {
       conflict = ` ON CONFLICT (${on}) DO NOTHING`;
     } else {

@@ -64,21 +64,32 @@ function readStatement(node: ReadNode, count: CountMode, media: MediaType, maxRo
   return statement;
 }
 
+/**
+ * A function returning a scalar or a set of scalars. `Prefer: count=exact` (or estimated) counts every value the
+ * call returns (1 for a single scalar); a NULL result is the JSON `null`, as PostgREST answers it.
+ */
 function rpcScalarStatement(plan: RpcPlan): Statement {
   const params = new Params();
   const alias = quoteIdent('pgrst_scalar');
   const source = plan.node.source;
   if (source.kind !== 'function') throw new Error('rpc plan without function source');
   const from = functionSourceSql(source, alias, params);
+  const counted = plan.count === 'exact' || plan.count === 'estimated';
   if (plan.routine.returnsSet) {
     const limit = plan.node.limit === undefined ? '' : ` LIMIT ${Math.trunc(plan.node.limit)}`;
     const offset = plan.node.offset > 0 ? ` OFFSET ${Math.trunc(plan.node.offset)}` : '';
-    const text =
-      `SELECT NULL::bigint AS total, count(*) AS page_total, coalesce(json_agg(${alias}.${alias}), '[]'::json)::text AS body ` +
-      `FROM (SELECT ${alias} FROM ${from}${limit}${offset}) AS ${alias}`;
+    const all = quoteIdent('pgrst_all');
+    const source = `SELECT ${alias} FROM ${from}`;
+    const text = counted
+      ? `WITH ${all} AS MATERIALIZED (${source}) ` +
+        `SELECT (SELECT count(*) FROM ${all}) AS total, count(*) AS page_total, coalesce(json_agg(${alias}.${alias}), '[]'::json)::text AS body ` +
+        `FROM (SELECT ${alias} FROM ${all} AS ${alias}${limit}${offset}) AS ${alias}`
+      : `SELECT NULL::bigint AS total, count(*) AS page_total, coalesce(json_agg(${alias}.${alias}), '[]'::json)::text AS body ` +
+        `FROM (${source}${limit}${offset}) AS ${alias}`;
     return { text, values: params.values };
   }
-  const text = `SELECT NULL::bigint AS total, 1 AS page_total, to_json(${alias})::text AS body FROM ${from}`;
+  const total = counted ? '1::bigint' : 'NULL::bigint';
+  const text = `SELECT ${total} AS total, 1 AS page_total, coalesce(to_json(${alias})::text, 'null') AS body FROM ${from}`;
   return { text, values: params.values };
 }
 
@@ -116,9 +127,14 @@ export function buildStatement(plan: Plan, maxRows: number): Statement {
         plan.type === 'insert' && plan.onConflict?.resolution === 'merge-duplicates'
           ? `(SELECT count(*) FROM ${quoteIdent('pgrst_source')} WHERE ${INSERTED_FLAG})`
           : 'NULL::bigint';
+      // Rows changed, for `max-affected`: only asked for when it applies, so other writes keep their statement.
+      const affected =
+        plan.type !== 'insert' && plan.preferences.handling === 'strict' && plan.preferences.maxAffected !== undefined
+          ? `(SELECT count(*) FROM ${quoteIdent('pgrst_source')})`
+          : 'NULL::bigint';
       const text =
         `WITH ${quoteIdent('pgrst_source')} AS (${cte}) ` +
-        `SELECT NULL::bigint AS total, count(*) AS page_total, ${body} AS body, ${inserted} AS inserted FROM (${page}) AS ${T}`;
+        `SELECT NULL::bigint AS total, count(*) AS page_total, ${body} AS body, ${inserted} AS inserted, ${affected} AS affected FROM (${page}) AS ${T}`;
       return { text, values: params.values };
     }
   }

@@ -1,0 +1,30 @@
+/**
+ * The engine's errors for the PostgREST 12/13 features of issue 16 (profiles, max-affected, aggregates, duplicate
+ * embeds), worded as PostgREST words them. Codes and templates are in src/errors/registry.ts.
+ */
+import type { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/registry.js';
+
+/** 406 PGRST106: `Accept-Profile` / `Content-Profile` names a schema that is not exposed. */
+export function unacceptableSchema(schemas: readonly string[]): ApiError {
+  return apiError('PGRST106', { params: { schemas: schemas.join(', ') } });
+}
+
+/** 400 PGRST124: a PATCH, DELETE or call touched more rows than `Prefer: max-affected` allows (handling=strict). */
+export function maxAffectedViolation(affected: number): ApiError {
+  return apiError('PGRST124', { details: `The query affects ${affected} rows` });
+}
+
+/** 400 PGRST123: aggregates in `select` where they are not enabled. */
+export function aggregatesNotAllowed(): ApiError {
+  return apiError('PGRST123');
+}
+
+/**
+ * 400 42712: the same relationship embedded twice at one level without an alias. PostgREST 12.2 lets PostgreSQL
+ * refuse the statement, whose two lateral joins share the alias `<parent>_<embed>_<depth>`; the same answer here,
+ * before any SQL runs.
+ */
+export function duplicateEmbed(parent: string, embed: string, depth: number): ApiError {
+  return apiError('42712', { params: { alias: `${parent}_${embed}_${depth}` } });
+}

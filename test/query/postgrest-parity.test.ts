@@ -1,0 +1,238 @@
+/**
+ * `staykit rest` against PostgREST 12.2 / 13's documented behaviour (issue 16), through a listening server: the real
+ * `@supabase/postgrest-js` where it has a method, raw HTTP otherwise. Each test names the PostgREST documentation
+ * section it follows (docs.postgrest.org, references/api/…).
+ */
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { PostgrestClient } from '@supabase/postgrest-js';
+import { forEachBackend } from '../support/databases.js';
+import { bearer, createOrganization, startApp } from '../support/app.js';
+import { buildRestApp } from '../../src/http/rest-app.js';
+
+const SCHEMAS_SQL = `
+CREATE SCHEMA shop;
+CREATE SCHEMA personal;
+CREATE TABLE shop.notes (id int PRIMARY KEY, body text NOT NULL);
+CREATE TABLE personal.notes (id int PRIMARY KEY, body text NOT NULL);
+INSERT INTO shop.notes VALUES (1, 'shop note');
+INSERT INTO personal.notes VALUES (1, 'my note');
+CREATE FUNCTION shop.note_count() RETURNS bigint LANGUAGE sql STABLE AS 'SELECT count(*) FROM shop.notes';
+CREATE FUNCTION personal.note_count() RETURNS bigint LANGUAGE sql STABLE AS 'SELECT count(*) FROM personal.notes';
+CREATE FUNCTION personal.add_note(id int, body text) RETURNS void LANGUAGE sql AS 'INSERT INTO personal.notes VALUES (id, body)';
+
+CREATE TABLE shop.items (id int PRIMARY KEY, name text NOT NULL, stock int NOT NULL DEFAULT 0);
+INSERT INTO shop.items SELECT g, 'item ' || g, g FROM generate_series(1, 14) AS g;
+CREATE FUNCTION shop.restock(below int) RETURNS SETOF shop.items LANGUAGE sql
+  AS 'UPDATE shop.items SET stock = stock + 100 WHERE stock < below RETURNING *';
+CREATE FUNCTION shop.nothing() RETURNS int LANGUAGE sql STABLE AS 'SELECT NULL::int';
+CREATE FUNCTION shop.numbers(n int) RETURNS SETOF int LANGUAGE sql STABLE AS 'SELECT generate_series(1, n)';
+
+CREATE TABLE shop.orgs (id int PRIMARY KEY, name text NOT NULL);
+CREATE TABLE shop.users (id int PRIMARY KEY, name text NOT NULL, org_id int REFERENCES shop.orgs (id));
+CREATE TABLE shop.memberships (org_id int REFERENCES shop.orgs (id), user_id int REFERENCES shop.users (id), PRIMARY KEY (org_id, user_id));
+INSERT INTO shop.orgs VALUES (1, 'Acme');
+INSERT INTO shop.users VALUES (1, 'Ada', 1), (2, 'Bob', 1);
+
+CREATE TABLE shop.shuffled (id int PRIMARY KEY, label text NOT NULL);
+INSERT INTO shop.shuffled VALUES (3, 'c'), (1, 'a'), (2, 'b');
+CREATE TABLE shop.reviews (id int PRIMARY KEY, item_id int NOT NULL REFERENCES shop.items (id), stars int NOT NULL);
+INSERT INTO shop.reviews VALUES (1, 1, 5), (2, 1, 3), (3, 2, 4);
+CREATE TABLE shop.tags (name text PRIMARY KEY);
+INSERT INTO shop.tags VALUES ('sale');
+`;
+
+type Row = Record<string, unknown>;
+
+forEachBackend('PostgREST 12/13 parity of staykit rest', (ctx) => {
+  let app: FastifyInstance;
+  let address: string;
+  let client: PostgrestClient;
+
+  const http = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
+    const response = await fetch(`${address}${path}`, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+  };
+  const rows = async (sql: string) => (await ctx.db.query<Row>(sql)).rows;
+
+  before(async () => {
+    await ctx.db.exec(SCHEMAS_SQL);
+    app = await buildRestApp({ db: ctx.db, schema: ['shop', 'personal'] });
+    address = await app.listen({ port: 0, host: '127.0.0.1' });
+    client = new PostgrestClient(address);
+  });
+  after(() => app.close());
+
+  it('schemas.rst "Multiple schemas": Accept-Profile picks the schema of a read, the first one is the default', async () => {
+    const shop = await client.from('notes').select('body');
+    assert.deepEqual(shop.data, [{ body: 'shop note' }]);
+    const personal = await client.schema('personal').from('notes').select('body');
+    assert.equal(personal.error, null);
+    assert.deepEqual(personal.data, [{ body: 'my note' }]);
+    const raw = await http('GET', '/notes?select=body', { 'accept-profile': 'personal' });
+    assert.equal(raw.headers.get('content-profile'), 'personal');
+  });
+
+  it('schemas.rst: Content-Profile picks the schema of a write and of an rpc POST — never the default one', async () => {
+    const written = await client.schema('personal').from('notes').insert({ id: 2, body: 'private' }).select('id');
+    assert.equal(written.error, null);
+    assert.deepEqual(await rows('SELECT id FROM personal.notes ORDER BY id'), [{ id: 1 }, { id: 2 }]);
+    assert.deepEqual(await rows('SELECT id FROM shop.notes ORDER BY id'), [{ id: 1 }]);
+    const patched = await http('PATCH', '/notes?id=eq.1', { 'content-profile': 'personal' }, { body: 'edited' });
+    assert.equal(patched.status, 204);
+    assert.deepEqual(await rows(`SELECT body FROM shop.notes WHERE id = 1`), [{ body: 'shop note' }]);
+    assert.deepEqual(await rows(`SELECT body FROM personal.notes WHERE id = 1`), [{ body: 'edited' }]);
+    const called = await client.schema('personal').rpc('add_note', { id: 3, body: 'via rpc' });
+    assert.equal(called.error, null);
+    assert.equal((await client.schema('personal').rpc('note_count')).data, 3);
+    assert.equal((await client.rpc('note_count')).data, 1);
+  });
+
+  it('schemas.rst: a schema that is not exposed is 406 PGRST106 listing the exposed ones, and nothing is written', async () => {
+    const read = await http('GET', '/notes', { 'accept-profile': 'public' });
+    assert.equal(read.status, 406);
+    assert.deepEqual(read.json, {
+      code: 'PGRST106',
+      message: 'The schema must be one of the following: shop, personal',
+      details: null,
+      hint: null,
+    });
+    const write = await client.schema('staykit_internal').from('notes').insert({ id: 9, body: 'lost' });
+    assert.equal(write.status, 406);
+    assert.equal(write.error?.code, 'PGRST106');
+    assert.deepEqual(await rows('SELECT count(*)::int AS n FROM shop.notes WHERE id = 9'), [{ n: 0 }]);
+  });
+
+  it('preferences.rst "Max Affected": over the limit with handling=strict is 400 PGRST124 and rolled back', async () => {
+    const refused = await http('DELETE', '/items?id=gt.2', { prefer: 'handling=strict, max-affected=10' });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.json, {
+      code: 'PGRST124',
+      message: 'Query result exceeds max-affected preference constraint',
+      details: 'The query affects 12 rows',
+      hint: null,
+    });
+    assert.deepEqual(await rows('SELECT count(*)::int AS n FROM shop.items'), [{ n: 14 }]);
+    const patch = await http('PATCH', '/items?id=gt.4', { prefer: 'handling=strict, max-affected=5, return=representation' }, { stock: 0 });
+    assert.equal(patch.status, 400);
+    assert.equal((patch.json as Row).details, 'The query affects 10 rows');
+    assert.deepEqual(await rows('SELECT count(*)::int AS n FROM shop.items WHERE stock = 0'), [{ n: 0 }]);
+    const call = await http('POST', '/rpc/restock', { prefer: 'handling=strict, max-affected=2' }, { below: 5 });
+    assert.equal(call.status, 400);
+    assert.equal((call.json as Row).details, 'The query affects 4 rows');
+    assert.deepEqual(await rows('SELECT count(*)::int AS n FROM shop.items WHERE stock >= 100'), [{ n: 0 }]);
+  });
+
+  it('preferences.rst "Max Affected": within the limit it applies (Preference-Applied), and lenient handling ignores it', async () => {
+    const within = await http('PATCH', '/items?id=in.(1,2)', { prefer: 'handling=strict, max-affected=2' }, { stock: 50 });
+    assert.equal(within.status, 204);
+    assert.equal(within.headers.get('preference-applied'), 'handling=strict, max-affected=2');
+    const lenient = await http('PATCH', '/items?id=in.(3,4,5)', { prefer: 'max-affected=1' }, { stock: 60 });
+    assert.equal(lenient.status, 204);
+    assert.deepEqual(await rows('SELECT count(*)::int AS n FROM shop.items WHERE stock IN (50, 60)'), [{ n: 5 }]);
+  });
+
+  it('resource_embedding.rst: the same relationship embedded twice without an alias is 400 42712, as in 12.2', async () => {
+    const res = await http('GET', '/items?select=id,reviews(id),reviews(stars)', { 'accept-profile': 'shop' });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.json, {
+      code: '42712',
+      message: 'table name "items_reviews_1" specified more than once',
+      details: null,
+      hint: null,
+    });
+    const nested = await client.from('reviews').select('id, items(reviews(id), reviews(stars))');
+    assert.equal(nested.error?.message, 'table name "items_reviews_2" specified more than once');
+    const aliased = await client.from('items').select('id, reviews(id), best:reviews(stars)').eq('id', 1).order('id', { referencedTable: 'reviews' });
+    assert.equal(aliased.error, null);
+    assert.deepEqual(aliased.data, [{ id: 1, reviews: [{ id: 1 }, { id: 2 }], best: [{ stars: 5 }, { stars: 3 }] }]);
+  });
+
+  it('resource_embedding.rst "Ambiguous relationships": 300 PGRST201 even when one candidate is direct', async () => {
+    const { error, status } = await client.from('orgs').select('users(name)');
+    assert.equal(status, 300);
+    assert.equal(error?.code, 'PGRST201');
+    assert.deepEqual((error?.details as unknown as Row[]).map((candidate) => candidate.cardinality).sort(), ['many-to-many', 'one-to-many']);
+  });
+
+  it('tables_views.rst: a missing table is 404 (PGRST205 with a suggestion, PostgREST 13); single() with 0 or 2 rows is 406 PGRST116', async () => {
+    const missing = await client.from('shuffle').select();
+    assert.equal(missing.status, 404);
+    assert.equal(missing.error?.code, 'PGRST205');
+    assert.equal(missing.error?.hint, "Perhaps you meant the table 'shop.shuffled'");
+    const none = await client.from('items').select('id').eq('id', 999).single();
+    assert.equal(none.status, 406);
+    assert.equal(none.error?.code, 'PGRST116');
+    assert.equal(none.error?.details, 'The result contains 0 rows');
+    const many = await client.from('items').select('id').lt('id', 3).single();
+    assert.equal(many.error?.details, 'The result contains 2 rows');
+  });
+
+  it('tables_views.rst "Upsert": a body of the conflict key alone answers its row (DO UPDATE SET, not DO NOTHING)', async () => {
+    const { data, error, status } = await client.from('tags').upsert({ name: 'sale' }).select();
+    assert.equal(error, null);
+    assert.equal(status, 200);
+    assert.deepEqual(data, [{ name: 'sale' }]);
+    const created = await client.from('tags').upsert([{ name: 'sale' }, { name: 'new' }]).select();
+    assert.equal(created.status, 201);
+    assert.deepEqual(created.data, [{ name: 'sale' }, { name: 'new' }]);
+  });
+
+  it('functions.rst + pagination_count.rst: count=exact on a function gives the real total; a NULL scalar is null', async () => {
+    const scalar = await client.rpc('note_count', {}, { count: 'exact' });
+    assert.equal(scalar.count, 1);
+    assert.equal(scalar.data, 1);
+    const set = await client.rpc('numbers', { n: 25 }, { count: 'exact', get: true }).range(0, 9);
+    assert.equal(set.status, 206);
+    assert.equal(set.count, 25);
+    assert.deepEqual(set.data, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const head = await client.rpc('numbers', { n: 7 }, { count: 'exact', head: true });
+    assert.equal(head.count, 7);
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await http(method, '/rpc/nothing', {}, method === 'POST' ? {} : undefined);
+      assert.equal(res.status, 200);
+      assert.equal(res.text, 'null');
+    }
+    const viaClient = await client.rpc('nothing');
+    assert.equal(viaClient.error, null);
+    assert.equal(viaClient.data, null);
+  });
+
+  it('ordering.rst: without order, rows come as PostgreSQL returns them (no ORDER BY added); order= sorts', async () => {
+    const unordered = await client.from('shuffled').select('id');
+    assert.deepEqual(unordered.data, [{ id: 3 }, { id: 1 }, { id: 2 }]);
+    const ordered = await client.from('shuffled').select('id').order('id');
+    assert.deepEqual(ordered.data, [{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+});
+
+forEachBackend('profiles on /v1', (ctx) => {
+  let app: FastifyInstance;
+  let key: string;
+  before(async () => {
+    app = await startApp(ctx.db);
+    key = (await createOrganization(ctx.db, 'Profiles')).key;
+  });
+  after(() => app.close());
+
+  it('only api is exposed: another Accept-Profile or Content-Profile is 406 PGRST106', async () => {
+    const read = await app.inject({ method: 'GET', url: '/v1/contacts', headers: { ...bearer(key), 'accept-profile': 'staykit_internal' } });
+    assert.equal(read.statusCode, 406);
+    assert.deepEqual(read.json(), { code: 'PGRST106', message: 'The schema must be one of the following: api', details: null, hint: null });
+    const write = await app.inject({
+      method: 'POST', url: '/v1/contacts', payload: { first_name: 'Eve' },
+      headers: { ...bearer(key), 'content-profile': 'public', 'content-type': 'application/json' },
+    });
+    assert.equal(write.statusCode, 406);
+    assert.equal(write.json().code, 'PGRST106');
+    const api = await app.inject({ method: 'GET', url: '/v1/contacts', headers: { ...bearer(key), 'accept-profile': 'api' } });
+    assert.equal(api.statusCode, 200);
+    assert.equal(api.headers['content-profile'], 'api');
+  });
+});

@@ -16,6 +16,7 @@ import { loggerOptions, observability, observabilityFastifyOptions } from '../ob
 import { referencePage } from '../openapi/index.js';
 import { API_PREFIX } from './staykit-api.js';
 import { v1Routes } from './v1.js';
+import { guestRoutes } from '../guest/routes.js';
 import { dashboardRoutes } from '../dashboard/index.js';
 
 export interface AppOptions {
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
   });
   await app.register(healthRoutes, { db: options.db });
+  await app.register(guestRoutes, { db: options.db, now: options.now });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
   await app.register(dashboardRoutes);
   await app.register(v1Routes, {

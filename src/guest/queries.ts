@@ -1,0 +1,74 @@
+/**
+ * The guest page's reads and its one write, as the database owner with the booking's organization named in every
+ * statement: the page is reached by the booking's secret alone, so nothing here takes a key or a tenant setting,
+ * and every statement is bound to that one booking.
+ */
+import type { Queryable } from '../db/types.js';
+
+type MultiLanguage = Record<string, string>;
+
+export interface GuestBooking {
+  id: string;
+  organization_id: string;
+  reference: string;
+  language: string;
+  currency: string;
+  occupancy: Record<string, number>;
+  status: 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED' | null;
+  start_date: string | null;
+  end_date: string | null;
+  product: { name: MultiLanguage; rent_period: 'daily' | 'nightly'; timezone: string; address: string; latest_arrival_time: string | null } | null;
+  groups: { id: string; name: MultiLanguage }[];
+  line_items: { name: MultiLanguage; quantity: number; amount: number; fee_type: string; item_type: string }[];
+  payments: { amount: number; currency: string; status: string; due_at: string | null; paid_at: string | null }[];
+  invoices: { number: string; status: string; total: number; currency: string; issued_at: string | null }[];
+  cancellation_requested: boolean;
+}
+
+/** Secrets the database generates are 32 base62 characters; clients may set others of 16 or more. */
+export const SECRET_PATTERN = /^[0-9A-Za-z]{16,128}$/;
+
+export async function findGuestBooking(db: Queryable, secret: string): Promise<GuestBooking | undefined> {
+  // Two rows would be two bookings sharing a secret a client set by hand: show neither.
+  const { rows } = await db.query<GuestBooking>(
+    `SELECT b.id, b.organization_id, b.reference, b.language, b.currency, b.occupancy,
+            e.status, e.start_date::text, e.end_date::text,
+            (SELECT json_build_object('name', p.name, 'rent_period', p.rent_period, 'timezone', p.timezone,
+                                      'latest_arrival_time', p.latest_arrival_time,
+                                      'address', CASE WHEN p.hide_exact_address AND e.status IS DISTINCT FROM 'CONFIRMED'
+                                                      THEN p.approximate_address ELSE p.exact_address END)
+             FROM api.products AS p WHERE p.id = e.product_id AND p.organization_id = b.organization_id) AS product,
+            coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name) ORDER BY g."order", g.id)
+                      FROM api.capacity_groups AS g WHERE g.organization_id = b.organization_id), '[]') AS groups,
+            coalesce((SELECT json_agg(json_build_object('name', l.name, 'quantity', l.quantity, 'amount', l.amount,
+                                                        'fee_type', l.fee_type, 'item_type', l.item_type) ORDER BY l.created_at, l.id)
+                      FROM api.line_items AS l WHERE l.booking_id = b.id AND l.organization_id = b.organization_id), '[]') AS line_items,
+            coalesce((SELECT json_agg(json_build_object('amount', pm.amount, 'currency', pm.currency, 'status', pm.status,
+                                                        'due_at', pm.due_at, 'paid_at', pm.paid_at) ORDER BY pm.due_at NULLS LAST, pm.created_at)
+                      FROM api.payments AS pm WHERE pm.booking_id = b.id AND pm.organization_id = b.organization_id), '[]') AS payments,
+            coalesce((SELECT json_agg(json_build_object('number', i.number, 'status', i.status, 'total', i.total,
+                                                        'currency', i.currency, 'issued_at', i.issued_at) ORDER BY i.created_at)
+                      FROM api.invoices AS i WHERE i.booking_id = b.id AND i.organization_id = b.organization_id
+                        AND i.status <> 'draft'), '[]') AS invoices,
+            EXISTS (SELECT 1 FROM api.messages AS m WHERE m.booking_id = b.id AND m.organization_id = b.organization_id
+                      AND m.direction = 'inbound' AND m.subject LIKE 'Cancellation request%') AS cancellation_requested
+     FROM api.bookings AS b
+     LEFT JOIN LATERAL (
+       SELECT ce.status, ce.start_date, ce.end_date, ce.product_id FROM api.calendar_events AS ce
+       WHERE ce.booking_id = b.id AND ce.organization_id = b.organization_id ORDER BY ce.created_at LIMIT 1
+     ) AS e ON true
+     WHERE b.secret = $1
+     LIMIT 2`,
+    [secret],
+  );
+  return rows.length === 1 ? rows[0] : undefined;
+}
+
+/** The guest's cancellation request, as an inbound message on the booking the host sees (and webhooks report). */
+export async function recordCancellationRequest(db: Queryable, booking: GuestBooking, reason: string): Promise<void> {
+  await db.query(
+    `INSERT INTO api.messages (organization_id, booking_id, channel, direction, status, to_address, subject, body)
+     VALUES ($1, $2, 'email', 'inbound', 'received', 'host', $3, $4)`,
+    [booking.organization_id, booking.id, `Cancellation request ${booking.reference}`, reason],
+  );
+}

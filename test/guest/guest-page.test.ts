@@ -1,0 +1,100 @@
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import ICAL from 'ical.js';
+import { forEachBackend } from '../support/databases.js';
+import { client, insert, startBookingApp } from '../booking/support.js';
+import { widgetOrganization, type WidgetOrganization } from '../widget/support.js';
+
+forEachBackend('the guest page /g/<secret>', (ctx) => {
+  let app: FastifyInstance;
+  let org: WidgetOrganization;
+  let secret: string;
+  let otherSecret: string;
+  let bookingId: string;
+
+  const book = async (start: string, end: string) => {
+    const response = await client(app, org.secretKey).post('/v1/book', {
+      product_id: org.listed, interval: { start, end }, occupancy: { [org.adults]: 2, [org.children]: 1 },
+      form_values: { [org.email]: 'guest@example.com' }, language: 'nl',
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const id = response.json<{ booking_id: string }>().booking_id;
+    const { rows } = await ctx.db.query<{ secret: string }>('SELECT secret FROM api.bookings WHERE id = $1', [id]);
+    return { id, secret: rows[0]!.secret };
+  };
+
+  before(async () => {
+    app = await startBookingApp(ctx.db);
+    org = await widgetOrganization(ctx.db, 'Guest pages');
+    ({ id: bookingId, secret } = await book('2027-04-05', '2027-04-08'));
+    ({ secret: otherSecret } = await book('2027-06-01', '2027-06-04'));
+    await insert(ctx.db, 'payments', { organization_id: org.id, booking_id: bookingId, amount: 10000, status: 'paid', paid_at: '2027-03-01T10:00:00Z' });
+    await insert(ctx.db, 'payments', { organization_id: org.id, booking_id: bookingId, amount: 25000, status: 'pending', due_at: '2027-04-01T00:00:00Z' });
+    await insert(ctx.db, 'invoices', { organization_id: org.id, booking_id: bookingId, number: 'INV-2027-001', status: 'issued', total: 35000 });
+  });
+  after(() => app.close());
+
+  it('shows the stay, unit, guests, price lines, payments and invoices in the guest\'s language, privately', async () => {
+    const response = await app.inject({ method: 'GET', url: `/g/${secret}` });
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers['content-type']), /text\/html/);
+    assert.equal(response.headers['cache-control'], 'no-store');
+    assert.equal(response.headers['referrer-policy'], 'no-referrer');
+    const html = response.body;
+    assert.match(html, /<html lang="nl">/);
+    assert.match(html, /Duinhuis/); // the unit's Dutch name
+    assert.match(html, /Zeeweg 1, Bergen/); // confirmed booking: the exact address
+    assert.match(html, /maandag 5 april 2027/);
+    assert.match(html, /donderdag 8 april 2027/);
+    assert.match(html, /<dt>Guests<\/dt><dd>[^<]*2 × Adults/);
+    assert.match(html, /<dt>Guests<\/dt><dd>[^<]*1 × Children/);
+    assert.match(html, /Cleaning/);
+    assert.match(html, /data-total>€\s?350,00</); // 3 nights × 100 + cleaning 50
+    assert.match(html, /data-paid>€\s?100,00</);
+    assert.match(html, /INV-2027-001/);
+    assert.match(html, /Request cancellation/);
+    assert.doesNotMatch(html, /guest@example\.com/);
+  });
+
+  it('serves the stay as an all-day .ics event', async () => {
+    const response = await app.inject({ method: 'GET', url: `/g/${secret}/calendar.ics` });
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers['content-type']), /text\/calendar/);
+    const event = new ICAL.Component(ICAL.parse(response.body)).getFirstSubcomponent('vevent')!;
+    assert.equal(String(event.getFirstPropertyValue('dtstart')), '2027-04-05');
+    assert.equal(String(event.getFirstPropertyValue('dtend')), '2027-04-08');
+    assert.match(String(event.getFirstPropertyValue('summary')), /Duinhuis/);
+  });
+
+  it('answers 404 for unknown or malformed secrets, and shows nothing of another booking', async () => {
+    for (const url of ['/g/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/g/short', "/g/x'or'1'='1", `/g/${secret}x/calendar.ics`]) {
+      const response = await app.inject({ method: 'GET', url });
+      assert.equal(response.statusCode, 404, url);
+    }
+    const other = await app.inject({ method: 'GET', url: `/g/${otherSecret}` });
+    assert.match(other.body, /juni 2027/);
+    assert.doesNotMatch(other.body, /april 2027|INV-2027-001/);
+  });
+
+  it('records a cancellation request once, as an inbound message the host reads', async () => {
+    const sent = await app.inject({
+      method: 'POST', url: `/g/${otherSecret}/cancellation-request`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'reason=Plans+changed',
+    });
+    assert.equal(sent.statusCode, 303);
+    const page = await app.inject({ method: 'GET', url: sent.headers.location! });
+    assert.match(page.body, /cancellation request was sent/);
+    assert.doesNotMatch(page.body, /<form/);
+    const again = await app.inject({
+      method: 'POST', url: `/g/${otherSecret}/cancellation-request`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'reason=again',
+    });
+    assert.equal(again.statusCode, 303);
+    const messages = await client(app, org.secretKey).get('/v1/messages?direction=eq.inbound&select=subject,body,booking_id');
+    const requests = messages.json<{ subject: string; body: string }[]>();
+    assert.equal(requests.length, 1);
+    assert.match(requests[0]!.subject, /^Cancellation request /);
+    assert.equal(requests[0]!.body, 'Plans changed');
+  });
+});

@@ -3,10 +3,10 @@
  * `DATA_DIR/outbox/` (outbox-folder.ts). Both build the MIME message with nodemailer, so a file in the outbox is
  * byte for byte what SMTP would have carried.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { createOutboxFolderMailer } from './outbox-folder.js';
-import { createSmtpMailer } from './smtp.js';
+import { createSmtpMailer, destinationOf } from './smtp.js';
 
 export interface OutgoingMail {
   /** The Message-ID, stable per message across retries (`<message id@staykit>`), so receivers can deduplicate. */
@@ -50,6 +50,13 @@ export function outboxFolder(dataDir: string): string {
 export interface MailerOptions {
   /** Longest wait for the connection, the greeting and each answer (ms). Default 30 000. */
   timeoutMs?: number;
+}
+
+/** Where this configuration sends e-mail, in words for the start-up banner (no credentials). */
+export function describeMailDestination(config: Pick<Config, 'smtpUrl' | 'dataDir'>): string {
+  return config.smtpUrl
+    ? `e-mail is sent through ${destinationOf(config.smtpUrl)}`
+    : `e-mail is not sent (no SMTP_URL): each message is written to ${resolve(outboxFolder(config.dataDir))} as an .eml file`;
 }
 
 /** The process's mailer from its configuration. */

@@ -22,7 +22,7 @@ export function classifySmtpError(error: unknown): SendOutcome {
 }
 
 /** Host and port only, for logs: the URL may hold a password. */
-function destinationOf(url: string): string {
+export function destinationOf(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}`;

@@ -11,6 +11,7 @@ import { rateLimitOptions } from '../../limits/index.js';
 import { openServerDatabases } from '../support/database.js';
 import { seedCommand } from './seed.js';
 import { startBackgroundWorkers, type BackgroundWorkers } from './worker.js';
+import { describeMailDestination } from '../../automations/mailer.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -52,7 +53,8 @@ export async function serve(config: Config): Promise<void> {
     ? `\n\nDemo organization API key: ${apiKey}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`
     : '';
   // One write, so whoever reads the banner sees the key with it.
-  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${demo}`);
+  const mail = config.worker === 'embedded' ? `\nAutomations: ${describeMailDestination(config)}` : '';
+  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${mail}${demo}`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -1,5 +1,6 @@
 /**
- * The background workers of a process — webhook deliveries and iCal imports — and `staykit worker`, which runs
+ * The background workers of a process — webhook deliveries, iCal imports and automations (e-mails, task
+ * notifications: src/automations) — and `staykit worker`, which runs
  * them on their own for deployments that start `staykit serve` with `STAYKIT_WORKER=off` and scale delivery
  * separately (`serve` starts the same workers inside itself by default).
  *
@@ -17,6 +18,11 @@ import { listenForWakes } from '../../jobs/wake-listener.js';
 import { loggerOptions, type WorkerLogger } from '../../observability/index.js';
 import { startWebhookWorker, WEBHOOK_WAKE_CHANNEL, type WebhookWorker, type WebhookWorkerOptions } from '../../webhooks/worker.js';
 import { ICAL_WAKE_CHANNEL, startIcalWorker, type IcalWorker, type IcalWorkerOptions } from '../../ical/worker.js';
+import { startPartitionMaintenance, type PartitionMaintenanceOptions } from '../../partitions/maintenance.js';
+import { mailerFor } from '../../automations/mailer.js';
+import {
+  AUTOMATION_WAKE_CHANNEL, startAutomationScheduler, type AutomationScheduler, type SchedulerOptions,
+} from '../../automations/scheduler.js';
 
 /** iCal imports are looked for this many times less often than webhook deliveries when nothing wakes them. */
 const ICAL_POLL_FACTOR = 5;
@@ -24,11 +30,17 @@ const ICAL_POLL_FACTOR = 5;
 export interface BackgroundWorkerOptions {
   webhooks?: WebhookWorkerOptions;
   ical?: IcalWorkerOptions;
+  /** The log partitions' maintenance clock and interval (tests). */
+  partitions?: Pick<PartitionMaintenanceOptions, 'now' | 'intervalMs'>;
+  /** The automation scheduler's settings a caller varies (mailer, clock, …). */
+  automations?: Partial<SchedulerOptions>;
 }
 
 export interface BackgroundWorkers {
   webhooks: WebhookWorker;
   ical: IcalWorker;
+  /** E-mails, deliveries and task notifications (docs/automations.md). */
+  automations: AutomationScheduler;
   /** Stops listening and claiming, and waits for the work in flight. */
   stop(): Promise<void>;
 }
@@ -42,20 +54,34 @@ export function startBackgroundWorkers(
   const pollIntervalMs = config.workerPollIntervalSeconds * 1000;
   const webhooks = startWebhookWorker(db, config, logger, { pollIntervalMs, ...options.webhooks });
   const ical = startIcalWorker(db, config, logger, { pollIntervalMs: ICAL_POLL_FACTOR * pollIntervalMs, ...options.ical });
+  const automations = startAutomationScheduler(db, {
+    mailer: mailerFor(config),
+    emailFrom: config.emailFrom,
+    publicUrl: config.publicUrl,
+    pollIntervalMs,
+    logger,
+    ...options.automations,
+  });
+  const partitions = startPartitionMaintenance(db, { retentionMonths: config.logRetentionMonths, logger, ...options.partitions });
   const wakeUrl = listenUrl(databaseConfig(config));
   const listener = wakeUrl
     ? listenForWakes({
       connectionString: wakeUrl,
       logger,
-      channels: { [WEBHOOK_WAKE_CHANNEL]: () => webhooks.wake(), [ICAL_WAKE_CHANNEL]: () => ical.wake() },
+      channels: {
+        [WEBHOOK_WAKE_CHANNEL]: () => webhooks.wake(),
+        [ICAL_WAKE_CHANNEL]: () => ical.wake(),
+        [AUTOMATION_WAKE_CHANNEL]: () => automations.wake(),
+      },
     })
     : undefined;
   return {
     webhooks,
     ical,
+    automations,
     async stop() {
       await listener?.close();
-      await Promise.all([webhooks.stop(), ical.stop()]);
+      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop()]);
     },
   };
 }

@@ -2,7 +2,7 @@
  * GET /v1/availability's one statement, as `{ text, values }`: with date multiranges, what covers each date of the
  * window and which configuration governs it, per product (availability.ts turns it into the response).
  */
-import { blockingEventsOf, governingConfigurations, type SqlQuery } from './queries.js';
+import { blockingEventsOf, governingConfigurations, relatedBlocksOf, type SqlQuery } from './queries.js';
 
 /**
  * One statement: per product, the categories of [first, last] as consecutive ranges and its governing
@@ -32,6 +32,14 @@ export function availabilityQuery(productIds: string[] | null, first: string, la
     ('padding', daterange(e.end_date, e.end_date + e.padding))
   ) AS piece(category, dates)
   WHERE ($4 OR e.type <> 'booking' OR e.status <> 'TENTATIVE') AND NOT isempty(piece.dates)
+  UNION ALL
+  -- Related units' stays (docs/booking.md#related-units) may overlap one another: merged into 'blocked' ranges.
+  SELECT related.product_id, 'blocked', piece
+  FROM (SELECT p.id AS product_id, range_agg(daterange(b.start_date, b.end_date + b.padding)) AS dates
+        FROM p CROSS JOIN LATERAL ${relatedBlocksOf('p.id', '$2::date', '$3::date + 1')} AS b
+        WHERE $4 OR b.type <> 'booking' OR b.status <> 'TENTATIVE'
+        GROUP BY p.id) AS related
+  CROSS JOIN LATERAL unnest(related.dates) AS piece
 ), free AS MATERIALIZED (
   SELECT p.id AS product_id, datemultirange(p.visible) - coalesce(blocked.dates, '{}') AS dates,
     coalesce(coverage.dates, '{}') AS open

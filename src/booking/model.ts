@@ -53,6 +53,8 @@ export interface BlockingEvent {
   padding: number;
   status: 'TENTATIVE' | 'CONFIRMED';
   type: 'booking' | 'blocked period';
+  /** Set when the event is a relative's (parent or child unit): it blocks this unit too. */
+  related_product_id?: string | null;
 }
 
 export interface CapacityGroup {

@@ -90,6 +90,7 @@ export async function prepareBooking(tx: Queryable, input: BookingInput, now: Da
   const conflicts = conflictingEvents(stay, padding, events);
   if (conflicts.length > 0) {
     problems.availability.push(notAvailable(conflicts.map((event) =>
+      (event.related_product_id ? `related unit ${event.related_product_id} ` : '') +
       `${event.type === 'booking' ? 'booked' : 'blocked'} from ${event.start_date} to ${event.end_date}` +
       (event.padding > 0 ? ` (+${event.padding} days cooldown)` : '')).join('\n') +
       (padding > 0 ? `\nthis stay needs ${padding} free days after checkout (cooldown)` : '')));

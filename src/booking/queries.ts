@@ -84,13 +84,33 @@ export function blockingEventsOf(product: string, from: string, until: string): 
     ) AS candidate WHERE candidate.end_date + candidate.padding > ${from})`;
 }
 
-/** Per product, the blocking events that meet [from, until of that product). */
+/**
+ * The stays and blocked periods of the relatives (ancestors and descendants by `parent_id`) of unit `product` whose
+ * blocked range meets [from, until), as a subquery with the columns of blockingEventsOf plus `related_product_id`
+ * (the relative's id). They block `product` too (docs/booking.md#related-units); unlike a unit's own events they may
+ * overlap one another (two children booked on the same nights). Read from staykit_internal.unit_blocks, which holds
+ * rows only for units that have relatives, so other units pay one empty index probe.
+ */
+export function relatedBlocksOf(product: string, from: string, until: string): string {
+  return `(SELECT b.event_id AS id, b.unit_id AS product_id, b.start_date, b.end_date, b.padding, b.status,
+      b.type, b.product_id AS related_product_id
+    FROM staykit_internal.unit_blocks AS b
+    WHERE b.unit_id = ${product} AND b.relation <> 'self' AND b.start_date < ${until}
+      AND b.end_date + b.padding > ${from})`;
+}
+
+/** Per product, the blocking events that meet [from, until of that product): its own, then its relatives'. */
 export function blockingEventsQuery(productIds: readonly string[], from: string, untils: readonly string[]): SqlQuery {
+  const columns = `e.id, e.product_id, e.start_date::text AS start_date, e.end_date::text AS end_date, e.padding, e.status, e.type`;
   return {
-    text: `SELECT e.id, e.product_id, e.start_date::text AS start_date, e.end_date::text AS end_date, e.padding, e.status, e.type
+    text: `SELECT ${columns}, NULL::uuid AS related_product_id
            FROM unnest($1::uuid[], $3::date[]) AS t(product_id, until)
            CROSS JOIN LATERAL ${blockingEventsOf('t.product_id', '$2::date', 't.until')} AS e
-           ORDER BY e.product_id, e.start_date`,
+           UNION ALL
+           SELECT ${columns}, e.related_product_id
+           FROM unnest($1::uuid[], $3::date[]) AS t(product_id, until)
+           CROSS JOIN LATERAL ${relatedBlocksOf('t.product_id', '$2::date', 't.until')} AS e
+           ORDER BY product_id, start_date`,
     values: [productIds, from, untils],
   };
 }

@@ -4,10 +4,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { App } from './App';
+import { cssVariables, theme } from './theme';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariables} defaultColorScheme="light">
       <App />
     </MantineProvider>
   </StrictMode>,

@@ -1,16 +1,21 @@
 /**
- * What the member may do, to decide what the dashboard asks for and shows. The database enforces the same grants
- * (docs/dashboard.md): this only keeps the page from asking for what would be refused.
+ * What the member may do, to decide what the dashboard asks for and shows. The session tells its scopes, in the
+ * API keys' language (`read`, `write`, `<resource>:read`, `<resource>:write`; write implies read), and the server
+ * and the database enforce exactly those: this only keeps the page from asking for what would be refused.
  */
 import type { Access, Session } from './session';
-
-const EVERYTHING = new Set(['owner', 'admin']);
 
 export type Can = (resource: string, access?: Access) => boolean;
 
 export function permissionsOf(member: Session['member']): Can {
-  if (EVERYTHING.has(member.role)) return () => true;
-  return (resource, access = 'read') =>
-    member.permissions.some((grant) =>
-      (grant.resource === '*' || grant.resource === resource) && (access === 'read' || grant.access === 'write'));
+  const scopes = new Set(member.scopes);
+  return (resource, access = 'read') => {
+    const levels = access === 'read' ? ['read', 'write'] : ['write'];
+    return levels.some((level) => scopes.has(level) || scopes.has(`${resource}:${level}`));
+  };
 }
+
+const ADMIN_ROLES = new Set(['owner', 'admin']);
+
+/** Owners and admins manage the organization itself: API keys, members and their permissions. */
+export const isAdmin = (member: Session['member']) => ADMIN_ROLES.has(member.role);

@@ -11,7 +11,9 @@ export interface Permission {
 export interface Session {
   user: { id: string; email: string };
   organization: { id: string; name: string };
-  member: { id: string; role: string; permissions: Permission[] };
+  /** `scopes`: the role and permissions in the API keys' scope language, which the server enforces. */
+  member: { id: string; name: string; role: string; permissions: Permission[]; scopes: string[] };
+  organizations: { id: string; name: string; role: string }[];
   csrf_token: string;
 }
 
@@ -46,4 +48,9 @@ export async function logOut(): Promise<void> {
 
 export async function switchOrganization(organizationId: string): Promise<void> {
   await requestJson<unknown>('POST', '/auth/organization', { organization_id: organizationId });
+}
+
+/** Sets the password with the one-time link's token (`/admin/set-password?token=…`). */
+export async function setPassword(token: string, password: string): Promise<void> {
+  await requestJson<unknown>('POST', '/auth/set-password', { token, password });
 }

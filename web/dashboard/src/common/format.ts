@@ -23,6 +23,8 @@ export interface Formatter {
   money(minor: number, currency?: string): string;
   /** Today in the organization's time zone, `YYYY-MM-DD`. */
   today(): string;
+  /** The calendar date of a moment in the organization's time zone, `YYYY-MM-DD`. */
+  dayOf(timestamp: string): string;
 }
 
 const asUtc = (isoDate: string) => new Date(`${isoDate}T00:00:00Z`);
@@ -53,6 +55,7 @@ export function formatterFor({ locale, timeZone, currency: defaultCurrency }: Or
       return format.format(minor / 10 ** digits);
     },
     today: () => isoInZone.format(new Date()),
+    dayOf: (timestamp) => isoInZone.format(new Date(timestamp)),
   };
 }
 

@@ -1,11 +1,16 @@
 /** The page for a path inside /admin. */
 import { Text, Title } from '@mantine/core';
 import { match } from '../common/router';
+import { BookingPage } from '../bookings/BookingPage';
+import { BookingsList } from '../bookings/BookingsList';
 import { Timeline } from '../timeline/Timeline';
 
 export function Page({ path }: { path: string }) {
   if (path === '/') return <Timeline />;
-  const routes: [string, (params: Record<string, string>) => React.ReactNode][] = [];
+  const routes: [string, (params: Record<string, string>) => React.ReactNode][] = [
+    ['/bookings', () => <BookingsList />],
+    ['/bookings/:id', ({ id }) => <BookingPage bookingId={id!} key={id} />],
+  ];
   for (const [pattern, render] of routes) {
     const params = match(pattern, path);
     if (params) return render(params);

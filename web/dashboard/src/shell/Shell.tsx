@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { AppShell, Burger, Button, Group, NavLink, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { isAdmin } from '../api/permissions';
 import { logOut } from '../api/session';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { Link, useLocation } from '../common/router';
@@ -18,7 +19,7 @@ export function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const items = navigationFor(workspace.can, workspace.session.member.role);
+  const items = navigationFor(workspace.can, isAdmin(workspace.session.member));
 
   const signOut = async () => {
     setBusy(true);

@@ -6,14 +6,12 @@ export interface NavigationItem {
   label: string;
 }
 
-const ADMINS = new Set(['owner', 'admin']);
-
-export function navigationFor(can: Can, role: string): NavigationItem[] {
+export function navigationFor(can: Can, admin: boolean): NavigationItem[] {
   const items: (NavigationItem & { visible: boolean })[] = [
     { to: '/', label: 'Calendar', visible: can('calendar_events') },
     { to: '/bookings', label: 'Bookings', visible: can('bookings') },
     { to: '/units', label: 'Units and prices', visible: can('products') },
-    { to: '/settings/keys', label: 'API keys', visible: ADMINS.has(role) },
+    { to: '/settings/keys', label: 'API keys', visible: admin },
     { to: '/settings/webhooks', label: 'Webhooks', visible: can('webhooks') },
     { to: '/settings/templates', label: 'E-mail templates', visible: can('email_templates') },
     { to: '/settings/members', label: 'Members', visible: can('members') },

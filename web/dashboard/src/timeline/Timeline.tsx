@@ -1,3 +1,76 @@
+/**
+ * The calendar timeline: units as rows, the days of a month as columns, bookings and blocks as bars coloured by
+ * status, tasks as dots on their due day. A bar opens its booking (or the block); picking a first and a last free
+ * day of a unit adds a block there.
+ */
+import { useState } from 'react';
+import { ActionIcon, Button, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
+import { MonthPickerInput } from '@mantine/dates';
+import { addMonths, monthDays, monthStart } from '../common/dates';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { useLoad } from '../common/use-load';
+import { useWorkspace } from '../shell/context';
+import { BlockModal } from './BlockModal';
+import { EventModal } from './EventModal';
+import { Legend } from './Legend';
+import { loadTimeline, type TimelineEvent } from './queries';
+import { MonthGrid } from './MonthGrid';
+import { selectionRange } from './layout';
+
 export function Timeline() {
-  return <p>Timeline</p>;
+  const { can, format, locale } = useWorkspace();
+  const [month, setMonth] = useState(() => monthStart(format.today()));
+  const [showCancelled, setShowCancelled] = useState(false);
+  const [anchor, setAnchor] = useState<{ unitId: string; date: string } | null>(null);
+  const [newBlock, setNewBlock] = useState<{ unitId: string | null; start: string | null; end: string | null } | null>(null);
+  const [openEvent, setOpenEvent] = useState<TimelineEvent | null>(null);
+  const days = monthDays(month);
+  const timeline = useLoad(() => loadTimeline(month, days.length, can, locale, showCancelled), [month, showCancelled, can, locale]);
+  const mayBlock = can('calendar_events', 'write');
+
+  const pickDay = (unitId: string, date: string) => {
+    if (!mayBlock) return;
+    if (!anchor || anchor.unitId !== unitId) return setAnchor({ unitId, date });
+    setNewBlock({ unitId, ...selectionRange(anchor.date, date) });
+    setAnchor(null);
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>Calendar</Title>
+        <Group gap="xs" wrap="wrap">
+          <ActionIcon variant="default" size="lg" aria-label="Previous month" onClick={() => setMonth(addMonths(month, -1))}>‹</ActionIcon>
+          <MonthPickerInput aria-label={`Month: ${format.month(month)}`} value={month} onChange={(value) => value && setMonth(monthStart(value))}
+            valueFormatter={({ date }) => (date ? format.month(String(date).slice(0, 10)) : '')} w={170} />
+          <ActionIcon variant="default" size="lg" aria-label="Next month" onClick={() => setMonth(addMonths(month, 1))}>›</ActionIcon>
+          <Button variant="default" onClick={() => setMonth(monthStart(format.today()))}>Today</Button>
+          {mayBlock && <Button onClick={() => setNewBlock({ unitId: null, start: null, end: null })}>Add block</Button>}
+        </Group>
+      </Group>
+      <Group justify="space-between" wrap="wrap">
+        <Legend />
+        <Switch label="Show cancelled" checked={showCancelled} onChange={(event) => setShowCancelled(event.currentTarget.checked)} />
+      </Group>
+      {mayBlock && (
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {anchor ? `First day ${format.date(anchor.date)} selected: now pick the last day of the block (Escape cancels).` : 'Pick the first and the last free day of a unit to block them.'}
+        </Text>
+      )}
+      <ErrorAlert error={timeline.error} title="The calendar could not be loaded" />
+      {timeline.loading && !timeline.data && <Group><Loader size="sm" aria-label="Loading the calendar" /><Text size="sm">Loading the calendar…</Text></Group>}
+      {timeline.data && (
+        <MonthGrid days={days} data={timeline.data} anchor={anchor} busy={timeline.loading}
+          onPickDay={pickDay} onCancelPick={() => setAnchor(null)} onOpenEvent={setOpenEvent} />
+      )}
+      {newBlock && timeline.data && (
+        <BlockModal units={timeline.data.units} initial={newBlock} onClose={() => setNewBlock(null)}
+          onSaved={() => { setNewBlock(null); timeline.reload(); }} />
+      )}
+      {openEvent && (
+        <EventModal event={openEvent} unit={timeline.data?.units.find((unit) => unit.id === openEvent.product_id)?.name ?? ''}
+          onClose={() => setOpenEvent(null)} onChanged={() => { setOpenEvent(null); timeline.reload(); }} />
+      )}
+    </Stack>
+  );
 }

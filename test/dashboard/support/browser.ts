@@ -1,0 +1,42 @@
+/**
+ * Debian's chromium through playwright-core, as the reference page test runs it. Missing → the browser tests are
+ * skipped with a message, unless STAYKIT_TEST_REQUIRE_BROWSER=1 (CI), which makes it an error.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.STAYKIT_CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+
+export const browserMissing = !existsSync(CHROMIUM);
+if (browserMissing && process.env.STAYKIT_TEST_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} not found, and STAYKIT_TEST_REQUIRE_BROWSER=1 requires it`);
+if (browserMissing) console.log(`# skipping the dashboard browser tests: ${CHROMIUM} not found (install it with: apt-get install -y chromium)`);
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now (WCAG 2 A/AA rules). */
+export async function seriousAccessibilityViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ content: await axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.slice(0, 3).map((node) => ({ target: node.target })) }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}

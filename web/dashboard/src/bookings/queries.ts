@@ -1,0 +1,169 @@
+/**
+ * Bookings as the list and the booking page read them. A booking's stay, unit and status live on its calendar
+ * event, so the list is a list of booking events with their booking embedded. Every part a member may not read is
+ * left out of the request (asking for it would refuse the whole request).
+ */
+import { database, rowsOf } from '../api/database';
+import type { Can } from '../api/permissions';
+
+export type Status = 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
+
+export interface Contact {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  country: string | null;
+  language: string | null;
+}
+
+export interface BookingRow {
+  id: string;
+  booking_id: string;
+  product_id: string;
+  start_date: string;
+  end_date: string;
+  status: Status;
+  title: string;
+  products: { name: Record<string, string> } | null;
+  bookings: { id: string; reference: string; created_at: string; contacts?: Contact[] };
+}
+
+export interface BookingFilters {
+  status: Status | null;
+  unit: string | null;
+  /** Stays that overlap `[from, to]`. */
+  from: string | null;
+  to: string | null;
+  guest: string;
+  reference: string;
+}
+
+export const PAGE_SIZE = 25;
+
+/** A value for an `ilike` pattern: PostgREST's wildcard is `*`; characters that break the `or` list are dropped. */
+const pattern = (text: string) => `*${text.replace(/[*,()"\\]/g, ' ').trim()}*`;
+
+export async function listBookings(filters: BookingFilters, page: number, can: Can): Promise<{ rows: BookingRow[]; total: number }> {
+  const withGuests = can('contacts');
+  const guest = withGuests && filters.guest.trim() !== '';
+  const contacts = withGuests ? `,contacts${guest ? '!inner' : ''}(id,first_name,last_name,email)` : '';
+  let query = database
+    .from('calendar_events')
+    .select(`id,booking_id,product_id,start_date,end_date,status,title,products(name),bookings!inner(id,reference,created_at${contacts})`, { count: 'exact' })
+    .eq('type', 'booking');
+  if (filters.status) query = query.eq('status', filters.status);
+  if (filters.unit) query = query.eq('product_id', filters.unit);
+  if (filters.to) query = query.lte('start_date', filters.to);
+  if (filters.from) query = query.gt('end_date', filters.from);
+  if (filters.reference.trim()) query = query.ilike('bookings.reference', pattern(filters.reference.toUpperCase()));
+  if (guest) {
+    const like = pattern(filters.guest);
+    query = query.or(`first_name.ilike.${like},last_name.ilike.${like},email.ilike.${like}`, { referencedTable: 'bookings.contacts' });
+  }
+  const result = await query.order('start_date', { ascending: false }).order('id').range(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE - 1);
+  return { rows: rowsOf(result) as unknown as BookingRow[], total: result.count ?? 0 };
+}
+
+export interface LineItem {
+  id: string;
+  name: Record<string, string>;
+  item_type: string;
+  fee_type: 'fee' | 'deposit';
+  quantity: number;
+  amount: number;
+}
+
+export interface Payment {
+  id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  method: string;
+  due_at: string | null;
+  paid_at: string | null;
+}
+
+export interface Message {
+  id: string;
+  channel: string;
+  direction: string;
+  status: string;
+  to_address: string;
+  subject: string;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface Task {
+  id: string;
+  label: string;
+  due_at: string;
+  completed_at: string | null;
+}
+
+export interface ChangeEntry {
+  id: string;
+  created_at: string;
+  what: string;
+  user_id: string | null;
+}
+
+export interface BookingDetail {
+  booking: { id: string; reference: string; created_at: string; confirmed_at: string | null; currency: string; language: string; method: string; occupancy: Record<string, number> };
+  event: { id: string; product_id: string; start_date: string; end_date: string; status: Status; title: string; products: { name: Record<string, string>; rent_period: string } | null } | null;
+  contacts: Contact[] | null;
+  lineItems: LineItem[] | null;
+  payments: Payment[] | null;
+  messages: Message[] | null;
+  tasks: Task[] | null;
+  changes: ChangeEntry[] | null;
+  details: { id: string; name: Record<string, string>; value: string | null }[] | null;
+}
+
+/** A part of the page the member may read, or null (the page says it is not shown to them). */
+async function part<T>(allowed: boolean, read: () => PromiseLike<{ data: unknown; error: unknown; status: number }>): Promise<T | null> {
+  if (!allowed) return null;
+  return rowsOf(await read()) as T;
+}
+
+export async function loadBooking(bookingId: string, can: Can): Promise<BookingDetail | null> {
+  const booking = rowsOf(await database.from('bookings')
+    .select('id,reference,created_at,confirmed_at,currency,language,method,occupancy')
+    .eq('id', bookingId).maybeSingle()) as BookingDetail['booking'] | null;
+  if (!booking) return null;
+  const [events, contacts, lineItems, payments, messages, details, bookingUpdates, eventUpdates] = await Promise.all([
+    part<NonNullable<BookingDetail['event']>[]>(can('calendar_events'), () => database.from('calendar_events')
+      .select(`id,product_id,start_date,end_date,status,title,products(name,rent_period)`).eq('booking_id', bookingId).eq('type', 'booking').limit(1)),
+    part<Contact[]>(can('contacts') && can('contact_bookings'), () => database.from('contacts')
+      .select('id,first_name,last_name,email,phone,country,language,contact_bookings!inner(booking_id)').eq('contact_bookings.booking_id', bookingId)),
+    part<LineItem[]>(can('line_items'), () => database.from('line_items').select('id,name,item_type,fee_type,quantity,amount').eq('booking_id', bookingId).order('created_at')),
+    part<Payment[]>(can('payments'), () => database.from('payments').select('id,amount,currency,status,method,due_at,paid_at').eq('booking_id', bookingId).order('created_at')),
+    part<Message[]>(can('messages'), () => database.from('messages').select('id,channel,direction,status,to_address,subject,created_at,sent_at').eq('booking_id', bookingId).order('created_at')),
+    part<BookingDetail['details']>(can('booking_details'), () => database.from('booking_details').select('id,name,value').eq('booking_id', bookingId).order('created_at')),
+    part<{ id: string; created_at: string; changed_fields: string[]; user_id: string | null }[]>(can('booking_updates'), () => database.from('booking_updates')
+      .select('id,created_at,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
+    part<{ id: string; created_at: string; kind: string; status: string | null; previous_status: string | null; changed_fields: string[]; user_id: string | null }[]>(
+      can('calendar_event_updates'), () => database.from('calendar_event_updates')
+        .select('id,created_at,kind,status,previous_status,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
+  ]);
+  const event = events?.[0] ?? null;
+  const tasks = event ? await part<Task[]>(can('calendar_event_tasks'), () => database.from('calendar_event_tasks')
+    .select('id,label,due_at,completed_at').eq('calendar_event_id', event.id).order('due_at')) : null;
+  const changes = bookingUpdates || eventUpdates ? [
+    ...(bookingUpdates ?? []).map((update) => ({ id: update.id, created_at: update.created_at, user_id: update.user_id, what: `Booking changed: ${update.changed_fields.join(', ')}` })),
+    ...(eventUpdates ?? []).map((update) => ({
+      id: update.id, created_at: update.created_at, user_id: update.user_id,
+      what: update.kind === 'created' ? `Stay created (${update.status?.toLowerCase()})`
+        : update.previous_status !== update.status ? `Status ${update.previous_status?.toLowerCase()} → ${update.status?.toLowerCase()}`
+          : `Stay ${update.kind}: ${update.changed_fields.join(', ')}`,
+    })),
+  ].sort((a, b) => a.created_at.localeCompare(b.created_at)) : null;
+  return { booking, event, contacts, lineItems, payments, messages, tasks, changes, details };
+}
+
+/** Cancels the booking: its calendar event moves to CANCELLED and its dates are free again. */
+export async function cancelBooking(eventId: string): Promise<void> {
+  rowsOf(await database.from('calendar_events').update({ status: 'CANCELLED' }).eq('id', eventId));
+}

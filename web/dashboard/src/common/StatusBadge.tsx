@@ -1,0 +1,12 @@
+/** A booking's status as a coloured badge, in the timeline bars' colours (each with text at WCAG AA contrast). */
+import { Badge } from '@mantine/core';
+
+const COLORS = {
+  CONFIRMED: { background: '#1c6b48', text: '#ffffff' },
+  TENTATIVE: { background: '#ffe066', text: '#2b2b2b' },
+  CANCELLED: { background: '#e9ecef', text: '#343a40' },
+} as const;
+
+export function StatusBadge({ status }: { status: 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED' }) {
+  return <Badge color={COLORS[status].background} c={COLORS[status].text} variant="filled" data-status={status}>{status.toLowerCase()}</Badge>;
+}

@@ -1,0 +1,112 @@
+/** The grid of one month: a header of days, then one row per unit with its bars, task dots and pickable days. */
+import type { CSSProperties, KeyboardEvent } from 'react';
+import { Text, Tooltip } from '@mantine/core';
+import { isWeekend } from '../common/dates';
+import { navigate } from '../common/router';
+import { useWorkspace } from '../shell/context';
+import { placeBar } from './layout';
+import type { TimelineData, TimelineEvent, TimelineTask } from './queries';
+import classes from './timeline.module.css';
+
+interface Props {
+  days: string[];
+  data: TimelineData;
+  anchor: { unitId: string; date: string } | null;
+  busy: boolean;
+  onPickDay: (unitId: string, date: string) => void;
+  onCancelPick: () => void;
+  onOpenEvent: (event: TimelineEvent) => void;
+}
+
+const STATUS_WORDS = { CONFIRMED: 'confirmed', TENTATIVE: 'tentative', CANCELLED: 'cancelled' } as const;
+
+function barClass(event: TimelineEvent): string {
+  if (event.status === 'CANCELLED') return classes.CANCELLED!;
+  if (event.type === 'booking') return classes[event.status]!;
+  return event.calendar_id ? classes.imported! : classes.blocked!;
+}
+
+export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, onOpenEvent }: Props) {
+  const { format, can } = useWorkspace();
+  const today = format.today();
+  const first = days[0]!;
+  const style = { '--days': days.length } as CSSProperties;
+
+  const describe = (event: TimelineEvent) => {
+    const what = event.type === 'booking'
+      ? `Booking ${event.bookings?.reference ?? ''} ${event.title}`.replace(/\s+/g, ' ').trim()
+      : event.calendar_id ? `Imported block${event.external_calendars?.name ? ` from ${event.external_calendars.name}` : ''}` : `Block ${event.title}`.trim();
+    return `${what}, ${format.date(event.start_date)} – ${format.date(event.end_date)}, ${STATUS_WORDS[event.status]}`;
+  };
+
+  const open = (event: TimelineEvent) => {
+    if (event.type === 'booking' && event.booking_id && can('bookings')) navigate(`/bookings/${event.booking_id}`);
+    else onOpenEvent(event);
+  };
+
+  const tasksOf = (unitId: string): (TimelineTask & { day: number })[] =>
+    data.tasks.filter((task) => task.calendar_events?.product_id === unitId)
+      .map((task) => ({ ...task, day: days.indexOf(format.dayOf(task.due_at)) }))
+      .filter((task) => task.day >= 0);
+
+  const escape = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') onCancelPick();
+  };
+
+  if (data.units.length === 0) return <Text c="dimmed">No units yet: add one under Units and prices.</Text>;
+
+  return (
+    <div className={classes.scroller} aria-busy={busy} onKeyDown={escape}>
+      <div className={classes.grid} style={style} role="table" aria-label={`Calendar of ${format.month(first)}`}>
+        <div role="row" style={{ display: 'contents' }}>
+          <div className={classes.unitName} role="columnheader">Unit</div>
+          {days.map((date) => {
+            const label = format.weekdayDay(date);
+            return (
+              <div key={date} role="columnheader" aria-label={format.date(date)}
+                className={`${classes.dayHeader} ${isWeekend(date) ? classes.weekend : ''} ${date === today ? classes.today : ''}`}>
+                <div>{label.weekday}</div><div>{label.day}</div>
+              </div>
+            );
+          })}
+        </div>
+        {data.units.map((unit) => (
+          <div role="row" key={unit.id} style={{ display: 'contents' }} data-unit={unit.name}>
+            <div className={classes.unitName} role="rowheader" title={unit.name}>{unit.name}</div>
+            <div className={classes.row} role="cell" data-unit-id={unit.id}>
+              {days.map((date) => (
+                <button key={date} type="button" tabIndex={-1} data-date={date}
+                  aria-label={`${unit.name}, ${format.date(date)}`}
+                  className={`${classes.day} ${isWeekend(date) ? classes.weekend : ''} ${anchor?.unitId === unit.id && anchor.date === date ? classes.selected : ''}`}
+                  onClick={() => onPickDay(unit.id, date)} />
+              ))}
+              {data.events.filter((event) => event.product_id === unit.id).map((event) => {
+                const place = placeBar(event.start_date, event.end_date, first, days.length);
+                if (!place) return null;
+                const label = describe(event);
+                return (
+                  <Tooltip key={event.id} label={label} withinPortal openDelay={300}>
+                    <button type="button" aria-label={label} data-event-id={event.id} data-booking-id={event.booking_id ?? undefined}
+                      data-status={event.status} data-start={event.start_date} data-end={event.end_date}
+                      className={`${classes.bar} ${barClass(event)} ${place.continuesBefore ? classes.continuesBefore : ''} ${place.continuesAfter ? classes.continuesAfter : ''}`}
+                      style={{ left: `calc(${place.offset} * var(--day-width) + 2px)`, width: `calc(${place.length} * var(--day-width) - 4px)` }}
+                      onClick={() => open(event)}>
+                      {event.type === 'booking' ? event.title || event.bookings?.reference || 'Booking' : event.title || (event.calendar_id ? 'iCal' : 'Blocked')}
+                    </button>
+                  </Tooltip>
+                );
+              })}
+              {tasksOf(unit.id).map((task) => (
+                <Tooltip key={task.id} label={`Task: ${task.label}, due ${format.moment(task.due_at)}${task.completed_at ? ' (done)' : ''}`} withinPortal>
+                  <button type="button" className={`${classes.task} ${task.completed_at ? classes.taskDone : ''}`} data-task-id={task.id}
+                    aria-label={`Task: ${task.label}, due ${format.moment(task.due_at)}${task.completed_at ? ', done' : ''}`}
+                    style={{ left: `calc(${task.day} * var(--day-width) + var(--day-width) / 2 - 5px)` }} />
+                </Tooltip>
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -10,8 +10,8 @@ import { localized } from './variables.js';
 
 interface TaskRow {
   label: string;
-  due_at: Date;
-  completed_at: Date | null;
+  due_at: string;
+  completed_at: string | null;
   assignee_name: string | null;
   assignee_email: string | null;
   assignee_active: boolean | null;

@@ -3,8 +3,9 @@
  * checked against the resource and the access the request needs.
  */
 import type { FastifyRequest } from 'fastify';
-import { authErrors } from '../errors/auth.js';
 import type { Authenticator } from './authenticate.js';
+import type { SessionAuthenticator } from './session-authenticate.js';
+import { missingScope } from './session-errors.js';
 import type { Principal } from './principal.js';
 import { hasScope, requiredScope, type Access } from './scopes.js';
 
@@ -15,11 +16,12 @@ export type Authorize = (request: FastifyRequest, resource: string, access: Acce
  * The `Authorize` of an app. `request.principal` is set as soon as the key is authenticated, before the scope
  * check, so a request refused for its scope is still logged under its key.
  */
-export function authorizer(authenticator: Authenticator): Authorize {
+export function authorizer(authenticator: Authenticator, sessions?: SessionAuthenticator): Authorize {
   return async (request, resource, access) => {
-    const principal = await authenticator.authenticate(request.headers.authorization);
+    // A dashboard session when the request uses one (cookie, no Authorization header); the API key otherwise.
+    const principal = (await sessions?.authenticate(request)) ?? (await authenticator.authenticate(request.headers.authorization));
     request.principal = principal;
-    if (!hasScope(principal.scopes, resource, access)) throw authErrors.missingScope(requiredScope(resource, access));
+    if (!hasScope(principal.scopes, resource, access)) throw missingScope(principal, requiredScope(resource, access));
     return principal;
   };
 }

@@ -44,3 +44,10 @@ export function readableTables(granted: readonly string[]): ReadableTables {
   const resources = granted.map((scope) => SCOPE_PATTERN.exec(scope)?.[1]).filter((name): name is string => name !== undefined);
   return [...new Set(resources)];
 }
+
+/** What scopes let a principal write: everything for `write`, otherwise the resources of its `<resource>:write` scopes. */
+export function writableTables(granted: readonly string[]): ReadableTables {
+  if (granted.includes('write')) return 'all';
+  const resources = granted.map((scope) => SCOPE_PATTERN.exec(scope)).filter((match) => match?.[1] !== undefined && match[2] === 'write');
+  return [...new Set(resources.map((match) => match![1]!))];
+}

@@ -16,6 +16,7 @@ import { loggerOptions, observability, observabilityFastifyOptions } from '../ob
 import { referencePage } from '../openapi/index.js';
 import { API_PREFIX } from './staykit-api.js';
 import { v1Routes } from './v1.js';
+import { dashboardSessions } from '../auth/session-setup.js';
 import { guestRoutes } from '../guest/routes.js';
 import { dashboardRoutes } from '../dashboard/index.js';
 
@@ -67,8 +68,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(guestRoutes, { db: options.db, now: options.now });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
   await app.register(dashboardRoutes);
+  const sessions = await dashboardSessions(app, { db: options.db, config, now: options.now });
   await app.register(v1Routes, {
-    prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb,
+    prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb, sessions,
     statementTimeoutMs: options.statementTimeoutMs ?? config.statementTimeoutSeconds * 1000, now: options.now, webhookWorker: options.webhookWorker,
   });
   await app.ready();

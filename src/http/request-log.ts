@@ -15,7 +15,8 @@ import type { WorkerLogger } from '../observability/worker-logger.js';
 
 export interface RequestLogEntry {
   organization_id: string;
-  api_key_id: string;
+  /** Null for a request made with a dashboard session. */
+  api_key_id: string | null;
   method: string;
   path: string;
   status: number;

@@ -11,7 +11,8 @@ import { Authenticator } from '../auth/authenticate.js';
 import { authorizer, type Authorize } from '../auth/authorize.js';
 import type { Principal } from '../auth/principal.js';
 import { hasScope, requiredScope, type Access } from '../auth/scopes.js';
-import { authErrors } from '../errors/auth.js';
+import { missingScope } from '../auth/session-errors.js';
+import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import type { EngineOptions, TableAccess, WriteHook } from '../query/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { engineRoutes } from './routes/engine-routes.js';
@@ -32,6 +33,8 @@ export interface ApiAuthorizationOptions {
   authenticator?: Authenticator;
   /** Where the request log is written (default `db`): background connections, so requests cannot starve it. */
   requestLogDb?: Database;
+  /** Dashboard sessions: requests with the session cookie and no Authorization header run as the session's member. */
+  sessions?: SessionAuthenticator;
 }
 
 export interface StaykitApiOptions {
@@ -49,7 +52,7 @@ export interface StaykitApiOptions {
 /** 403 naming the first table of the request the key may not read. */
 function requireReadScopes(principal: Principal, access: TableAccess): void {
   const missing = access.read.find((table) => !hasScope(principal.scopes, table, 'read'));
-  if (missing !== undefined) throw authErrors.missingScope(requiredScope(missing, 'read'));
+  if (missing !== undefined) throw missingScope(principal, requiredScope(missing, 'read'));
 }
 
 /**
@@ -82,7 +85,7 @@ export function apiAuthorization(app: FastifyInstance, options: ApiAuthorization
   });
   app.addHook('onClose', () => requestLog.close());
 
-  return authorizer(authenticator);
+  return authorizer(authenticator, options.sessions);
 }
 
 export const staykitApi: FastifyPluginAsync<StaykitApiOptions> = async (app, options) => {

@@ -9,7 +9,7 @@
  */
 import type { Database, PipelinedTransaction, Transaction } from '../db/types.js';
 import type { Principal } from '../auth/principal.js';
-import { readableTables, type ReadableTables } from '../auth/scopes.js';
+import { readableTables, writableTables, type ReadableTables } from '../auth/scopes.js';
 import { inRequestTransaction } from './request-transaction.js';
 import { inTenantSlot } from '../limits/tenant-concurrency.js';
 
@@ -38,12 +38,17 @@ export function inTenantTransaction<T>(
 ): Promise<T> {
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const readable = options.readable ?? readableTables(principal.scopes);
+  // A dashboard session also names its user (what the logs record as acting) and holds its writes to the member's
+  // grants in the database too (migration 0140); a key's writes are checked by the HTTP layer, as before.
+  const writable = principal.userId === undefined ? '' : readableSetting(writableTables(principal.scopes));
   const prepare = async (tx: Transaction) => {
     await tx.query(
       `SELECT set_config('role', $1, true), set_config('staykit.organization_id', $2, true),
               set_config('staykit.key_id', $3, true), set_config('statement_timeout', $4, true),
-              set_config('jit', 'off', true), set_config('staykit.readable_tables', $5, true)`,
-      [API_ROLE, principal.organizationId, principal.keyId, String(statementTimeoutMs), readableSetting(readable)],
+              set_config('jit', 'off', true), set_config('staykit.readable_tables', $5, true),
+              set_config('staykit.user_id', $6, true), set_config('staykit.writable_tables', $7, true)`,
+      [API_ROLE, principal.organizationId, principal.keyId, String(statementTimeoutMs), readableSetting(readable),
+        principal.userId ?? '', writable],
     );
   };
   return inTenantSlot(db, principal.organizationId, () => inRequestTransaction(db, prepare, work));

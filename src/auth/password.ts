@@ -1,0 +1,46 @@
+/**
+ * Dashboard passwords: argon2id hashes (@node-rs/argon2 with its defaults — argon2id, 19 MiB, 2 passes, 1 lane, the
+ * OWASP minimum), checked in constant time by the library. A login for an unknown e-mail address (or a user
+ * without a password yet) still verifies a password against a hash of the same cost, so the failure takes as long as
+ * a wrong password and the answer cannot tell the two apart.
+ */
+import { randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+
+export const MIN_PASSWORD_LENGTH = 10;
+/** Long enough for any passphrase, short enough that hashing it costs nothing unusual. */
+export const MAX_PASSWORD_LENGTH = 256;
+
+/** Why a new password cannot be used, or undefined when it can. */
+export function passwordProblem(password: string): string | undefined {
+  const length = [...password].length;
+  if (length < MIN_PASSWORD_LENGTH) return `The password must have at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (length > MAX_PASSWORD_LENGTH) return `The password must have at most ${MAX_PASSWORD_LENGTH} characters`;
+  return undefined;
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+let decoy: Promise<string> | undefined;
+
+/** A hash of a random password, made once per process: what a login without a stored hash is checked against. */
+function decoyHash(): Promise<string> {
+  decoy ??= hash(randomBytes(24).toString('base64'));
+  return decoy;
+}
+
+/** Whether `password` matches `storedHash`; with no stored hash, spends the same work and answers false. */
+export async function passwordMatches(password: string, storedHash: string | null): Promise<boolean> {
+  if (storedHash === null) {
+    await verify(await decoyHash(), password);
+    return false;
+  }
+  return verify(storedHash, password);
+}
+
+/** A password for generated accounts (the demo user): 20 characters of base64url, 120 bits. */
+export function generatePassword(): string {
+  return randomBytes(15).toString('base64url');
+}

@@ -1,0 +1,108 @@
+/**
+ * The dashboard's login API under /auth (docs/dashboard.md#sessions-api): log in and out, read the session, switch
+ * organization, and set a password with a one-time link. Answers are JSON in the API's error shape, never cached.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/types.js';
+import { consumePasswordToken } from '../users/password-links.js';
+import { findUserByEmail, memberships, setPasswordHash } from '../users/user-store.js';
+import { hashPassword, passwordMatches, passwordProblem } from './password.js';
+import { SessionAuthenticator } from './session-authenticate.js';
+import { clearSessionCookie, sessionCookie, setSessionCookie } from './session-cookie.js';
+import { sessionErrors } from './session-errors.js';
+import { loginBody, organizationBody, setPasswordBody } from './session-input.js';
+import type { LoginLimits } from './session-login-limits.js';
+import { memberScopes } from './session-permissions.js';
+import {
+  createSession, revokeSessionByToken, revokeUserSessions, switchSessionOrganization, type ActiveSession,
+} from './session-store.js';
+
+export interface SessionRouteOptions {
+  db: Database;
+  sessions: SessionAuthenticator;
+  limits: LoginLimits;
+}
+
+/** GET /auth/session's body: who is logged in, where, with which grants. */
+async function sessionBody(db: Database, session: ActiveSession) {
+  return {
+    user: session.user,
+    organization: session.organization,
+    member: {
+      id: session.member.id,
+      name: session.member.name,
+      role: session.member.role,
+      permissions: session.member.permissions,
+      scopes: memberScopes(session.member.role, session.member.permissions),
+    },
+    organizations: await memberships(db, session.user.id),
+    csrf_token: session.csrfToken,
+  };
+}
+
+export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app, { db, sessions, limits }) => {
+  const lifetime = sessions.options;
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post('/login', async (request, reply) => {
+    const { email, password } = loginBody(request.body);
+    await limits.check(request.ip, email);
+    const user = await findUserByEmail(db, email);
+    // Unknown address, no password yet, wrong password: the same work and the same answer.
+    const matches = await passwordMatches(password, user?.password_hash ?? null);
+    if (!user || !matches) {
+      await limits.failed(request.ip, email);
+      throw sessionErrors.loginFailed();
+    }
+    const organizations = await memberships(db, user.id);
+    if (organizations.length === 0) throw sessionErrors.notAMember();
+    const now = sessions.now();
+    // A new token on every login; the one the browser had (if any) stops working, so a planted cookie is useless.
+    const previous = sessionCookie(request);
+    if (previous !== undefined) await revokeSessionByToken(db, previous, now);
+    const session = await createSession(db, user.id, organizations[0]!.id, now, lifetime);
+    setSessionCookie(request, reply, session.token, lifetime.maxAgeSeconds);
+    return { user: { id: user.id, email: user.email }, organizations, csrf_token: session.csrfToken };
+  });
+
+  app.post('/logout', async (request, reply) => {
+    const token = sessionCookie(request);
+    if (token !== undefined) await revokeSessionByToken(db, token, sessions.now());
+    clearSessionCookie(request, reply);
+    return reply.code(204).send();
+  });
+
+  app.get('/session', async (request) => sessionBody(db, await sessions.session(sessionCookie(request))));
+
+  app.post('/organization', async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await sessions.session(sessionCookie(request));
+    SessionAuthenticator.requireCsrfToken(request, session);
+    const { organizationId } = organizationBody(request.body);
+    const member = (await memberships(db, session.user.id)).some((organization) => organization.id === organizationId);
+    if (!member) throw sessionErrors.notAMember();
+    await switchSessionOrganization(db, session.id, organizationId);
+    return reply.send(await sessionBody(db, await sessions.session(sessionCookie(request))));
+  });
+
+  app.post('/set-password', async (request) => {
+    const { token, password } = setPasswordBody(request.body);
+    const problem = passwordProblem(password);
+    if (problem !== undefined) throw sessionErrors.badInput(problem);
+    const passwordHash = await hashPassword(password);
+    const now = sessions.now();
+    const user = await db.transaction(async (tx) => {
+      const userId = await consumePasswordToken(tx, token, now);
+      if (userId === undefined) return undefined;
+      await setPasswordHash(tx, userId, passwordHash, now);
+      // Whoever was logged in with the old password is not any more.
+      await revokeUserSessions(tx, userId, now);
+      const { rows } = await tx.query<{ id: string; email: string }>('SELECT id, email FROM staykit_internal.users WHERE id = $1', [userId]);
+      return rows[0];
+    });
+    if (!user) throw sessionErrors.passwordLinkUnusable();
+    return { user };
+  });
+};

@@ -46,13 +46,6 @@ export interface Config {
   /** Failed dashboard logins per 15 minutes for one e-mail address, and for one client address (0: no limit). */
   loginLimitPerEmail: number;
   loginLimitPerAddress: number;
-  /** Seconds a dashboard session stays valid without a request (docs/dashboard.md#sessions-api). */
-  sessionIdleTimeoutSeconds: number;
-  /** Seconds a dashboard session stays valid at most, however active. */
-  sessionMaxAgeSeconds: number;
-  /** Failed dashboard logins per 15 minutes for one e-mail address, and for one client address (0: no limit). */
-  loginLimitPerEmail: number;
-  loginLimitPerAddress: number;
   worker: 'embedded' | 'off';
   workerPollIntervalSeconds: number;
   logLevel: string;
@@ -87,10 +80,6 @@ export const CONFIG_VARIABLES = {
   tenantQueue: 'STAYKIT_TENANT_QUEUE',
   tenantQueueTimeoutSeconds: 'STAYKIT_TENANT_QUEUE_TIMEOUT',
   authFailureLimit: 'STAYKIT_AUTH_FAILURE_LIMIT',
-  sessionIdleTimeoutSeconds: 'STAYKIT_SESSION_IDLE_TIMEOUT',
-  sessionMaxAgeSeconds: 'STAYKIT_SESSION_MAX_AGE',
-  loginLimitPerEmail: 'STAYKIT_LOGIN_LIMIT_PER_EMAIL',
-  loginLimitPerAddress: 'STAYKIT_LOGIN_LIMIT_PER_ADDRESS',
   sessionIdleTimeoutSeconds: 'STAYKIT_SESSION_IDLE_TIMEOUT',
   sessionMaxAgeSeconds: 'STAYKIT_SESSION_MAX_AGE',
   loginLimitPerEmail: 'STAYKIT_LOGIN_LIMIT_PER_EMAIL',
@@ -190,10 +179,6 @@ export function loadConfig(source: Source = process.env): Config {
     tenantQueue: integer(source, CONFIG_VARIABLES.tenantQueue, 32, 0),
     tenantQueueTimeoutSeconds: integer(source, CONFIG_VARIABLES.tenantQueueTimeoutSeconds, 5, 0),
     authFailureLimit: integer(source, CONFIG_VARIABLES.authFailureLimit, 30, 0),
-    sessionIdleTimeoutSeconds: integer(source, CONFIG_VARIABLES.sessionIdleTimeoutSeconds, 12 * 3600, 60),
-    sessionMaxAgeSeconds: integer(source, CONFIG_VARIABLES.sessionMaxAgeSeconds, 7 * 86_400, 60),
-    loginLimitPerEmail: integer(source, CONFIG_VARIABLES.loginLimitPerEmail, 10, 0),
-    loginLimitPerAddress: integer(source, CONFIG_VARIABLES.loginLimitPerAddress, 30, 0),
     sessionIdleTimeoutSeconds: integer(source, CONFIG_VARIABLES.sessionIdleTimeoutSeconds, 12 * 3600, 60),
     sessionMaxAgeSeconds: integer(source, CONFIG_VARIABLES.sessionMaxAgeSeconds, 7 * 86_400, 60),
     loginLimitPerEmail: integer(source, CONFIG_VARIABLES.loginLimitPerEmail, 10, 0),

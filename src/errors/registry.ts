@@ -188,6 +188,13 @@ const definitions = {
     hint: 'Add the origin to allowed_origins of the widget or site',
   },
   SK725: { status: 400, message: '{message}', meaning: 'A publishable-key, widget or guest-page request is malformed' },
+  SK680: {
+    status: 400,
+    message: '{field} does not render: {message}',
+    meaning: "An e-mail or message template's subject or body has a Liquid syntax error, an unknown variable or an unknown filter; details give the line and column",
+    hint: 'The variables a template may use are listed in docs/automations.md#variables',
+  },
+  SK681: { status: 400, message: '{message}', meaning: "An e-mail template's attachments are not a list of {filename, content (base64), content_type}" },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof definitions;

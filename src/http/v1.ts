@@ -12,6 +12,8 @@ import { moneyRoutes } from '../money/routes.js';
 import { openApiRoutes } from '../openapi/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
+import { automationRoutes } from '../automations/routes.js';
+import { templateWriteHook } from '../automations/template-check.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { apiAuthorization, staykitApi } from './staykit-api.js';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
@@ -41,10 +43,15 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
   await v1.register(staykitApi, {
     db, cache, authorize,
     statementTimeoutMs: options.statementTimeoutMs,
-    writeHooks: new Map([['webhooks', webhookWriteHook(config)]]),
+    writeHooks: new Map([
+      ['webhooks', webhookWriteHook(config)],
+      ['email_templates', templateWriteHook()],
+      ['message_templates', templateWriteHook()],
+    ]),
     maxPatternLength: config.maxPatternLength,
   });
   await v1.register(moneyRoutes, { db, authorize });
   await v1.register(bookingRoutes, { db, authorize, now: options.now, outboundAllowPrivate: config.outboundAllowPrivate });
   await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
+  await v1.register(automationRoutes, { db, authorize, config, now: options.now });
 };

@@ -1,0 +1,75 @@
+/**
+ * `POST /v1/template-preview` `{booking_id, email_template_id | message_template_id}` → 200 `{to, from, reply_to,
+ * language, subject, body, attachments: [{filename, content_type, size}]}`: the message the template would send for
+ * that booking, rendered now and sent nowhere. Needs read access to bookings and to the template's table; runs on
+ * the server's connection, scoped by the key's organization (another organization's ids are a 404).
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Authorize } from '../auth/authorize.js';
+import { UUID } from '../common/patterns.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/types.js';
+import { invalidBody, notFound } from '../errors/catalogue.js';
+import { apiError } from '../errors/registry.js';
+import { composeMessage, loadTemplate } from './compose.js';
+import { loadBookingRecord } from './context.js';
+import { fromHeader } from './runtime.js';
+
+export interface AutomationRouteDeps {
+  db: Database;
+  authorize: Authorize;
+  config: Pick<Config, 'emailFrom' | 'publicUrl'>;
+  now?: () => Date;
+}
+
+function uuidField(body: Record<string, unknown>, name: string): string | null {
+  const value = body[name];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !UUID.test(value)) throw invalidBody(`"${name}" must be a uuid`);
+  return value.toLowerCase();
+}
+
+function objectBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidBody('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (app, deps) => {
+  const { db, authorize, config } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  app.post('/template-preview', async (request, reply) => {
+    const body = objectBody(request);
+    const bookingId = uuidField(body, 'booking_id');
+    const emailTemplateId = uuidField(body, 'email_template_id');
+    const messageTemplateId = uuidField(body, 'message_template_id');
+    if (!bookingId) throw invalidBody('"booking_id" is required');
+    if ((emailTemplateId === null) === (messageTemplateId === null)) {
+      throw invalidBody('Give exactly one of "email_template_id" and "message_template_id"');
+    }
+    await authorize(request, messageTemplateId ? 'message_templates' : 'email_templates', 'read');
+    const principal = await authorize(request, 'bookings', 'read');
+    const record = await loadBookingRecord(db, principal.organizationId, bookingId);
+    if (!record) throw notFound(`No booking ${bookingId}`);
+    const template = await loadTemplate(db, principal.organizationId, emailTemplateId, messageTemplateId);
+    if (!template) throw notFound(`No template ${emailTemplateId ?? messageTemplateId}`);
+    let composed;
+    try {
+      composed = composeMessage(template, record, config.publicUrl, now());
+    } catch (error) {
+      throw apiError('SK680', { params: { field: 'The template', message: (error as Error).message } });
+    }
+    return reply.send({
+      to: record.contact?.email ?? null,
+      from: fromHeader(config.emailFrom, record.organization.name),
+      reply_to: record.reply_to ? record.reply_to.email : null,
+      language: composed.language,
+      subject: composed.subject,
+      body: composed.body,
+      attachments: composed.attachments.map((file) => ({
+        filename: file.filename, content_type: file.contentType, size: Buffer.from(file.content, 'base64').length,
+      })),
+    });
+  });
+};

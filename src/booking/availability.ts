@@ -9,6 +9,7 @@
 import type { Queryable } from '../db/types.js';
 import { addDays, daysBetween, isDate, todayIn } from '../common/dates.js';
 import { invalidInput, productNotFound } from './errors.js';
+import { rejectUnknownFields } from './input.js';
 import { UUID } from '../common/patterns.js';
 import { availabilityQuery } from './availability-queries.js';
 import { run } from './queries.js';
@@ -34,7 +35,12 @@ export const MAX_RANGE_DAYS = 1100;
 /** Days read past `end` so check-in flags near the end can see the nights (and cooldown) after it. */
 const LOOKAHEAD_DAYS = 62;
 
+const QUERY_PARAMETERS = [
+  'product_ids', 'product_id', 'start', 'end', 'show_booked_as', 'show_closed_as', 'show_pending_as', 'include', 'perform_sync',
+];
+
 export function parseAvailabilityQuery(query: Record<string, unknown>): AvailabilityQuery {
+  rejectUnknownFields(query, QUERY_PARAMETERS);
   const single = (name: string): unknown => (Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name]);
   const ids = [single('product_ids'), single('product_id')].filter((value) => value !== undefined && value !== '');
   let productIds: string[] | null = null;

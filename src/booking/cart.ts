@@ -8,7 +8,10 @@ import type { Queryable } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { book, type BookResult } from './book.js';
 import { cartItemFailed, invalidInput } from './errors.js';
-import { parseCouponCodes, parseOptions, parseStay, requireObject, type BookingInput } from './input.js';
+import {
+  OPTION_FIELDS, parseCouponCodes, parseOptions, parseStay, rejectUnknownFields, requireObject, STAY_FIELDS,
+  type BookingInput,
+} from './input.js';
 import { StayRejected } from './prepare.js';
 
 export interface CartItem {
@@ -26,8 +29,19 @@ export interface CartValidation {
 
 export const MAX_CART_ITEMS = 50;
 
+/**
+ * The items of a cart with the booking options of the body `options`. /cart-validate sends the cart as the body
+ * itself (`value` is `options`: items, coupon codes and options side by side); /cart-checkout nests it under
+ * `cart`. Either way an unknown field is a 400 naming it.
+ */
 export function parseCart(value: unknown, options: Record<string, unknown>): CartItem[] {
   const cart = requireObject(value, 'cart');
+  if (value === options) {
+    rejectUnknownFields(cart, ['items', 'coupon_codes', ...OPTION_FIELDS]);
+  } else {
+    rejectUnknownFields(options, ['cart', ...OPTION_FIELDS]);
+    rejectUnknownFields(cart, ['items', 'coupon_codes'], 'cart.');
+  }
   if (!Array.isArray(cart.items) || cart.items.length === 0) throw invalidInput('cart.items must be a non-empty array');
   if (cart.items.length > MAX_CART_ITEMS) throw invalidInput(`at most ${MAX_CART_ITEMS} items per cart`);
   const couponCodes = parseCouponCodes(cart.coupon_codes, 'cart.coupon_codes');
@@ -35,6 +49,7 @@ export function parseCart(value: unknown, options: Record<string, unknown>): Car
   const seen = new Set<string>();
   return cart.items.map((raw, index) => {
     const item = requireObject(raw, `cart.items[${index}]`);
+    rejectUnknownFields(item, ['id', ...STAY_FIELDS], `cart.items[${index}].`);
     if (typeof item.id !== 'string' && typeof item.id !== 'number') {
       throw invalidInput(`cart.items[${index}].id must be a string or number`);
     }

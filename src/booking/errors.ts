@@ -103,6 +103,31 @@ export function cartItemFailed(itemId: string, cause: ApiError): ApiError {
   });
 }
 
+/** 404 SK640 / SK641: the site or widget a booking names is not the organization's. */
+export function siteNotFound(siteId: string): ApiError {
+  return apiError('SK640', { params: { site: siteId } });
+}
+
+export function widgetNotFound(widgetId: string): ApiError {
+  return apiError('SK641', { params: { widget: widgetId } });
+}
+
+/** 404 SK642: no booking with this id in the organization. */
+export function bookingNotFound(bookingId: string): ApiError {
+  return apiError('SK642', { params: { booking: bookingId } });
+}
+
+/** 409 SK643: the booking's state does not allow the change (cancelled, imported from a channel, …). */
+export function bookingNotChangeable(message: string): ApiError {
+  return apiError('SK643', { params: { message } });
+}
+
+/** The id a write-path message names last (`site <id> not found`). */
+function messageArgument(error: object): string {
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' ? (message.match(/[0-9a-f-]{36}/i)?.[0] ?? '') : '';
+}
+
 /** Maps the booking write path's own SQLSTATEs (migrations/0060) and the overlap constraint to ApiErrors. */
 export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -113,5 +138,7 @@ export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (code === 'SKP01') return apiError('SK602', { params: { product: 'Product' } });
   if (code === 'SKQ01') return apiError('SK615', { params: { coupon: 'A coupon' } });
   if (code === 'SKQ02') return apiError('SK605', { params: { coupon: 'A coupon' } });
+  if (code === 'SKS01') return siteNotFound(messageArgument(error));
+  if (code === 'SKW01') return widgetNotFound(messageArgument(error));
   return undefined;
 }

@@ -35,6 +35,26 @@ export interface BookingInput extends StayInput {
   silent: boolean;
   redirectUrl: string | null;
   contact: ContactInput | null;
+  /** The site or widget the booking came through (stored on the booking; must be the organization's). */
+  siteId: string | null;
+  widgetId: string | null;
+}
+
+/** The fields of a stay (in /book, /quote and each cart item). */
+export const STAY_FIELDS = ['product_id', 'interval', 'occupancy', 'form_values'] as const;
+/** The options shared by /book, /quote and a cart. */
+export const OPTION_FIELDS = ['currency', 'language', 'silent', 'redirect_url', 'contact', 'site_id', 'widget_id'] as const;
+
+/**
+ * Strict input: a field the endpoint does not know is a 400 naming it (like /create-product), never silently
+ * dropped — a client sending `price` or a misspelt `coupon_code` must learn that it had no effect.
+ */
+export function rejectUnknownFields(body: Record<string, unknown>, allowed: readonly string[], prefix = ''): void {
+  const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
+  if (unknown.length > 0) {
+    throw invalidInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.map((key) => prefix + key).join(', ')}`,
+      `allowed: ${allowed.map((key) => prefix + key).join(', ')}`);
+  }
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -53,6 +73,7 @@ export function parseUuid(value: unknown, field: string): string {
 
 export function parseInterval(value: unknown, field = 'interval'): Interval {
   const interval = requireObject(value, field);
+  rejectUnknownFields(interval, ['start', 'end'], `${field}.`);
   const { start, end } = interval;
   if (!isDate(start)) throw invalidInput(`${field}.start must be a date (YYYY-MM-DD)`);
   if (!isDate(end)) throw invalidInput(`${field}.end must be a date (YYYY-MM-DD)`);
@@ -106,6 +127,10 @@ export function parseCouponCodes(value: unknown, field = 'coupon_codes'): string
   return codes;
 }
 
+function optionalUuid(value: unknown, field: string): string | null {
+  return value === undefined || value === null ? null : parseUuid(value, field);
+}
+
 function optionalString(value: unknown, field: string, max = 2048): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string' || value.length > max) throw invalidInput(`${field} must be a string`);
@@ -115,6 +140,7 @@ function optionalString(value: unknown, field: string, max = 2048): string | nul
 function parseContact(value: unknown): ContactInput | null {
   if (value === undefined || value === null) return null;
   const contact = requireObject(value, 'contact');
+  rejectUnknownFields(contact, ['first_name', 'last_name', 'email', 'phone'], 'contact.');
   const result: ContactInput = {};
   for (const key of ['first_name', 'last_name', 'email', 'phone'] as const) {
     const field = optionalString(contact[key], `contact.${key}`, 320);
@@ -150,11 +176,14 @@ export function parseOptions(body: Record<string, unknown>): Omit<BookingInput, 
     silent: body.silent === true,
     redirectUrl: optionalString(body.redirect_url, 'redirect_url'),
     contact: parseContact(body.contact),
+    siteId: optionalUuid(body.site_id, 'site_id'),
+    widgetId: optionalUuid(body.widget_id, 'widget_id'),
   };
 }
 
 /** The body of /quote and /book. */
 export function parseBookingInput(value: unknown): BookingInput {
   const body = requireObject(value, 'The request body');
+  rejectUnknownFields(body, [...STAY_FIELDS, 'coupon_codes', ...OPTION_FIELDS]);
   return { ...parseStay(body), couponCodes: parseCouponCodes(body.coupon_codes), ...parseOptions(body) };
 }

@@ -131,5 +131,7 @@ export function bookingPayload(prepared: PreparedBooking, input: BookingInput): 
     line_items: priced.quote.line_items.map((item, index) => ({ ...item, name: priced.storedNames[index] })),
     details: priced.details,
     coupons: priced.couponUses.filter((use) => use.amount >= 0),
+    site_id: input.siteId,
+    widget_id: input.widgetId,
   };
 }

@@ -10,7 +10,9 @@ import { addDays, todayIn } from '../common/dates.js';
 import type { ShowOptions } from './show-options.js';
 import { parseShowOptions } from './show-options.js';
 import { invalidInput } from './errors.js';
-import { isObject, parseInterval, parseOccupancy, parseUuid, requireObject, type Interval } from './input.js';
+import {
+  isObject, parseInterval, parseOccupancy, parseUuid, rejectUnknownFields, requireObject, type Interval,
+} from './input.js';
 import {
   groupBy, type BlockingEvent, type Capacity, type CapacityGroup, type Night, type Product, type Service, type Tax,
 } from './model.js';
@@ -39,6 +41,7 @@ export interface SearchResult {
 
 export function parseSearchInput(value: unknown): SearchInput {
   const body = value === undefined || value === null ? {} : requireObject(value, 'The request body');
+  rejectUnknownFields(body, ['interval', 'occupancy', 'option_ids', 'show_booked_as', 'show_closed_as', 'show_pending_as']);
   let optionIds: string[] = [];
   if (body.option_ids !== undefined && body.option_ids !== null) {
     if (!Array.isArray(body.option_ids)) throw invalidInput('option_ids must be an array of attribute option ids');

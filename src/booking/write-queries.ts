@@ -13,8 +13,12 @@ export interface CreatedProductRow {
   product: Record<string, unknown>;
 }
 
+/** The booking and, when the payload names them, its site and widget (migrations/0101). */
 export function createBookingQuery(payload: Record<string, unknown>): SqlQuery {
-  return { text: 'SELECT staykit_internal.create_booking($1::jsonb) AS result', values: [JSON.stringify(payload)] };
+  return {
+    text: 'SELECT staykit_internal.record_booking_source(staykit_internal.create_booking($1::jsonb), $1::jsonb) AS result',
+    values: [JSON.stringify(payload)],
+  };
 }
 
 export function createProductQuery(fields: Record<string, unknown>): SqlQuery {

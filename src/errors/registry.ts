@@ -138,6 +138,17 @@ const definitions = {
     meaning: "A cart item failed and nothing was booked; the status is the item's error's (422 or 409), details holds it",
     hint: 'Nothing was booked',
   },
+  SK640: { status: 404, message: 'Site {site} not found', meaning: "site_id of a booking is not one of the organization's sites" },
+  SK641: { status: 404, message: 'Widget {widget} not found', meaning: "widget_id of a booking is not one of the organization's widgets" },
+  SK642: { status: 404, message: 'Booking {booking} not found', meaning: 'The booking does not exist in this organization' },
+  SK643: { status: 409, message: '{message}', meaning: 'The booking cannot be changed in its state (cancelled, or not made by the booking flow)' },
+  SK644: {
+    status: 409,
+    message: '{message}',
+    meaning: "A booking event's dates or unit were changed directly; a booking is changed with POST /v1/booking-change",
+    hint: 'POST /v1/booking-change re-checks the rules and re-prices the booking',
+  },
+  SK645: { status: 409, message: '{message}', meaning: 'A released coupon use cannot be taken again: the coupon has no uses left' },
   SK700: { status: 401, message: 'The e-mail address or password is wrong', meaning: 'A dashboard login with an unknown e-mail address or a wrong password (the same answer for both)' },
   SK701: {
     status: 401,

@@ -43,6 +43,8 @@ const bookingOptions: Record<string, JsonSchema> = {
     description: 'The guest; creates or reuses a `contacts` row.',
     properties: Object.fromEntries(['first_name', 'last_name', 'email', 'phone'].map((name) => [name, { type: 'string', maxLength: 320 }])),
   },
+  site_id: { ...uuid, description: 'The site the booking came through (one of the organization\'s; 404 SK640 otherwise).' },
+  widget_id: { ...uuid, description: 'The widget the booking came through (one of the organization\'s; 404 SK641 otherwise).' },
 };
 
 const bookingExample = {

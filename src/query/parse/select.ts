@@ -2,9 +2,25 @@
 import { Cursor, readFieldName } from './cursor.js';
 import { ALLOWED_CASTS, allowedCast } from './casts.js';
 import { readJsonPath } from './field.js';
-import type { JoinType, SelectItem } from './types.js';
+import type { AggregateFunction, JoinType, SelectItem } from './types.js';
 
 const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?/;
+
+const AGGREGATE = /^\.(avg|count|max|min|sum)\(\)/;
+
+/** `::type` at the cursor, if any: the type in canonical spelling, refused unless a plain data type. */
+function readCast(cursor: Cursor): string | undefined {
+  if (!cursor.eat('::')) return undefined;
+  const at = cursor.pos;
+  const match = CAST.exec(cursor.input.slice(cursor.pos));
+  if (!match) throw cursor.error('expecting letter or digit');
+  const cast = allowedCast(match[0]);
+  if (cast === undefined) {
+    throw cursor.fail(`casts are limited to the types ${ALLOWED_CASTS.join(', ')} (and their arrays, type[]); got "${match[0].trim()}"`, at);
+  }
+  cursor.pos += match[0].length;
+  return cast;
+}
 
 function readEmbedParams(cursor: Cursor): { hint: string | undefined; join: JoinType | undefined } {
   let hint: string | undefined;
@@ -35,6 +51,13 @@ function readItem(cursor: Cursor, depth: number): SelectItem {
     alias = first;
     name = readFieldName(cursor);
   }
+  if (!spread && name === 'count' && cursor.startsWith('()')) {
+    // `count()` counts rows; PostgREST reads it as the aggregate, never as an embed of a table named count.
+    cursor.pos += 2;
+    const cast = readCast(cursor);
+    cursor.skipSpaces();
+    return { type: 'aggregate', fn: 'count', field: undefined, inputCast: undefined, alias, cast };
+  }
   if (cursor.peek() === '!' || cursor.peek() === '(' || spread) {
     const { hint, join } = readEmbedParams(cursor);
     if (cursor.peek() !== '(') throw cursor.error('expecting "("');
@@ -47,16 +70,14 @@ function readItem(cursor: Cursor, depth: number): SelectItem {
     return { type: 'embed', name, alias, hint, join, spread, select };
   }
   const jsonPath = readJsonPath(cursor);
-  let cast: string | undefined;
-  if (cursor.eat('::')) {
-    const at = cursor.pos;
-    const match = CAST.exec(cursor.input.slice(cursor.pos));
-    if (!match) throw cursor.error('expecting letter or digit');
-    cast = allowedCast(match[0]);
-    if (cast === undefined) {
-      throw cursor.fail(`casts are limited to the types ${ALLOWED_CASTS.join(', ')} (and their arrays, type[]); got "${match[0].trim()}"`, at);
-    }
-    cursor.pos += match[0].length;
+  const cast = readCast(cursor);
+  const aggregate = AGGREGATE.exec(cursor.input.slice(cursor.pos));
+  if (aggregate) {
+    cursor.pos += aggregate[0].length;
+    const fn = aggregate[1] as AggregateFunction;
+    const outputCast = readCast(cursor);
+    cursor.skipSpaces();
+    return { type: 'aggregate', fn, field: { name, jsonPath }, inputCast: cast, alias, cast: outputCast };
   }
   cursor.skipSpaces();
   return { type: 'field', field: { name, jsonPath }, alias, cast };

@@ -17,9 +17,23 @@ export interface Field {
 
 export type JoinType = 'inner' | 'left';
 
+export type AggregateFunction = 'avg' | 'count' | 'max' | 'min' | 'sum';
+
 export type SelectItem =
   | { type: 'star' }
   | { type: 'field'; field: Field; alias: string | undefined; cast: string | undefined }
+  /**
+   * `col.sum()`, `total:col::numeric.sum()::int`, `count()`: an aggregate of the column (none for `count()`), with
+   * a cast of its input (`inputCast`) and of its result (`cast`), as PostgREST's aggregate functions.
+   */
+  | {
+      type: 'aggregate';
+      fn: AggregateFunction;
+      field: Field | undefined;
+      inputCast: string | undefined;
+      alias: string | undefined;
+      cast: string | undefined;
+    }
   | {
       type: 'embed';
       name: string;

@@ -40,6 +40,8 @@ export function neededColumns(node: ReadNode, extra: string[]): string[] {
   for (const item of node.items) {
     if (item.kind === 'field') {
       if (item.expr.column !== '*') names.add(item.expr.column);
+    } else if (item.kind === 'aggregate') {
+      if (item.expr) names.add(item.expr.column);
     } else {
       for (const column of item.relationship.columns) names.add(column);
     }

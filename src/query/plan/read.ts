@@ -4,6 +4,7 @@
  */
 import {
   notEmbedded,
+  notSupported,
   relatedOrderNotToOne,
   spreadNotToOne,
   tableNotFound,
@@ -12,10 +13,10 @@ import {
 } from '../../errors/catalogue.js';
 import type { SchemaCache, Table } from '../../schema/types.js';
 import type { EmbedPath, Field, Filter, LogicTree, QueryParams, SelectItem } from '../parse/types.js';
-import { duplicateEmbed } from '../errors.js';
+import { aggregatesNotAllowed, duplicateEmbed } from '../errors.js';
 import { closest } from './fuzzy.js';
 import { findRelationship, isToOne } from './relationship.js';
-import type { ColumnExpr, Condition, EmbedItem, EngineOptions, OutputItem, ReadNode, Source } from './types.js';
+import type { AggregateItem, ColumnExpr, Condition, EmbedItem, EngineOptions, OutputItem, ReadNode, Source } from './types.js';
 
 export class AliasCounter {
   private next = 0;
@@ -111,7 +112,20 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: 
       }));
   }
   if (item.type === 'field') {
+    if (isLegacyCount(node, item)) return [countAll(ctx, item.alias, item.cast)];
     return [{ kind: 'field', expr: resolveColumn(node, item.field), cast: item.cast, name: outputName(item.field, item.alias) }];
+  }
+  if (item.type === 'aggregate') {
+    if (item.field === undefined) return [countAll(ctx, item.alias, item.cast)];
+    if (ctx.options.aggregates === false) throw aggregatesNotAllowed();
+    return [{
+      kind: 'aggregate',
+      fn: item.fn,
+      expr: resolveColumn(node, item.field),
+      inputCast: item.inputCast,
+      cast: item.cast,
+      name: item.alias ?? item.fn,
+    }];
   }
   const rel = findRelationship(ctx.cache, node.table.name, item.name, item.hint, ctx.options.strictRelationships === true);
   const child = lookupTable(ctx, rel.foreignTable);
@@ -119,6 +133,8 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: 
   const name = item.alias ?? item.name;
   if (item.spread && !toOne) throw spreadNotToOne(node.table.name, item.name);
   const childNode = buildNode(ctx, child, { kind: 'table' }, item.select, true, depth + 1);
+  // PostgREST aggregates a spread's columns at the parent's level; that is not implemented (docs/query-engine.md).
+  if (item.spread && aggregates(childNode)) throw notSupported('an aggregate inside a spread embed');
   if (rel.junction) {
     const junction = lookupTable(ctx, rel.junction.table);
     childNode.junctionTenant = tenantFor(ctx, junction);
@@ -139,11 +155,32 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: 
 }
 
 /**
+ * PostgREST's legacy `select=count` (no parentheses), kept by PostgREST for compatibility: `count()` when the table
+ * has no column of that name, as in `messages(count)`.
+ */
+function isLegacyCount(node: ReadNode, item: Extract<SelectItem, { type: 'field' }>): boolean {
+  return (
+    item.field.name === 'count' && item.field.jsonPath.length === 0 && node.knownColumns &&
+    !node.table.columns.some((column) => column.name === 'count')
+  );
+}
+
+function countAll(ctx: BuildContext, alias: string | undefined, cast: string | undefined): AggregateItem {
+  if (ctx.options.aggregates === false) throw aggregatesNotAllowed();
+  return { kind: 'aggregate', fn: 'count', expr: undefined, inputCast: undefined, cast, name: alias ?? 'count' };
+}
+
+/** The node's rows are groups: it holds an aggregate. */
+export function aggregates(node: ReadNode): boolean {
+  return node.items.some((item) => item.kind === 'aggregate');
+}
+
+/**
  * Staykit's default order: the primary key (the spec's rule 4); none with `defaultOrder: 'none'` (PostgREST has
  * none) and none for a node that aggregates (its rows are groups: the key is not among the grouped columns).
  */
 export function defaultOrder(ctx: BuildContext, node: ReadNode): ReadNode['order'] {
-  if (!node.knownColumns || ctx.options.defaultOrder === 'none') return [];
+  if (!node.knownColumns || ctx.options.defaultOrder === 'none' || aggregates(node)) return [];
   return node.table.primaryKey.map((column) => ({
     expr: { column, jsonPath: [], info: node.table.columns.find((c) => c.name === column) },
     direction: undefined,

@@ -3,7 +3,7 @@
  * The SQL stage turns a plan into one parameterised statement.
  */
 import type { Column, Relationship, Routine, Table } from '../../schema/types.js';
-import type { JsonOperation, MediaType, Operation, Preferences } from '../parse/types.js';
+import type { AggregateFunction, JsonOperation, MediaType, Operation, Preferences } from '../parse/types.js';
 
 export interface EngineOptions {
   /** At most this many rows in any response (PostgREST's db-max-rows). */
@@ -110,7 +110,18 @@ export interface EmbedItem {
   sqlAlias: string;
 }
 
-export type OutputItem = FieldItem | EmbedItem;
+/** An aggregate in the projection: the node's other outputs become its GROUP BY. */
+export interface AggregateItem {
+  kind: 'aggregate';
+  fn: AggregateFunction;
+  /** The aggregated column; undefined for `count()` (every row). */
+  expr: ColumnExpr | undefined;
+  inputCast: string | undefined;
+  cast: string | undefined;
+  name: string;
+}
+
+export type OutputItem = FieldItem | EmbedItem | AggregateItem;
 
 export interface ReadNode {
   table: Table;

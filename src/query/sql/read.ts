@@ -78,7 +78,7 @@ function lateralSql(embed: EmbedItem, parentAlias: string, params: Params): stri
 /** Output names of a node (spreads flattened), for CSV headers and spread parents. */
 export function outputNames(node: ReadNode): string[] {
   return node.items.flatMap((item) =>
-    item.kind === 'field' ? [item.name] : item.spread ? outputNames(item.node) : isHidden(item) ? [] : [item.name],
+    item.kind !== 'embed' ? [item.name] : item.spread ? outputNames(item.node) : isHidden(item) ? [] : [item.name],
   );
 }
 
@@ -87,30 +87,65 @@ function isHidden(item: EmbedItem): boolean {
   return item.node.items.length === 0;
 }
 
-export function projectionSql(node: ReadNode, params: Params): string {
-  const parts: string[] = [];
+/** One output of a node: its SQL expression, its name (none for `alias.*`), and whether it is an aggregate. */
+interface Projected {
+  expr: string;
+  name: string | undefined;
+  aggregate: boolean;
+}
+
+function cast(expr: string, type: string | undefined): string {
+  return type ? `(${expr})::${safeTypeName(type)}` : expr;
+}
+
+/**
+ * The node's outputs. In a node that aggregates, embedded JSON is `jsonb` (a GROUP BY needs equality, which `json`
+ * lacks); elsewhere the SQL is what it always was.
+ */
+function projected(node: ReadNode, params: Params): Projected[] {
+  const grouped = node.items.some((item) => item.kind === 'aggregate');
+  const json = grouped ? 'jsonb' : 'json';
+  const parts: Projected[] = [];
   for (const item of node.items) {
     if (item.kind === 'field') {
       if (item.expr.column === '*') {
-        parts.push(`${quoteIdent(node.alias)}.*`);
+        parts.push({ expr: `${quoteIdent(node.alias)}.*`, name: undefined, aggregate: false });
         continue;
       }
-      const column = columnSql(node.alias, item.expr, params);
-      const cast = item.cast ? `::${safeTypeName(item.cast)}` : '';
-      parts.push(`${cast ? `(${column})${cast}` : column} AS ${quoteIdent(item.name)}`);
+      parts.push({ expr: cast(columnSql(node.alias, item.expr, params), item.cast), name: item.name, aggregate: false });
+    } else if (item.kind === 'aggregate') {
+      const input = item.expr ? cast(columnSql(node.alias, item.expr, params), item.inputCast) : '*';
+      parts.push({ expr: cast(`${item.fn}(${input})`, item.cast), name: item.name, aggregate: true });
     } else if (isHidden(item)) {
       continue;
     } else if (item.spread) {
       for (const name of outputNames(item.node)) {
-        parts.push(`${quoteIdent(item.sqlAlias)}.${quoteIdent(name)} AS ${quoteIdent(name)}`);
+        parts.push({ expr: `${quoteIdent(item.sqlAlias)}.${quoteIdent(name)}`, name, aggregate: false });
       }
     } else if (item.toOne || item.join === 'inner') {
-      parts.push(`${quoteIdent(item.sqlAlias)}.${BODY} AS ${quoteIdent(item.name)}`);
+      const body = `${quoteIdent(item.sqlAlias)}.${BODY}`;
+      parts.push({ expr: grouped ? `${body}::jsonb` : body, name: item.name, aggregate: false });
     } else {
-      parts.push(`coalesce(${quoteIdent(item.sqlAlias)}.${BODY}, '[]'::json) AS ${quoteIdent(item.name)}`);
+      const body = grouped ? `${quoteIdent(item.sqlAlias)}.${BODY}::jsonb` : `${quoteIdent(item.sqlAlias)}.${BODY}`;
+      parts.push({ expr: `coalesce(${body}, '[]'::${json})`, name: item.name, aggregate: false });
     }
   }
-  return parts.join(', ');
+  return parts;
+}
+
+export function projectionSql(node: ReadNode, params: Params): string {
+  return projectionOf(projected(node, params));
+}
+
+function projectionOf(parts: Projected[]): string {
+  return parts.map((part) => (part.name === undefined ? part.expr : `${part.expr} AS ${quoteIdent(part.name)}`)).join(', ');
+}
+
+/** PostgREST's aggregates: every output that is not an aggregate is a grouping column. */
+function groupBySql(parts: Projected[]): string {
+  if (!parts.some((part) => part.aggregate)) return '';
+  const keys = parts.filter((part) => !part.aggregate).map((part) => part.expr);
+  return keys.length === 0 ? '' : ` GROUP BY ${keys.join(', ')}`;
 }
 
 function whereSql(alias: string, conditions: Condition[], extra: string[], params: Params): string {
@@ -159,9 +194,10 @@ export function nodeSelectSql(node: ReadNode, params: Params, options: NodeSqlOp
     .filter((embed) => !options.filteringLateralsOnly || embed.join === 'inner' || mentionsEmbed(node.where, embed.sqlAlias))
     .map((embed) => ` ${lateralSql(embed, node.alias, params)}`)
     .join('');
-  const projection = options.projection ?? projectionSql(node, params);
+  const parts = options.projection === undefined ? projected(node, params) : [];
+  const projection = options.projection ?? projectionOf(parts);
   const where = whereSql(node.alias, node.where, options.extraWhere ?? [], params);
-  let tail = '';
+  let tail = groupBySql(parts);
   if (!options.unpaged) {
     tail += orderSql(node, params);
     const limit = options.limit ?? node.limit;

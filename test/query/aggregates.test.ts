@@ -1,0 +1,151 @@
+/**
+ * Aggregates in `select`, as PostgREST documents them (references/api/aggregate_functions.rst): count/sum/avg/min/max,
+ * input and output casts, aliases, grouping by the other selected columns, inside embeds, the top-level `count()`;
+ * refused with PGRST123 where they are off; on /v1 a key needs the read scope of every table an aggregate reads.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { PostgrestClient } from '@supabase/postgrest-js';
+import type { SchemaCache } from '../../src/schema/index.js';
+import { buildRestApp } from '../../src/http/rest-app.js';
+import { seedDemoOrganization, type SeededOrganization } from '../../src/seed/demo-organization.js';
+import { forEachBackend } from '../support/databases.js';
+import { bearer, createKey, startApp } from '../support/app.js';
+import { createFixture, engineClient, fixtureCache } from './fixture.js';
+
+type Row = Record<string, unknown>;
+
+forEachBackend('aggregates (engine)', (ctx) => {
+  let cache: SchemaCache;
+  const request = engineClient(() => ctx.db, () => cache);
+  const get = async (path: string, options = {}) => {
+    const res = await request('GET', path, { options });
+    assert.equal(res.status, 200, res.body);
+    return res.json as Row[];
+  };
+
+  before(async () => {
+    await createFixture(ctx.db);
+    cache = await fixtureCache(ctx.db);
+  });
+
+  it('"Aggregate Functions": sum, avg, min, max and count over the whole table: one row named after the function', async () => {
+    assert.deepEqual(await get('things?select=amount.sum(),amount.max(),amount.min(),amount.count(),count()'), [
+      { sum: 8, max: 4, min: 1.5, count: 4 },
+    ]);
+    // The last `count` wins the key, as in any JSON object with a repeated key: alias one of them.
+    assert.deepEqual(await get('things?select=valued:amount.count(),rows:count()'), [{ valued: 3, rows: 4 }]);
+    assert.deepEqual(await get('things?select=average:amount.avg()::int'), [{ average: 3 }]);
+  });
+
+  it('"Casting the Value of the Input": a JSON value cast before it is summed; filters apply first', async () => {
+    assert.deepEqual(await get('things?select=total:data->>n::int.sum()'), [{ total: 6 }]);
+    assert.deepEqual(await get('things?select=total:data->>n::int.sum()&id=lte.2'), [{ total: 3 }]);
+  });
+
+  it('grouping: every other selected column groups the rows; order sorts the groups', async () => {
+    const rows = await get('things?select=active,count(),amount.sum()&order=active.nullsfirst');
+    assert.deepEqual(rows, [
+      { active: null, count: 1, sum: null },
+      { active: false, count: 1, sum: 2.5 },
+      { active: true, count: 2, sum: 5.5 },
+    ]);
+    // "Using Embedded Resources as Grouping Columns": the embedded client is a grouping column.
+    const byClient = await get('projects?select=client:clients(name),count()');
+    const counts = byClient.map((row) => `${(row.client as Row | null)?.name ?? 'none'}: ${String(row.count)}`).sort();
+    assert.deepEqual(counts, ['Apple: 2', 'Microsoft: 2', 'none: 1']);
+  });
+
+  it('"Aggregate Functions Within the Context of an Embedded Resource": counts per parent, [{count: 0}] for none', async () => {
+    const rows = await get('clients?select=name,projects(count())&order=id');
+    assert.deepEqual(rows, [
+      { name: 'Microsoft', projects: [{ count: 2 }] },
+      { name: 'Apple', projects: [{ count: 2 }] },
+      { name: 'Oracle', projects: [{ count: 0 }] },
+    ]);
+    const legacy = await get('users?select=name,tasks(count)&id=eq.1');
+    assert.deepEqual(legacy, [{ name: 'Angela', tasks: [{ count: 3 }] }]);
+  });
+
+  it('aggregates off (staykit rest without --aggregates): 400 PGRST123', async () => {
+    const res = await request('GET', 'things?select=amount.sum()', { options: { aggregates: false } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.json, { code: 'PGRST123', message: 'Use of aggregate functions is not allowed', details: null, hint: null });
+    const count = await request('GET', 'clients?select=projects(count())', { options: { aggregates: false } });
+    assert.equal((count.json as Row).code, 'PGRST123');
+  });
+
+  it('a function outside the five, or a malformed call, is a parse error (PGRST100)', async () => {
+    const res = await request('GET', 'things?select=amount.median()');
+    assert.equal(res.status, 400);
+    assert.equal((res.json as Row).code, 'PGRST100');
+  });
+});
+
+forEachBackend('aggregates through postgrest-js on staykit rest --aggregates', (ctx) => {
+  let app: FastifyInstance;
+  let client: PostgrestClient;
+  before(async () => {
+    await createFixture(ctx.db);
+    app = await buildRestApp({ db: ctx.db, schema: 'fixture', aggregates: true });
+    client = new PostgrestClient(await app.listen({ port: 0, host: '127.0.0.1' }));
+  });
+  after(() => app.close());
+
+  it('.select with count() and sum() grouped by a column', async () => {
+    const { data, error } = await client.from('things').select('mood, count(), amount.sum()').not('mood', 'is', null).order('mood');
+    assert.equal(error, null);
+    assert.deepEqual(data, [
+      { mood: 'sad', count: 1, sum: 2.5 },
+      { mood: 'ok', count: 1, sum: null },
+      { mood: 'happy', count: 1, sum: 1.5 },
+    ]);
+  });
+});
+
+forEachBackend('aggregates on /v1', (ctx) => {
+  let app: FastifyInstance;
+  let demo: SeededOrganization;
+  before(async () => {
+    demo = await seedDemoOrganization(ctx.db);
+    app = await startApp(ctx.db);
+  });
+  after(() => app.close());
+
+  const get = (url: string, key = demo.api_key) => app.inject({ method: 'GET', url, headers: bearer(key) });
+
+  it('occupancy counts per product and status for a month, as documented in docs/query-engine.md', async () => {
+    const url = '/v1/calendar_events?select=product_id,status,count()&start_date=gte.2026-07-01&start_date=lt.2026-08-01';
+    const res = await get(url);
+    assert.equal(res.statusCode, 200, res.body);
+    const { rows } = await ctx.db.query<{ product_id: string; status: string; n: number }>(
+      `SELECT product_id, status, count(*)::int AS n FROM api.calendar_events
+       WHERE organization_id = $1 AND start_date >= '2026-07-01' AND start_date < '2026-08-01' GROUP BY 1, 2`,
+      [demo.organization_id],
+    );
+    const answered = (res.json() as { product_id: string; status: string; count: number }[])
+      .map((row) => `${row.product_id} ${row.status} ${row.count}`).sort();
+    assert.deepEqual(answered, rows.map((row) => `${row.product_id} ${row.status} ${row.n}`).sort());
+  });
+
+  it('revenue per kind of line item (rent, fees, taxes …)', async () => {
+    const res = await get('/v1/line_items?select=amount.sum(),item_type&order=item_type');
+    assert.equal(res.statusCode, 200, res.body);
+    const { rows } = await ctx.db.query<{ item_type: string; total: number }>(
+      `SELECT item_type, sum(amount)::int AS total FROM api.line_items WHERE organization_id = $1 GROUP BY 1 ORDER BY 1`,
+      [demo.organization_id],
+    );
+    assert.deepEqual(res.json(), rows.map((row) => ({ sum: row.total, item_type: row.item_type })));
+  });
+
+  it('scopes: an aggregate over an embedded table needs that table\'s read scope (403 otherwise)', async () => {
+    const productsOnly = await createKey(ctx.db, demo.organization_id, ['products:read']);
+    const own = await get('/v1/products?select=count()', productsOnly);
+    assert.equal(own.statusCode, 200, own.body);
+    assert.deepEqual(own.json(), [{ count: 4 }]);
+    const through = await get('/v1/products?select=name,calendar_events(count())', productsOnly);
+    assert.equal(through.statusCode, 403);
+    assert.equal(through.json().code, 'SK403');
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * A member's role and permissions decide what their session may do, in the HTTP layer and in the database: a
+ * cleaner with only `calendar_events:read` reads the timeline but no guest's contact data, by any route; the
+ * database shows a session's transaction nothing outside its grants and refuses its writes there; changes of
+ * grants apply at the next request; and what a session changes is logged under its user.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { forEachBackend } from '../support/databases.js';
+import { createOrganization, startApp, type TestOrganization } from '../support/app.js';
+import { fixtures, insert } from '../booking/support.js';
+import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
+import { memberScopes } from '../../src/auth/session-permissions.js';
+import { createUser, login, type Session, type TestUser } from './support.js';
+
+forEachBackend('member permissions', (ctx) => {
+  let app: FastifyInstance;
+  let org: TestOrganization;
+  let cleaner: TestUser;
+  let owner: TestUser;
+  let bookingId: string;
+  let productId: string;
+  let eventId: string;
+  let cleanerSession: Session;
+  let ownerSession: Session;
+
+  before(async () => {
+    app = await startApp(ctx.db);
+    org = await createOrganization(ctx.db, 'Seaside');
+    const f = fixtures(ctx.db, org.id);
+    productId = await f.product();
+    bookingId = (await insert<{ id: string }>(ctx.db, 'bookings', { organization_id: org.id, currency: 'EUR' })).id;
+    const contact = await insert<{ id: string }>(ctx.db, 'contacts', {
+      organization_id: org.id, first_name: 'Ada', email: 'ada@example.com', phone: '+31 20 123 4567',
+    });
+    await insert(ctx.db, 'contact_bookings', { organization_id: org.id, contact_id: contact.id, booking_id: bookingId });
+    eventId = await f.event(productId, { booking_id: bookingId, start_date: '2027-02-03', end_date: '2027-02-06', title: 'Stay' });
+    owner = await createUser(ctx.db, org.id, 'owner@example.com', { role: 'owner' });
+    cleaner = await createUser(ctx.db, org.id, 'cleaner@example.com', {
+      role: 'cleaner', permissions: [{ resource: 'calendar_events', access: 'read' }],
+    });
+    cleanerSession = await login(app, cleaner.email, cleaner.password);
+    ownerSession = await login(app, owner.email, owner.password);
+  });
+  after(() => app.close());
+
+  const get = (session: Session, url: string) => app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
+
+  describe('a cleaner with only calendar_events:read', () => {
+    it('reads the timeline: calendar events and the units', async () => {
+      const events = await get(cleanerSession, '/v1/calendar_events?select=id,start_date,end_date,status');
+      assert.equal(events.statusCode, 200, events.body);
+      assert.deepEqual(events.json().map((event: { id: string }) => event.id), [eventId]);
+      const units = await get(cleanerSession, '/v1/products?select=id');
+      assert.deepEqual(units.json(), [{ id: productId }]);
+    });
+
+    it('gets no guest contact data: contacts, bookings and any embed of them answer 403 SK703', async () => {
+      const cases: [string, string][] = [
+        ['/v1/contacts', 'contacts:read'],
+        ['/v1/bookings', 'bookings:read'],
+        ['/v1/contact_bookings', 'contact_bookings:read'],
+        ['/v1/calendar_events?select=id,bookings(id)', 'bookings:read'],
+        ['/v1/calendar_events?select=id,bookings(contact_bookings(contacts(email)))', 'bookings:read'],
+      ];
+      for (const [url, scope] of cases) {
+        const response = await get(cleanerSession, url);
+        assert.equal(response.statusCode, 403, `${url}: ${response.body}`);
+        assert.equal(response.json().code, 'SK703');
+        assert.equal(response.json().message, `Your role lacks the permission "${scope}"`);
+        assert.doesNotMatch(response.body, /ada@example\.com|123 4567/);
+      }
+    });
+
+    it('may not write what it may read', async () => {
+      const response = await app.inject({
+        method: 'PATCH', url: `/v1/calendar_events?id=eq.${eventId}`, payload: { notes: 'cleaned' },
+        headers: { cookie: cleanerSession.cookie, 'x-csrf-token': cleanerSession.csrf },
+      });
+      assert.equal(response.statusCode, 403);
+      assert.equal(response.json().message, 'Your role lacks the permission "calendar_events:write"');
+    });
+
+    it('gets a new grant at its next request, and loses it the same way', async () => {
+      const { rows } = await ctx.db.query<{ id: string }>(
+        `INSERT INTO api.permissions (organization_id, member_id, resource, access) VALUES ($1, $2, 'contacts', 'read') RETURNING id`,
+        [org.id, cleaner.memberId],
+      );
+      const granted = await get(cleanerSession, '/v1/contacts?select=email');
+      assert.deepEqual(granted.json(), [{ email: 'ada@example.com' }]);
+      await ctx.db.query('DELETE FROM api.permissions WHERE id = $1', [rows[0]!.id]);
+      assert.equal((await get(cleanerSession, '/v1/contacts?select=email')).statusCode, 403);
+    });
+  });
+
+  describe('the database on its own', () => {
+    const asCleaner = <T>(work: (query: (sql: string) => Promise<{ rows: Record<string, unknown>[] }>) => Promise<T>) =>
+      inTenantTransaction(ctx.db, {
+        keyRowId: null, keyId: 'session:test', organizationId: org.id, userId: cleaner.id,
+        scopes: memberScopes('cleaner', [{ resource: 'calendar_events', access: 'read' }]),
+      }, async (tx) => ({ result: await work((sql) => tx.query(sql)), rollback: true }));
+
+    it('shows a session transaction no rows of a table outside its grants', async () => {
+      const counts = await asCleaner(async (query) => ({
+        contacts: (await query('SELECT count(*)::int AS n FROM api.contacts')).rows[0]!.n,
+        bookings: (await query('SELECT count(*)::int AS n FROM api.bookings')).rows[0]!.n,
+        events: (await query('SELECT count(*)::int AS n FROM api.calendar_events')).rows[0]!.n,
+      }));
+      assert.deepEqual(counts, { contacts: 0, bookings: 0, events: 1 });
+    });
+
+    it('refuses its inserts into, and hides from its updates, a table it may only read', async () => {
+      await assert.rejects(
+        asCleaner((query) => query(`INSERT INTO api.calendar_events (product_id, type, status, start_date, end_date)
+                                    VALUES ('${productId}', 'note', 'CONFIRMED', '2027-05-01', '2027-05-02')`)),
+        /row-level security/,
+      );
+      const updated = await asCleaner((query) => query(`UPDATE api.calendar_events SET notes = 'x' RETURNING id`));
+      assert.deepEqual(updated.rows, []);
+    });
+  });
+
+  describe('an owner', () => {
+    it('reads everything, guests included', async () => {
+      const response = await get(ownerSession, '/v1/contacts?select=email');
+      assert.deepEqual(response.json(), [{ email: 'ada@example.com' }]);
+    });
+
+    it('is recorded as the acting user of what they change and create', async () => {
+      const headers = { cookie: ownerSession.cookie, 'x-csrf-token': ownerSession.csrf };
+      const patched = await app.inject({ method: 'PATCH', url: `/v1/bookings?id=eq.${bookingId}`, payload: { language: 'nl' }, headers });
+      assert.equal(patched.statusCode, 204, patched.body);
+      const created = await app.inject({
+        method: 'POST', url: '/v1/calendar_events', headers: { ...headers, prefer: 'return=representation' },
+        payload: { product_id: productId, type: 'blocked period', status: 'CONFIRMED', start_date: '2027-06-01', end_date: '2027-06-03' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.equal(created.json()[0].creator_id, owner.id);
+      const updates = await ctx.db.query<{ user_id: string | null }>(`SELECT user_id FROM api.booking_updates WHERE booking_id = $1 AND 'language' = ANY (changed_fields)`, [bookingId]);
+      assert.deepEqual(updates.rows, [{ user_id: owner.id }]);
+      const log = await ctx.db.query<{ user_id: string | null }>(
+        'SELECT user_id FROM api.calendar_event_updates WHERE calendar_event_id = $1', [created.json()[0].id],
+      );
+      assert.deepEqual(log.rows, [{ user_id: owner.id }]);
+    });
+  });
+
+  it('ends the sessions of a member who is deactivated', async () => {
+    const leaving = await createUser(ctx.db, org.id, 'leaving@example.com', { role: 'staff', permissions: [{ resource: '*', access: 'read' }] });
+    const session = await login(app, leaving.email, leaving.password);
+    assert.equal((await get(session, '/v1/contacts?select=email')).statusCode, 200);
+    await ctx.db.query('UPDATE api.members SET active = false WHERE id = $1', [leaving.memberId]);
+    const response = await get(session, '/v1/contacts?select=email');
+    assert.equal(response.statusCode, 401);
+    assert.equal(response.json().code, 'SK701');
+  });
+});

@@ -9,7 +9,7 @@ import type { Authorize } from '../auth/authorize.js';
 import { UUID } from '../common/patterns.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
-import { invalidBody, notFound } from '../errors/catalogue.js';
+import { invalidBody, notFound, unsupportedMethod } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import { composeMessage, loadTemplate } from './compose.js';
 import { loadBookingRecord } from './context.js';
@@ -38,6 +38,16 @@ function objectBody(request: FastifyRequest): Record<string, unknown> {
 export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (app, deps) => {
   const { db, authorize, config } = deps;
   const now = deps.now ?? (() => new Date());
+
+  // Only POST: any other method is a 405 naming it, as for the resources (before its body is read).
+  app.route({
+    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'],
+    url: '/template-preview',
+    onRequest: async (request) => {
+      throw unsupportedMethod(request.method, 'POST');
+    },
+    handler: async () => undefined,
+  });
 
   app.post('/template-preview', async (request, reply) => {
     const body = objectBody(request);

@@ -5,6 +5,7 @@
  */
 import type { SchemaCache } from '../schema/index.js';
 import { bookingPaths, bookingSchemas } from './booking.js';
+import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
@@ -111,6 +112,10 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     paths[`/${table.name}`] = tablePathItem(table);
     Object.assign(schemas, tableSchemas(table, checks));
     Object.assign(allParameters, filterParameters(table, checks));
+  }
+  if (options.bookingFlow !== false) {
+    Object.assign(paths, automationPaths);
+    Object.assign(schemas, automationSchemas);
   }
   paths['/openapi.json'] = documentPath;
   Object.assign(paths, healthPaths());

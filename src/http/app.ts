@@ -18,6 +18,7 @@ import { API_PREFIX } from './staykit-api.js';
 import { v1Routes } from './v1.js';
 import { dashboardSessions } from '../auth/session-setup.js';
 import { guestRoutes } from '../guest/routes.js';
+import { widgetPages } from '../widget/pages.js';
 import { dashboardRoutes } from '../dashboard/index.js';
 
 export interface AppOptions {
@@ -66,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(healthRoutes, { db: options.db });
   await app.register(guestRoutes, { db: options.db, now: options.now });
+  await app.register(widgetPages, { db: options.db });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
   await app.register(dashboardRoutes);
   const sessions = await dashboardSessions(app, { db: options.db, config, now: options.now });

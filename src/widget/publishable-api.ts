@@ -72,6 +72,19 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
     if (key) recordWidgetEvent(v1, db, key, 'quote', typeof productId === 'string' ? productId : null);
   });
 
+  // A booking made with a publishable key answers with the guest's page too: the guest who booked may see it.
+  v1.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode !== 201 || routeOf(request) !== 'POST /v1/book' || typeof payload !== 'string') return payload;
+    const token = presentedToken(request);
+    const key = token === undefined ? undefined : await keys.find(token);
+    if (!key) return payload;
+    const booked = JSON.parse(payload) as { booking_id?: string };
+    const { rows } = await db.query<{ secret: string }>(
+      'SELECT secret FROM api.bookings WHERE id = $1 AND organization_id = $2', [booked.booking_id, key.organizationId]);
+    if (!rows[0]) return payload;
+    return JSON.stringify({ ...booked, guest_url: `${request.protocol}://${request.host}/g/${rows[0].secret}` });
+  });
+
   v1.get('/widget', async (request, reply) => {
     const token = presentedToken(request);
     if (token === undefined) throw authErrors.missingKey();

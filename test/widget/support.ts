@@ -24,21 +24,24 @@ export interface WidgetOrganization {
 
 export const ALLOWED_ORIGIN = 'https://rentals.example';
 
-export async function widgetOrganization(db: Database, name: string, allowedOrigins = [ALLOWED_ORIGIN]): Promise<WidgetOrganization> {
+/** `intervals`: when the units have rates (default 2027–2028, the booking tests' pinned clock). */
+export async function widgetOrganization(
+  db: Database, name: string, allowedOrigins = [ALLOWED_ORIGIN], intervals = '{[2027-01-01,2028-12-31)}',
+): Promise<WidgetOrganization> {
   const org = await createOrganization(db, name);
   const f = fixtures(db, org.id);
   const adults = await f.group('Adults', { requires_explicit_input: true, name_singular: { default: 'Adult' } });
   const children = await f.group('Children', { name_singular: { default: 'Child' } });
   const listed = await f.product({ name: { default: 'Dune House', nl: 'Duinhuis' }, exact_address: 'Zeeweg 1, Bergen' });
-  await f.configuration(listed, { rates: [{ duration: 1, occupancy: 1, rate: 10000 }], min_duration: 2 });
+  await f.configuration(listed, { intervals, rates: [{ duration: 1, occupancy: 1, rate: 10000 }], min_duration: 2 });
   await f.capacity(listed, adults, 1, 4);
   await f.capacity(listed, children, 0, 2);
   const cleaning = await f.service(listed, { name: { default: 'Cleaning' }, type: 'fee', pricing: { per: 'stay', amount: 5000 }, required: true });
   const email = await f.service(listed, { name: { default: 'E-mail' }, type: 'email', required: true });
   const otherListed = await f.product({ name: { default: 'Forest Lodge' } });
-  await f.configuration(otherListed);
+  await f.configuration(otherListed, { intervals });
   const unlisted = await f.product({ name: { default: 'Owner Cottage' } });
-  await f.configuration(unlisted);
+  await f.configuration(unlisted, { intervals });
   const widget = (await insert<{ id: string }>(db, 'widgets', { organization_id: org.id, name: 'Main site', allowed_origins: `{${allowedOrigins.join(',')}}` })).id;
   const otherWidget = (await insert<{ id: string }>(db, 'widgets', { organization_id: org.id, name: 'Lodge site', allowed_origins: '{https://lodge.example}' })).id;
   await insert(db, 'widget_listings', { organization_id: org.id, widget_id: widget, product_id: listed });

@@ -1,0 +1,196 @@
+/**
+ * The booking widget in a real browser (Debian's chromium through playwright-core), embedded by a page served from
+ * another origin than Staykit's, as a property manager's website would: it loads, shows the seeded availability,
+ * is driven by keyboard to pick dates, quotes and books; the booking appears through the API with its widget_id;
+ * a page from an origin the widget does not allow gets nothing (CORS); the guest page shows the booking and its
+ * .ics; the iframe page works; axe-core finds no serious or critical accessibility violations. Skipped with a
+ * message when /usr/bin/chromium is absent, unless STAYKIT_TEST_REQUIRE_BROWSER=1.
+ */
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { startApp } from '../support/app.js';
+import { publishableKeyFor, widgetOrganization, type WidgetOrganization } from './support.js';
+
+const CHROMIUM = process.env.STAYKIT_CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+const missing = !existsSync(CHROMIUM);
+if (missing && process.env.STAYKIT_TEST_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} not found, and STAYKIT_TEST_REQUIRE_BROWSER=1 requires it`);
+if (missing) console.log(`# skipping the widget browser test: ${CHROMIUM} not found (install it with: apt-get install -y chromium)`);
+const skip = missing && `${CHROMIUM} not found`;
+
+const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+/** A website on its own origin: every path answers `html`. */
+async function website(html: () => string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const embedding = (staykit: string, key: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Seaside Rentals</title></head>
+<body><main><h1>Seaside Rentals</h1>
+<script>window.widgetEvents = []; for (const type of ['staykit:ready', 'staykit:dates', 'staykit:quote', 'staykit:booked', 'staykit:error'])
+  document.addEventListener(type, (event) => window.widgetEvents.push({ type, detail: event.detail }));</script>
+<script src="${staykit}/widget.js"></script>
+<staykit-widget key="${key}"></staykit-widget></main></body></html>`;
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe;
+    return axe.run();
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+let browser: Browser;
+let staykit: string;
+let org: WidgetOrganization;
+let key: string;
+let allowedSite: { server: Server; origin: string };
+let otherSite: { server: Server; origin: string };
+let iframeSite: { server: Server; origin: string };
+let guestUrl: string;
+let reference: string;
+
+before(async () => {
+  if (missing) return;
+  execFileSync(process.execPath, ['scripts/build-web.js', 'widget'], { stdio: 'ignore' });
+  allowedSite = await website(() => embedding(staykit, key));
+  otherSite = await website(() => embedding(staykit, key));
+  iframeSite = await website(() => `<!doctype html><html lang="en"><head><title>Framed</title></head><body><main>
+<iframe title="Booking" src="${staykit}/w/${org.widget}" width="600" height="900"></iframe></main></body></html>`);
+  testDb = await createTestDatabase('pglite');
+  app = await startApp(testDb.db);
+  staykit = await app.listen({ port: 0, host: '127.0.0.1' });
+  const year = new Date().getUTCFullYear();
+  org = await widgetOrganization(testDb.db, 'Seaside Rentals', [allowedSite.origin, iframeSite.origin], `{[${year - 1}-01-01,${year + 3}-01-01)}`);
+  key = await publishableKeyFor(app, org.secretKey, org.widget);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const site of [allowedSite, otherSite, iframeSite]) site?.server.close();
+  await app?.close();
+  await testDb?.drop();
+});
+
+it('a page on an allowed origin shows availability, quotes and books by keyboard; the booking carries the widget', { skip }, async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } }); // a phone
+  page.setDefaultTimeout(30_000);
+  await page.goto(allowedSite.origin);
+  const widget = page.locator('staykit-widget');
+  await widget.locator('h2').filter({ hasText: 'Dune House' }).waitFor();
+
+  // The seeded availability: available days with their "from" price; the focused day is the first free check-in.
+  const focused = widget.locator('td button[tabindex="0"]');
+  const start = (await focused.getAttribute('data-date'))!;
+  const month = start.slice(0, 7);
+  const api = await app.inject({
+    method: 'GET', url: `/v1/availability?product_ids=${org.listed}&include=days`, headers: { authorization: `Bearer ${org.secretKey}` },
+  });
+  const expected = api.json<{ days: { date: string; status: string }[] }[]>()[0]!.days
+    .filter((day) => day.date.startsWith(month) && day.status === 'available').map((day) => day.date);
+  assert.ok(expected.length > 0);
+  assert.equal(start, expected[0]);
+  const available = widget.locator('td button.available');
+  assert.deepEqual(await available.evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset.date)), expected);
+  assert.match(await available.first().getAttribute('aria-label') ?? '', /available, check-in possible.*from €100\.00/);
+  assert.equal(await widget.locator(`td:has(button[data-date="${start}"]) .rate`).textContent(), '€100');
+  // Nothing overflows the phone's width.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+
+  await focused.focus();
+  await page.keyboard.press('Enter');
+  await widget.locator('#selection').filter({ hasText: 'Now choose a checkout day' }).waitFor();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await widget.locator('#selection').filter({ hasText: 'selected' }).waitFor();
+  assert.equal(await widget.locator('td button.selected').count(), 2);
+
+  await widget.getByLabel(/^Adults/).fill('2');
+  await widget.getByLabel('First name').fill('Ada');
+  await widget.getByLabel('Last name').fill('Lovelace');
+  await widget.getByLabel(/^E-mail/).fill('ada@example.com');
+  await widget.getByRole('button', { name: 'Show price' }).click();
+  const total = widget.locator('#quote [data-total]');
+  await total.waitFor();
+  assert.equal(await total.textContent(), '€350.00'); // 3 nights × €100 + cleaning €50
+  assert.deepEqual(await seriousViolations(page), []);
+
+  await widget.getByRole('button', { name: 'Book now' }).click();
+  const done = widget.locator('#done');
+  await done.getByText(/Your booking .* is made/).waitFor();
+  reference = /booking (\S+) is made/.exec((await done.textContent())!)![1]!;
+  guestUrl = (await done.getByRole('link', { name: 'View your booking' }).getAttribute('href'))!;
+  assert.deepEqual(await seriousViolations(page), []);
+
+  const events = await page.evaluate(() => (window as unknown as { widgetEvents: { type: string; detail: Record<string, unknown> }[] }).widgetEvents);
+  assert.deepEqual(events.map((e) => e.type), ['staykit:ready', 'staykit:dates', 'staykit:quote', 'staykit:booked']);
+  const booked = events.find((e) => e.type === 'staykit:booked')!.detail;
+  assert.equal(booked.reference, reference);
+
+  const response = await app.inject({
+    method: 'GET', url: `/v1/bookings?id=eq.${String(booked.booking_id)}&select=widget_id,reference,calendar_events(start_date,status)`,
+    headers: { authorization: `Bearer ${org.secretKey}` },
+  });
+  assert.deepEqual(response.json(), [{ widget_id: org.widget, reference, calendar_events: [{ start_date: start, status: 'CONFIRMED' }] }]);
+  await page.close();
+});
+
+it('the guest page shows the booking and its .ics, accessibly', { skip }, async () => {
+  assert.ok(guestUrl, 'the booking test ran first');
+  // The page's Content-Security-Policy allows no script at all: axe-core is injected past it.
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(guestUrl);
+  await page.getByRole('heading', { name: `Booking ${reference}` }).waitFor();
+  assert.match(await page.textContent('main') ?? '', /Dune House[\s\S]*2 × Adults/);
+  const ics = await page.request.get(`${guestUrl}/calendar.ics`);
+  assert.equal(ics.status(), 200);
+  assert.match(await ics.text(), /BEGIN:VEVENT[\s\S]*DTSTART;VALUE=DATE:\d{8}[\s\S]*Dune House/);
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
+});
+
+it('a page on an origin the widget does not allow is refused by CORS and gets nothing', { skip }, async () => {
+  const page = await browser.newPage();
+  const corsErrors: string[] = [];
+  page.on('console', (message) => { if (/CORS/i.test(message.text())) corsErrors.push(message.text()); });
+  await page.goto(otherSite.origin);
+  const alert = page.locator('staykit-widget').getByRole('alert');
+  await alert.waitFor();
+  assert.equal(await page.locator('staykit-widget td button').count(), 0);
+  assert.ok(corsErrors.length > 0, 'the browser reports the CORS refusal');
+  const events = await page.evaluate(() => (window as unknown as { widgetEvents: { type: string }[] }).widgetEvents.map((e) => e.type));
+  assert.deepEqual(events, ['staykit:error']);
+  await page.close();
+});
+
+it('the iframe page /w/<widget_id> shows the widget inside an allowed page', { skip }, async () => {
+  const page = await browser.newPage();
+  await page.goto(iframeSite.origin);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('staykit-widget h2').filter({ hasText: 'Dune House' }).waitFor();
+  assert.ok(await frame.locator('staykit-widget td button.available').count() > 0);
+  await page.close();
+});

@@ -1,0 +1,68 @@
+/**
+ * The widget's own words in the languages it speaks; everything the organization wrote (unit names, services) comes
+ * as MultiLanguageStrings and is shown in the same language when it has it, else its default.
+ */
+import type { MultiLanguageString } from './types.js';
+
+const en = {
+  unit: 'Unit', previousMonth: 'Previous month', nextMonth: 'Next month', calendar: 'Choose your dates',
+  available: 'available', unavailable: 'not available', checkInDay: 'check-in possible', checkoutDay: 'checkout possible',
+  from: 'from', checkIn: 'Check-in', checkout: 'Checkout', chooseCheckIn: 'Choose a check-in day.',
+  chooseCheckout: 'Check-in {date}. Now choose a checkout day.', datesChosen: '{start} to {end} selected.',
+  guests: 'Guests', extras: 'Extras', none: 'None', coupon: 'Coupon code', quote: 'Show price', price: 'Price',
+  total: 'Total', deposit: 'Refundable deposit', details: 'Your details', firstName: 'First name', lastName: 'Last name',
+  email: 'E-mail', phone: 'Phone', book: 'Book now', request: 'Send booking request', loading: 'Loading…',
+  confirmed: 'Thank you! Your booking {reference} is made.', requested: 'Thank you! Your request {reference} was sent.',
+  pay: 'Pay now', guestPage: 'View your booking', quantity: 'Quantity', between: '{min} to {max}', atLeast: 'at least {min}',
+  required: 'required', selectDates: 'Choose a check-in and a checkout day first.',
+};
+type Labels = typeof en;
+
+const nl: Labels = {
+  unit: 'Accommodatie', previousMonth: 'Vorige maand', nextMonth: 'Volgende maand', calendar: 'Kies je data',
+  available: 'beschikbaar', unavailable: 'niet beschikbaar', checkInDay: 'aankomst mogelijk', checkoutDay: 'vertrek mogelijk',
+  from: 'vanaf', checkIn: 'Aankomst', checkout: 'Vertrek', chooseCheckIn: 'Kies een aankomstdag.',
+  chooseCheckout: 'Aankomst {date}. Kies nu een vertrekdag.', datesChosen: '{start} tot {end} gekozen.',
+  guests: 'Gasten', extras: 'Extra\'s', none: 'Geen', coupon: 'Kortingscode', quote: 'Toon prijs', price: 'Prijs',
+  total: 'Totaal', deposit: 'Borg', details: 'Jouw gegevens', firstName: 'Voornaam', lastName: 'Achternaam',
+  email: 'E-mail', phone: 'Telefoon', book: 'Nu boeken', request: 'Boekingsaanvraag versturen', loading: 'Laden…',
+  confirmed: 'Bedankt! Je boeking {reference} is gemaakt.', requested: 'Bedankt! Je aanvraag {reference} is verstuurd.',
+  pay: 'Nu betalen', guestPage: 'Bekijk je boeking', quantity: 'Aantal', between: '{min} tot {max}', atLeast: 'minstens {min}',
+  required: 'verplicht', selectDates: 'Kies eerst een aankomst- en vertrekdag.',
+};
+
+const de: Labels = {
+  unit: 'Unterkunft', previousMonth: 'Voriger Monat', nextMonth: 'Nächster Monat', calendar: 'Wählen Sie Ihre Daten',
+  available: 'verfügbar', unavailable: 'nicht verfügbar', checkInDay: 'Anreise möglich', checkoutDay: 'Abreise möglich',
+  from: 'ab', checkIn: 'Anreise', checkout: 'Abreise', chooseCheckIn: 'Wählen Sie einen Anreisetag.',
+  chooseCheckout: 'Anreise {date}. Wählen Sie jetzt einen Abreisetag.', datesChosen: '{start} bis {end} gewählt.',
+  guests: 'Gäste', extras: 'Extras', none: 'Keine', coupon: 'Gutscheincode', quote: 'Preis anzeigen', price: 'Preis',
+  total: 'Gesamt', deposit: 'Kaution', details: 'Ihre Angaben', firstName: 'Vorname', lastName: 'Nachname',
+  email: 'E-Mail', phone: 'Telefon', book: 'Jetzt buchen', request: 'Buchungsanfrage senden', loading: 'Wird geladen…',
+  confirmed: 'Danke! Ihre Buchung {reference} ist erfolgt.', requested: 'Danke! Ihre Anfrage {reference} wurde gesendet.',
+  pay: 'Jetzt bezahlen', guestPage: 'Ihre Buchung ansehen', quantity: 'Anzahl', between: '{min} bis {max}', atLeast: 'mindestens {min}',
+  required: 'Pflichtfeld', selectDates: 'Wählen Sie zuerst einen Anreise- und Abreisetag.',
+};
+
+const LABELS: Record<string, Labels> = { en, nl, de };
+
+/** The first of `preferred` the widget speaks (by primary subtag), else `fallback`, else English. */
+export function chooseLanguage(preferred: readonly string[], fallback: string): string {
+  for (const tag of [...preferred, fallback]) {
+    const primary = tag.toLowerCase().split('-')[0]!;
+    if (primary in LABELS) return primary;
+  }
+  return 'en';
+}
+
+export type Translate = (key: keyof Labels, values?: Record<string, string | number>) => string;
+
+export function translator(language: string): Translate {
+  const labels = LABELS[language] ?? en;
+  return (key, values = {}) => labels[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
+}
+
+export function localize(text: MultiLanguageString | null | undefined, language: string): string {
+  if (!text) return '';
+  return text[language] ?? text.default ?? Object.values(text)[0] ?? '';
+}

@@ -1,0 +1,71 @@
+/** The shapes the widget reads from Staykit's API (docs/widget.md, docs/booking.md). */
+export type MultiLanguageString = Record<string, string>;
+
+export interface Catalogue {
+  widget: { id: string; name: string; language: string; settings: Record<string, unknown> } | null;
+  site: { id: string; name: string; default_language: string } | null;
+  products: Product[];
+  capacity_groups: CapacityGroup[];
+  services: Service[];
+}
+
+export interface Product {
+  id: string;
+  name: MultiLanguageString;
+  description: MultiLanguageString;
+  currency: string;
+  rent_period: 'daily' | 'nightly';
+  interaction: 'book' | 'request';
+  confirmation_message: MultiLanguageString;
+  capacities: { capacity_group_id: string; min: number; max: number | null }[];
+  service_ids: string[];
+}
+
+export interface CapacityGroup {
+  id: string;
+  name: MultiLanguageString;
+  type: string;
+  requires_explicit_input: boolean;
+  element_ids: string[];
+}
+
+export interface Service {
+  id: string;
+  name: MultiLanguageString;
+  description: MultiLanguageString;
+  type: 'fee' | 'text' | 'email' | 'phone' | 'number' | 'checkbox' | 'select' | 'quantity';
+  pricing: { per: string; amount: number } | null;
+  required: boolean;
+  max_quantity: number | null;
+  options: { id: string; name: MultiLanguageString }[];
+}
+
+export interface Day {
+  date: string;
+  status: string;
+  check_in: boolean;
+  checkout: boolean;
+  min_duration: number | null;
+  max_duration: number | null;
+  rate: number | null;
+}
+
+export interface Quote {
+  currency: string;
+  total: number;
+  deposit: number;
+  line_items: { name: string; quantity: number; amount: number; fee_type: string }[];
+}
+
+export interface Booked {
+  reference: string;
+  booking_id: string;
+  payment_url: string | null;
+  guest_url?: string;
+}
+
+export interface ApiProblem {
+  code: string;
+  message: string;
+  details: unknown;
+}

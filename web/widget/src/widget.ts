@@ -1,0 +1,347 @@
+/**
+ * <staykit-widget key="pk_…" [api="https://staykit.example"] [lang="nl"] [product="<uuid>"]>: the booking widget
+ * (docs/widget.md). It reads the widget's catalogue with its publishable key, shows the availability of the chosen
+ * unit in a month calendar, asks for guests and extras, quotes the stay, takes the guest's details and books. It
+ * lives in a shadow root (styles isolated both ways) and tells the page what happens through DOM events:
+ * staykit:ready, staykit:dates, staykit:quote, staykit:booked and staykit:error (bubbling, composed; detail below).
+ */
+import { ApiFailure, StaykitApi } from './api.js';
+import { endsStay, moveFocus, renderCalendar, selectable, type Selection } from './calendar.js';
+import { esc, formatDate, money, monthOf, shiftMonth, today } from './format.js';
+import { chooseLanguage, localize, translator, type Translate } from './i18n.js';
+import { STYLES } from './styles.js';
+import type { Booked, Catalogue, Day, Product, Quote, Service } from './types.js';
+
+/** The origin this script was loaded from: the default Staykit to talk to. */
+const SCRIPT_ORIGIN = document.currentScript instanceof HTMLScriptElement ? new URL(document.currentScript.src).origin : location.origin;
+
+const FORM_FIELD_TYPES = new Set(['text', 'email', 'phone']);
+const COLOR = /^#[0-9a-f]{3,8}$/i;
+
+class StaykitWidget extends HTMLElement {
+  private readonly root = this.attachShadow({ mode: 'open' });
+  private api!: StaykitApi;
+  private catalogue!: Catalogue;
+  private product!: Product;
+  private language = 'en';
+  private t: Translate = translator('en');
+  private days = new Map<string, Day>();
+  private month = monthOf(today());
+  private focused = today();
+  private selection: Selection = { start: null, end: null };
+
+  connectedCallback(): void {
+    if (this.api) return;
+    const key = this.getAttribute('key') ?? '';
+    this.api = new StaykitApi(new URL(this.getAttribute('api') ?? SCRIPT_ORIGIN, location.href).href, key);
+    this.root.innerHTML = `<style>${STYLES}</style><div class="sk"><p role="status">Loading…</p></div>`;
+    void this.start();
+  }
+
+  private async start(): Promise<void> {
+    try {
+      this.catalogue = await this.api.get<Catalogue>('/v1/widget');
+      const fallback = this.catalogue.widget?.language ?? this.catalogue.site?.default_language ?? 'en';
+      const asked = this.getAttribute('lang');
+      this.language = chooseLanguage(asked ? [asked] : navigator.languages, fallback);
+      this.t = translator(this.language);
+      this.applyColors(this.catalogue.widget?.settings ?? {});
+      const wanted = this.getAttribute('product');
+      const product = this.catalogue.products.find((p) => p.id === wanted) ?? this.catalogue.products[0];
+      if (!product) throw new Error('This widget lists no units');
+      this.renderShell();
+      await this.selectProduct(product);
+      this.emit('staykit:ready', { widget_id: this.catalogue.widget?.id ?? null, products: this.catalogue.products.map((p) => p.id) });
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private applyColors(settings: Record<string, unknown>): void {
+    for (const [setting, variable] of [['primary_color', '--sk-primary'], ['background_color', '--sk-background'], ['text_color', '--sk-text']]) {
+      const value = settings[setting!];
+      if (typeof value === 'string' && COLOR.test(value)) this.style.setProperty(variable!, value);
+    }
+  }
+
+  private $(selector: string): HTMLElement {
+    return this.root.querySelector<HTMLElement>(selector)!;
+  }
+
+  private renderShell(): void {
+    const { t } = this;
+    const products = this.catalogue.products;
+    const picker = products.length > 1
+      ? `<div class="field"><label for="unit">${esc(t('unit'))}</label><select id="unit">${products.map((p) => `<option value="${p.id}">${esc(localize(p.name, this.language))}</option>`).join('')}</select></div>`
+      : '';
+    this.root.innerHTML = `<style>${STYLES}</style><div class="sk" lang="${esc(this.language)}">
+<h2 id="title"></h2>${picker}
+<section aria-labelledby="calendar-title"><h3 id="calendar-title">${esc(t('calendar'))}</h3><div id="calendar"></div>
+<p class="legend" id="selection" role="status" aria-live="polite">${esc(t('chooseCheckIn'))}</p></section>
+<form id="stay" novalidate><fieldset id="guests"><legend>${esc(t('guests'))}</legend></fieldset><fieldset id="extras"><legend>${esc(t('extras'))}</legend></fieldset>
+<fieldset id="details"><legend>${esc(t('details'))}</legend></fieldset>
+<div class="field"><label for="coupon">${esc(t('coupon'))}</label><input id="coupon" name="coupon" autocomplete="off"></div>
+<button type="submit" class="primary">${esc(t('quote'))}</button></form>
+<section id="quote" class="quote" aria-labelledby="quote-title" hidden></section>
+<form id="book" novalidate hidden></form>
+<p id="error" class="error" role="alert"></p>
+<section id="done" class="done" hidden tabindex="-1"></section></div>`;
+    this.root.querySelector('#unit')?.addEventListener('change', (event) => {
+      const product = products.find((p) => p.id === (event.target as HTMLSelectElement).value);
+      if (product) void this.selectProduct(product).catch((error) => this.fail(error));
+    });
+    this.$('#calendar').addEventListener('click', (event) => this.onCalendarClick(event));
+    this.$('#calendar').addEventListener('keydown', (event) => this.onCalendarKey(event));
+    this.$('#stay').addEventListener('input', () => {
+      this.$('#quote').hidden = true;
+      this.$('#book').hidden = true;
+    });
+    this.$('#stay').addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.quote();
+    });
+    this.$('#book').addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.book();
+    });
+  }
+
+  private async selectProduct(product: Product): Promise<void> {
+    this.product = product;
+    this.selection = { start: null, end: null };
+    this.$('#title').textContent = localize(product.name, this.language);
+    this.$('#quote').hidden = true;
+    this.$('#book').hidden = true;
+    this.renderGuests();
+    this.renderExtras();
+    this.renderDetails();
+    const [availability] = await this.api.get<{ days: Day[] }[]>(`/v1/availability?product_ids=${product.id}&include=days`);
+    this.days = new Map((availability?.days ?? []).map((day) => [day.date, day]));
+    const firstFree = [...this.days.values()].find((day) => day.check_in && day.status === 'available');
+    this.focused = firstFree?.date ?? today();
+    this.month = monthOf(this.focused);
+    this.renderCalendar();
+  }
+
+  private services(): Service[] {
+    return this.product.service_ids.map((id) => this.catalogue.services.find((s) => s.id === id)).filter((s): s is Service => s !== undefined);
+  }
+
+  private renderGuests(): void {
+    const { t } = this;
+    const groups = this.catalogue.capacity_groups.filter((g) => g.element_ids.length === 0);
+    // Each group starts at its minimum; when no group needs anyone, the first starts at one guest.
+    const someoneRequired = groups.some((group) => (this.product.capacities.find((c) => c.capacity_group_id === group.id)?.min ?? 0) > 0);
+    const rows = groups.map((group, index) => {
+      const limits = this.product.capacities.find((c) => c.capacity_group_id === group.id);
+      if (!limits && !group.requires_explicit_input) return '';
+      const min = limits?.min ?? 0;
+      const max = limits?.max ?? null;
+      const value = index === 0 && !someoneRequired ? Math.max(min, 1) : min;
+      const range = max === null ? t('atLeast', { min }) : t('between', { min, max });
+      return `<div class="field"><label for="g-${group.id}">${esc(localize(group.name, this.language))} <span class="hint">(${esc(range)})</span></label>`
+        + `<input type="number" id="g-${group.id}" data-group="${group.id}" min="${min}"${max === null ? '' : ` max="${max}"`} value="${value}" inputmode="numeric"></div>`;
+    });
+    this.$('#guests').innerHTML = `<legend>${esc(t('guests'))}</legend>${rows.join('')}`;
+  }
+
+  private renderExtras(): void {
+    const { t } = this;
+    const rows = this.services().filter((s) => !FORM_FIELD_TYPES.has(s.type) && s.type !== 'fee').map((service) => {
+      const id = `s-${service.id}`;
+      const name = esc(localize(service.name, this.language));
+      const price = service.pricing ? ` <span class="hint">(${esc(money(service.pricing.amount, this.product.currency, this.language))})</span>` : '';
+      const required = service.required ? ' required aria-required="true"' : '';
+      switch (service.type) {
+        case 'checkbox':
+          return `<div class="field"><input type="checkbox" id="${id}" data-service="${service.id}"${service.required ? ' checked' : ''}${required}><label for="${id}">${name}${price}</label></div>`;
+        case 'select':
+          return `<div class="field"><label for="${id}">${name}</label><select id="${id}" data-service="${service.id}"${required}>`
+            + `${service.required ? '' : `<option value="">${esc(t('none'))}</option>`}${service.options.map((o) => `<option value="${o.id}">${esc(localize(o.name, this.language))}</option>`).join('')}</select></div>`;
+        default:
+          return `<div class="field"><label for="${id}">${name}${price}</label><input type="number" id="${id}" data-service="${service.id}" min="0"${service.max_quantity ? ` max="${service.max_quantity}"` : ''} value="${service.required ? 1 : 0}"${required}></div>`;
+      }
+    });
+    const extras = this.$('#extras');
+    extras.hidden = rows.length === 0;
+    extras.innerHTML = `<legend>${esc(t('extras'))}</legend>${rows.join('')}`;
+  }
+
+  private renderCalendar(focus = false): void {
+    this.$('#calendar').innerHTML = renderCalendar({
+      days: this.days, month: this.month, focused: this.focused, selection: this.selection,
+      currency: this.product.currency, language: this.language, rentPeriod: this.product.rent_period, t: this.t,
+    });
+    this.$('#calendar .prev').addEventListener('click', () => this.showMonth(-1));
+    this.$('#calendar .next').addEventListener('click', () => this.showMonth(1));
+    if (focus) this.root.querySelector<HTMLElement>(`[data-date="${this.focused}"]`)?.focus();
+  }
+
+  private showMonth(by: number): void {
+    this.month = shiftMonth(this.month, by);
+    this.focused = `${this.month}-01`;
+    this.renderCalendar();
+  }
+
+  private onCalendarClick(event: Event): void {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-date]');
+    if (button) this.pick(button.dataset.date!);
+  }
+
+  private onCalendarKey(event: KeyboardEvent): void {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-date]');
+    if (!button) return;
+    const next = moveFocus(button.dataset.date!, event.key);
+    if (next === undefined) return;
+    event.preventDefault();
+    this.focused = next;
+    this.month = monthOf(next);
+    this.renderCalendar(true);
+  }
+
+  private pick(date: string): void {
+    const model = { days: this.days, selection: this.selection, rentPeriod: this.product.rent_period };
+    if (!selectable(model, date)) return;
+    this.selection = endsStay(model, date) ? { start: this.selection.start, end: date } : { start: date, end: null };
+    this.focused = date;
+    this.renderCalendar(true);
+    const status = this.$('#selection');
+    if (this.selection.end) {
+      status.textContent = this.t('datesChosen', { start: formatDate(this.selection.start!, this.language), end: formatDate(this.selection.end, this.language) });
+      this.emit('staykit:dates', { product_id: this.product.id, start: this.selection.start, end: this.selection.end });
+    } else {
+      status.textContent = this.t('chooseCheckout', { date: formatDate(date, this.language) });
+    }
+  }
+
+  /** The stay as the booking flow takes it. */
+  private stay(): Record<string, unknown> {
+    const occupancy: Record<string, number> = {};
+    for (const input of this.root.querySelectorAll<HTMLInputElement>('[data-group]')) occupancy[input.dataset.group!] = Number(input.value) || 0;
+    const formValues: Record<string, unknown> = {};
+    for (const input of this.root.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-service]')) {
+      const value = input instanceof HTMLInputElement && input.type === 'checkbox' ? input.checked : input instanceof HTMLInputElement && input.type === 'number' ? Number(input.value) || 0 : input.value;
+      if (value !== '' && value !== 0 && value !== false) formValues[input.dataset.service!] = value;
+    }
+    const contact: Record<string, string> = {};
+    for (const input of this.root.querySelectorAll<HTMLInputElement>('[data-detail]')) {
+      const value = input.value.trim();
+      if (value === '') continue;
+      formValues[input.dataset.detail!] = value;
+      if (input.dataset.kind === 'email') contact.email = value;
+      if (input.dataset.kind === 'phone') contact.phone = value;
+    }
+    for (const [id, name] of [['#first-name', 'first_name'], ['#last-name', 'last_name'], ['#contact-email', 'email']] as const) {
+      const value = this.root.querySelector<HTMLInputElement>(id)?.value.trim();
+      if (value) contact[name] = value;
+    }
+    const coupon = (this.$('#coupon') as HTMLInputElement).value.trim();
+    return {
+      product_id: this.product.id, interval: { start: this.selection.start, end: this.selection.end }, occupancy,
+      form_values: formValues, coupon_codes: coupon ? [coupon] : [], language: this.language, contact,
+    };
+  }
+
+  private async quote(): Promise<void> {
+    this.clearError();
+    if (!this.selection.start || !this.selection.end) return this.showError(this.t('selectDates'));
+    await this.busy('#stay', async () => {
+      const quote = await this.api.post<Quote>('/v1/quote', this.stay());
+      this.renderQuote(quote);
+      this.showBookButton();
+      this.emit('staykit:quote', quote);
+    });
+  }
+
+  private renderQuote(quote: Quote): void {
+    const { t } = this;
+    const fmt = (amount: number) => esc(money(amount, quote.currency, this.language));
+    const fees = quote.line_items.filter((item) => item.fee_type === 'fee');
+    const section = this.$('#quote');
+    section.innerHTML = `<h3 id="quote-title">${esc(t('price'))}</h3><table><tbody>${fees.map((item) => `<tr><td>${esc(item.name)}${item.quantity > 1 ? ` × ${item.quantity}` : ''}</td><td class="n">${fmt(item.amount)}</td></tr>`).join('')}</tbody>`
+      + `<tfoot><tr><th scope="row">${esc(t('total'))}</th><td class="n" data-total>${fmt(quote.total)}</td></tr>`
+      + `${quote.deposit > 0 ? `<tr><th scope="row">${esc(t('deposit'))}</th><td class="n">${fmt(quote.deposit)}</td></tr>` : ''}</tfoot></table>`;
+    section.hidden = false;
+  }
+
+  /** The guest's name and e-mail, and the product's booking-detail fields (asked before the quote: they may be priced or required). */
+  private renderDetails(): void {
+    const { t } = this;
+    const field = (id: string, label: string, type: string, autocomplete: string, required: boolean, data = '') =>
+      `<div class="field"><label for="${id}">${esc(label)}${required ? ` <span class="hint">(${esc(t('required'))})</span>` : ''}</label>`
+      + `<input id="${id}" type="${type}" autocomplete="${autocomplete}"${required ? ' required aria-required="true"' : ''}${data}></div>`;
+    const details = this.services().filter((s) => FORM_FIELD_TYPES.has(s.type));
+    const hasEmailField = details.some((s) => s.type === 'email');
+    this.$('#details').innerHTML = `<legend>${esc(t('details'))}</legend>`
+      + field('first-name', t('firstName'), 'text', 'given-name', false)
+      + field('last-name', t('lastName'), 'text', 'family-name', false)
+      + (hasEmailField ? '' : field('contact-email', t('email'), 'email', 'email', false))
+      + details.map((s) => field(`d-${s.id}`, localize(s.name, this.language), s.type === 'phone' ? 'tel' : s.type, s.type === 'email' ? 'email' : s.type === 'phone' ? 'tel' : 'off', s.required, ` data-detail="${s.id}" data-kind="${s.type}"`)).join('');
+  }
+
+  private showBookButton(): void {
+    const form = this.$('#book');
+    form.innerHTML = `<button type="submit" class="primary">${esc(this.product.interaction === 'book' ? this.t('book') : this.t('request'))}</button>`;
+    form.hidden = false;
+  }
+
+  private async book(): Promise<void> {
+    this.clearError();
+    await this.busy('#book', async () => {
+      const booked = await this.api.post<Booked>('/v1/book', this.stay());
+      this.renderDone(booked);
+      this.emit('staykit:booked', booked);
+    });
+  }
+
+  private renderDone(booked: Booked): void {
+    const { t } = this;
+    const message = localize(this.product.confirmation_message, this.language);
+    const done = this.$('#done');
+    done.innerHTML = `<p><strong>${esc(t(this.product.interaction === 'book' ? 'confirmed' : 'requested', { reference: booked.reference }))}</strong></p>`
+      + (message ? `<p>${esc(message)}</p>` : '')
+      + (booked.payment_url ? `<p><a class="primary" href="${esc(booked.payment_url)}" target="_top">${esc(t('pay'))}</a></p>` : '')
+      + (booked.guest_url ? `<p><a href="${esc(booked.guest_url)}" target="_blank" rel="noopener">${esc(t('guestPage'))}</a></p>` : '');
+    for (const id of ['#stay', '#book', '#quote']) this.$(id).hidden = true;
+    this.$('#calendar').hidden = true;
+    done.hidden = false;
+    done.focus();
+  }
+
+  private async busy(form: string, work: () => Promise<void>): Promise<void> {
+    const button = this.root.querySelector<HTMLButtonElement>(`${form} button[type=submit]`)!;
+    button.disabled = true;
+    try {
+      await work();
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  private clearError(): void {
+    const error = this.root.querySelector('#error');
+    if (error) error.textContent = '';
+  }
+
+  private showError(message: string): void {
+    const error = this.root.querySelector('#error');
+    if (error) error.textContent = message;
+    else this.root.querySelector('.sk')!.innerHTML = `<p class="error" role="alert">${esc(message)}</p>`;
+  }
+
+  private fail(error: unknown): void {
+    const problem = error instanceof ApiFailure ? error.problem : { code: 'network', message: error instanceof Error ? error.message : String(error), details: null };
+    const details = Array.isArray(problem.details) ? ` ${problem.details.join(' ')}` : typeof problem.details === 'string' ? ` ${problem.details}` : '';
+    this.showError(`${problem.message}${details}`);
+    this.emit('staykit:error', problem);
+  }
+
+  private emit(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}
+
+if (!customElements.get('staykit-widget')) customElements.define('staykit-widget', StaykitWidget);
+

@@ -220,7 +220,7 @@ forEachBackend('schema: tables and columns', (ctx) => {
       FROM pg_attribute AS a
       JOIN pg_class AS c ON c.oid = a.attrelid
       JOIN pg_namespace AS n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'api' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
       ORDER BY c.relname, a.attnum`);
     columns = rows;
     for (const row of rows) byTable.set(row.table_name, [...(byTable.get(row.table_name) ?? []), row]);
@@ -264,7 +264,7 @@ forEachBackend('schema: tables and columns', (ctx) => {
       JOIN pg_namespace AS n ON n.oid = c.relnamespace
       LEFT JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attname = 'organization_id'
       LEFT JOIN pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum
-      WHERE n.nspname = 'api' AND c.relkind = 'r'`);
+      WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p')`);
     const problems = rows
       .filter((r) => !GLOBAL_TABLES.has(r.table_name))
       .filter((r) => r.type !== UUID || !r.not_null || !/current_organization_id\(\)/.test(r.default_expr ?? ''))
@@ -318,7 +318,7 @@ forEachBackend('schema: tables and columns', (ctx) => {
       FROM pg_class AS c
       JOIN pg_namespace AS n ON n.oid = c.relnamespace
       JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attname = 'updated_at' AND NOT a.attisdropped
-      WHERE n.nspname = 'api' AND c.relkind = 'r'`);
+      WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p')`);
     assert.ok(rows.length > 40);
     const wrong = rows.filter((r) => r.has_trigger !== (r.table_name !== 'external_calendars')).map((r) => r.table_name);
     assert.deepEqual(wrong, []);
@@ -328,7 +328,7 @@ forEachBackend('schema: tables and columns', (ctx) => {
     const { rows } = await ctx.db.query<{ table_name: string; comment: string | null }>(`
       SELECT c.relname AS table_name, obj_description(c.oid, 'pg_class') AS comment
       FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'api' AND c.relkind = 'r'`);
+      WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p')`);
     const missing = rows.filter((r) => !r.comment).map((r) => r.table_name);
     assert.deepEqual(missing, []);
     const { rows: cols } = await ctx.db.query<{ comment: string | null }>(`

@@ -38,7 +38,7 @@ forEachBackend('schema: migrations', (ctx) => {
         const { rows } = await fresh.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM staykit_internal.migrations`);
         assert.equal(rows[0]!.n, all.length);
         const tables = await second.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = 'api'::regnamespace AND relkind = 'r'`);
+          `SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = 'api'::regnamespace AND relkind IN ('r', 'p')`);
         assert.ok(tables.rows[0]!.n >= 72);
       } finally {
         await second.close();

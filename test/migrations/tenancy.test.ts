@@ -132,7 +132,7 @@ forEachBackend('schema: tenancy, privileges and row-level security', (ctx) => {
                CASE WHEN has_any_column_privilege('staykit_api', c.oid, 'UPDATE') THEN 'UPDATE' END,
                CASE WHEN has_table_privilege('staykit_api', c.oid, 'DELETE') THEN 'DELETE' END) AS ops
       FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'api' AND c.relkind = 'r'`);
+      WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p')`);
     assert.deepEqual(Object.fromEntries(rows.map((r) => [r.table_name, r.ops])), EXPECTED_OPERATIONS);
     const { rows: keys } = await ctx.db.query<{ any: boolean }>(`
       SELECT has_table_privilege('staykit_api', 'staykit_internal.api_keys', 'SELECT')
@@ -147,7 +147,7 @@ forEachBackend('schema: tenancy, privileges and row-level security', (ctx) => {
       JOIN pg_namespace AS n ON n.oid = c.relnamespace
       JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
       CROSS JOIN (VALUES ('INSERT'), ('UPDATE')) AS ops (op)
-      WHERE n.nspname = 'api' AND c.relkind = 'r'
+      WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p')
         AND a.attname IN ('organization_id', 'created_at', 'updated_at', 'fts')
         AND has_column_privilege('staykit_api', c.oid, a.attnum, op)`);
     assert.deepEqual(rows, []);
@@ -231,7 +231,7 @@ forEachBackend('schema: tenancy, privileges and row-level security', (ctx) => {
     const { rows } = await ctx.db.query<{ table_name: string }>(`
       SELECT c.relname AS table_name
       FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'api' AND c.relkind = 'r' AND c.relname <> 'paddle_plans'
+      WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p') AND c.relname <> 'paddle_plans'
         AND NOT (c.relrowsecurity AND c.relforcerowsecurity
                  AND EXISTS (SELECT 1 FROM pg_policy AS p WHERE p.polrelid = c.oid AND p.polname = 'tenant_isolation'))`);
     assert.deepEqual(rows, []);

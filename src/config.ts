@@ -18,6 +18,10 @@ export interface Config {
   processes: number;
   dataDir: string;
   redisUrl: string | undefined;
+  /** Encrypts organizations' payment keys at rest (docs/payments.md#stripe); unset = no online payments. */
+  secretKey: string | undefined;
+  /** Where the Stripe SDK sends its requests (a local Stripe-speaking server); unset = api.stripe.com. */
+  stripeApiUrl: string | undefined;
   /** Where e-mail is sent (docs/automations.md#delivery); unset = .eml files in DATA_DIR/outbox/. */
   smtpUrl: string | undefined;
   /** From address of automated e-mail when a message names none. */
@@ -62,6 +66,8 @@ export const CONFIG_VARIABLES = {
   processes: 'STAYKIT_PROCESSES',
   dataDir: 'DATA_DIR',
   redisUrl: 'REDIS_URL',
+  secretKey: 'STAYKIT_SECRET_KEY',
+  stripeApiUrl: 'STAYKIT_STRIPE_API_URL',
   smtpUrl: 'SMTP_URL',
   emailFrom: 'STAYKIT_EMAIL_FROM',
   publicUrl: 'STAYKIT_PUBLIC_URL',
@@ -161,6 +167,8 @@ export function loadConfig(source: Source = process.env): Config {
     processes: integer(source, CONFIG_VARIABLES.processes, 1, 1),
     dataDir: source[CONFIG_VARIABLES.dataDir] || './.staykit',
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
+    secretKey: source[CONFIG_VARIABLES.secretKey] || undefined,
+    stripeApiUrl: source[CONFIG_VARIABLES.stripeApiUrl] || undefined,
     smtpUrl: source[CONFIG_VARIABLES.smtpUrl] || undefined,
     emailFrom: source[CONFIG_VARIABLES.emailFrom] || 'no-reply@staykit.localhost',
     publicUrl: source[CONFIG_VARIABLES.publicUrl] || 'http://localhost:3000',

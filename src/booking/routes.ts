@@ -19,6 +19,8 @@ import { parseBookingInput, requireObject } from './input.js';
 import { prepareBooking, StayRejected } from './prepare.js';
 import { parseSearchInput, search } from './search.js';
 import { syncProductCalendars } from '../ical/index.js';
+import { quoteWithSchedule } from '../money/booking-payments.js';
+import { bookingPaymentUrl, type PaymentLinkDeps } from '../money/payment-links.js';
 
 export interface BookingRouteDeps {
   db: Database;
@@ -27,6 +29,8 @@ export interface BookingRouteDeps {
   now?: () => Date;
   /** Outbound rules for `perform_sync` (private targets are refused unless allowed). */
   outboundAllowPrivate?: boolean;
+  /** Online payments (src/money): the `payment_url` of a new booking; without it payments are manual. */
+  payments?: PaymentLinkDeps;
 }
 
 /** How long `/availability?perform_sync=true` waits for the calendars' sync at most. */
@@ -43,7 +47,7 @@ const FLOW_TRANSACTION: TenantTransactionOptions = {
   readable: [
     'products', 'product_configurations', 'product_attribute_options', 'calendar_events', 'capacity_groups',
     'capacity_group_dependencies', 'capacities', 'services', 'service_options', 'product_services', 'taxes',
-    'product_taxes', 'coupons', 'coupon_uses', 'coupon_products', 'coupon_services',
+    'product_taxes', 'coupons', 'coupon_uses', 'coupon_products', 'coupon_services', 'service_payment_moments',
   ],
 };
 
@@ -100,7 +104,7 @@ export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, d
     const principal = await authorize(request, 'bookings', 'read');
     const input = parseBookingInput(request.body);
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
-      result: (await prepareBooking(tx, input, now())).priced.quote, rollback: true,
+      result: await quoteWithSchedule(tx, await prepareBooking(tx, input, now()), now()), rollback: true,
     }), FLOW_TRANSACTION));
     return reply.send(result);
   });
@@ -115,6 +119,11 @@ export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, d
       })),
       rollback: false,
     }), FLOW_TRANSACTION));
+    // After the commit: a Stripe link for the first payment (never part of the stored idempotent answer).
+    const booked = response.body as { booking_id?: string; payment_url?: string | null };
+    if (deps.payments && response.status === 201 && booked.booking_id) {
+      booked.payment_url = await bookingPaymentUrl(deps.payments, principal.organizationId, booked.booking_id, (error) => request.log.warn({ err: error }, 'payment link'));
+    }
     return send(reply, response);
   });
 

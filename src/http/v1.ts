@@ -8,7 +8,8 @@ import { bookingRoutes } from '../booking/routes.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { icalRoutes } from '../ical/index.js';
-import { moneyRoutes } from '../money/routes.js';
+import { executeRefundsAfterResponse, moneyRoutes } from '../money/routes.js';
+import { stripeClientFactory } from '../money/stripe/client.js';
 import { openApiRoutes } from '../openapi/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
@@ -50,8 +51,10 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
     ]),
     maxPatternLength: config.maxPatternLength,
   });
-  await v1.register(moneyRoutes, { db, authorize });
-  await v1.register(bookingRoutes, { db, authorize, now: options.now, outboundAllowPrivate: config.outboundAllowPrivate });
+  const money = { db, serverSecret: config.secretKey, stripe: stripeClientFactory(config.stripeApiUrl) };
+  await v1.register(moneyRoutes, { ...money, authorize });
+  executeRefundsAfterResponse(v1, money);
+  await v1.register(bookingRoutes, { db, authorize, now: options.now, outboundAllowPrivate: config.outboundAllowPrivate, payments: money });
   await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
   await v1.register(automationRoutes, { db, authorize, config, now: options.now });
 };

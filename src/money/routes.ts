@@ -1,25 +1,46 @@
 /**
  * The money module's HTTP routes, registered under `/v1` (docs/payments.md):
- * - `GET /v1/invoices/{id}` with `Accept: application/pdf` → the invoice as a PDF (scope `invoices:read`).
+ * - `GET /v1/invoices/{id}` with `Accept: application/pdf` → the invoice as a PDF (scope `invoices:read`);
+ * - `PUT /v1/payment-settings` `{stripe_secret_key, stripe_webhook_secret, success_url, cancel_url}` → the
+ *   organization's Stripe account, stored encrypted; `GET` shows which key (its last four characters), never the
+ *   keys; `DELETE` removes it (payments become manual). Scope `organizations:write` / `organizations:read`;
+ * - `POST /v1/payment-link` `{booking_id}` → `{payment_id, amount, currency, payment_url}` for the booking's next
+ *   payment (scope `payments:write`);
+ * - `POST /v1/stripe/webhook/{organization_id}`: Stripe's events, verified by their signature (no API key).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Authorize } from '../auth/authorize.js';
-import type { Database } from '../db/types.js';
 import { UUID } from '../common/patterns.js';
 import { notFound } from '../errors/catalogue.js';
+import { apiError } from '../errors/registry.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
-import { invoicePdfOnly } from './errors.js';
+import { invoicePdfOnly, moneyBodyInvalid, noPaymentDue, onlinePaymentNotSetUp } from './errors.js';
 import { renderInvoicePdf } from './invoices/pdf.js';
 import { INVOICE_DOCUMENT_TABLES, loadInvoiceDocument } from './invoices/queries.js';
+import { paymentLinkFor, type PaymentLinkDeps } from './payment-links.js';
+import { deleteStripeAccount, saveStripeAccount, stripeAccountSummary } from './stripe/accounts.js';
+import { executeStripeRefunds } from './stripe/refunds.js';
+import { receiveStripeEvent } from './stripe/webhook.js';
 
-export interface MoneyRouteDeps {
-  db: Database;
-  authorize: Authorize;
-}
+export type MoneyRouteDeps = PaymentLinkDeps & { authorize: Authorize };
 
 function acceptsPdf(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === 'application/pdf');
 }
+
+function bodyObject(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw moneyBodyInvalid('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function text(body: Record<string, unknown>, field: string, pattern: RegExp, expected: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || !pattern.test(value)) throw moneyBodyInvalid(`${field} must be ${expected}`);
+  return value;
+}
+
+const HTTP_URL = /^https?:\/\/[^\s]{1,2000}$/;
 
 export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps) => {
   const { db, authorize } = deps;
@@ -39,4 +60,63 @@ export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps)
       .header('content-disposition', `inline; filename="invoice-${name.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`)
       .send(pdf);
   });
+
+  app.put('/payment-settings', async (request, reply) => {
+    const principal = await authorize(request, 'organizations', 'write');
+    const body = bodyObject(request);
+    const input = {
+      secret_key: text(body, 'stripe_secret_key', /^(sk|rk)_[A-Za-z0-9_]{8,250}$/, 'a Stripe secret key (sk_… or rk_…)'),
+      webhook_secret: text(body, 'stripe_webhook_secret', /^whsec_[A-Za-z0-9+/=_]{8,250}$/, 'a Stripe webhook signing secret (whsec_…)'),
+      success_url: text(body, 'success_url', HTTP_URL, 'an http(s) URL'),
+      cancel_url: text(body, 'cancel_url', HTTP_URL, 'an http(s) URL'),
+    };
+    if (!deps.serverSecret) throw apiError('SK678');
+    await saveStripeAccount(db, deps.serverSecret, principal.organizationId, input);
+    return reply.send(await stripeAccountSummary(db, principal.organizationId));
+  });
+
+  app.get('/payment-settings', async (request, reply) => {
+    const principal = await authorize(request, 'organizations', 'read');
+    return reply.send((await stripeAccountSummary(db, principal.organizationId)) ?? { provider: null });
+  });
+
+  app.delete('/payment-settings', async (request, reply) => {
+    const principal = await authorize(request, 'organizations', 'write');
+    await deleteStripeAccount(db, principal.organizationId);
+    return reply.status(204).send();
+  });
+
+  app.post('/payment-link', async (request, reply) => {
+    const principal = await authorize(request, 'payments', 'write');
+    const bookingId = text(bodyObject(request), 'booking_id', UUID, 'a booking id (UUID)');
+    const link = await paymentLinkFor(deps, principal.organizationId, bookingId);
+    if (link) return reply.send(link);
+    if (!(await stripeAccountSummary(db, principal.organizationId)) || !deps.serverSecret) throw onlinePaymentNotSetUp();
+    throw noPaymentDue(`Booking ${bookingId} has no payment to pay`);
+  });
+
+  // Stripe signs the exact bytes it sent: this route keeps the raw body.
+  await app.register(async (stripeScope) => {
+    stripeScope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    stripeScope.post<{ Params: { organization: string } }>('/stripe/webhook/:organization', async (request, reply) => {
+      const { organization } = request.params;
+      if (!UUID.test(organization)) throw notFound(`No organization ${organization}`);
+      const signature = request.headers['stripe-signature'];
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return reply.send(await receiveStripeEvent(db, deps.serverSecret, organization, raw, typeof signature === 'string' ? signature : undefined));
+    });
+  });
 };
+
+/**
+ * A refund written through the API (`POST /v1/refunds`, any route of `scope`) is executed at Stripe right after its
+ * response; what is left (Stripe unreachable) is retried by the next refund of the organization.
+ */
+export function executeRefundsAfterResponse(scope: FastifyInstance, deps: PaymentLinkDeps): void {
+  scope.addHook('onResponse', async (request, reply) => {
+    const principal = request.principal;
+    if (!principal || request.method !== 'POST' || reply.statusCode !== 201 || !request.url.startsWith('/v1/refunds')) return;
+    await executeStripeRefunds(deps.db, deps.stripe, deps.serverSecret, principal.organizationId)
+      .catch((error: unknown) => request.log.warn({ err: error }, 'stripe refunds'));
+  });
+}

@@ -114,6 +114,7 @@ export const bookingSchemas: Record<string, JsonSchema> = {
       },
       nights: { type: 'array', items: { type: 'object', properties: { date: date(), rate: { type: 'integer' } }, required: ['date', 'rate'] } },
       valid: { const: true },
+      payment_schedule: { type: 'array', items: ref('schemas', 'ScheduledPayment'), description: 'When what is due (docs/payments.md#schedules).' },
     },
     required: ['currency', 'display_currency', 'exchange_rate', 'total', 'deposit', 'line_items', 'coupons', 'valid'],
     example: {
@@ -122,12 +123,22 @@ export const bookingSchemas: Record<string, JsonSchema> = {
       coupons: [], nights: [{ date: '2025-07-08', rate: 12000 }], valid: true,
     },
   },
+  ScheduledPayment: {
+    type: 'object',
+    properties: {
+      amount: { type: 'integer', description: 'Minor units of the booking currency.' },
+      due_date: date(),
+      moment: { type: 'object', properties: { type: { type: 'string', enum: ['check-in', 'checkout', 'confirmation', 'on-site', 'request'] }, offset: { type: 'integer' } }, required: ['type', 'offset'] },
+    },
+    required: ['amount', 'due_date', 'moment'],
+  },
   BookResult: {
     type: 'object',
     properties: {
       reference: { type: 'string', examples: ['K7M-4QX2'] },
       booking_id: uuid,
-      payment_url: { type: ['string', 'null'], description: 'Null until a payment provider is configured.' },
+      payment_url: { type: ['string', 'null'], description: 'A Stripe Checkout link for the first payment; null when the organization takes payments manually.' },
+      payment_schedule: { type: 'array', items: ref('schemas', 'ScheduledPayment'), description: 'The pending payments written with the booking.' },
     },
     required: ['reference', 'booking_id', 'payment_url'],
     example: { reference: 'K7M-4QX2', booking_id: '9d2e4a10-6c3b-4f7e-8a51-0b6d2c9e7f14', payment_url: null },

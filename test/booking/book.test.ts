@@ -178,7 +178,7 @@ forEachBackend('POST /v1/book', (ctx) => {
       });
       assert.equal(response.statusCode, 201, response.body);
       const body = response.json();
-      assert.deepEqual(Object.keys(body).sort(), ['booking_id', 'payment_url', 'reference']);
+      assert.deepEqual(Object.keys(body).sort(), ['booking_id', 'payment_schedule', 'payment_url', 'reference']);
       assert.match(body.reference, /^[A-HJ-NP-Z2-9]{3}-[A-HJ-NP-Z2-9]{4}$/);
       assert.equal(body.payment_url, null);
 

@@ -1,0 +1,21 @@
+/**
+ * A Stripe client for one organization's secret key, through the official `stripe` package. STAYKIT_STRIPE_API_URL
+ * points the SDK elsewhere (its host/port/protocol options): the tests' local Stripe-speaking server, a mock in
+ * development; unset, it talks to api.stripe.com.
+ */
+import Stripe from 'stripe';
+
+export type StripeClientFactory = (secretKey: string) => Stripe;
+
+export function stripeClientFactory(apiUrl: string | undefined): StripeClientFactory {
+  const target = apiUrl ? new URL(apiUrl) : undefined;
+  return (secretKey) => new Stripe(secretKey, {
+    maxNetworkRetries: 1,
+    timeout: 10_000,
+    ...(target ? {
+      host: target.hostname,
+      port: target.port || (target.protocol === 'https:' ? 443 : 80),
+      protocol: target.protocol === 'http:' ? 'http' : 'https',
+    } : {}),
+  });
+}

@@ -6,6 +6,7 @@ import { withDatabase } from './support/database.js';
 import { createOrganization } from './commands/org.js';
 import { createKey, formatKeyTable, keyCreateArguments, listKeys, organizationArgument, revokeKey } from './commands/key.js';
 import { serve } from './commands/serve.js';
+import { userCommand } from './commands/user.js';
 import { seedCommand } from './commands/seed.js';
 import { rest as restServer } from './commands/rest.js';
 import { benchCommand } from './commands/bench.js';
@@ -116,6 +117,8 @@ async function run(argv: string[]): Promise<void> {
       }
       throw new UsageError('usage: staykit key create|list|revoke …');
     }
+    case 'user':
+      return userCommand(rest);
     case undefined:
     case 'help':
     case '--help':

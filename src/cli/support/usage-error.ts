@@ -13,6 +13,8 @@ Commands:
   key create --org ID [--name N] [--scopes read,write] [--expires-at ISO]   create an API key (JSON)
   key list --org ID [--json]                list an organization's API keys (never the secrets)
   key revoke KEY_ID                         revoke a key by its key_id or id
+  user create --org ID --email E --role ROLE [--name N] [--password-stdin]   a dashboard user (prints a one-time set-password link)
+  user reset-password --email E [--password-stdin]   a new set-password link (or the password from stdin)
   bench [--backend postgres|pglite|both] [--only TEXT] …   the benchmark (docs/benchmark.md; needs dev dependencies)
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, PORT, …); see the README.`;

@@ -1,0 +1,107 @@
+/**
+ * `staykit user create --org ID --email E --role ROLE [--name N] [--password-stdin] [--url BASE]` and
+ * `staykit user reset-password --email E [--password-stdin] [--url BASE]`: dashboard users from the command line.
+ * Without `--password-stdin` they print a one-time link to set the password (`<BASE>/admin/set-password?token=…`,
+ * BASE defaulting to the configured host and port); with it, the password is read from stdin (for scripts) and
+ * never appears in the process list or the shell history.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from '../../config.js';
+import type { Database } from '../../db/types.js';
+import { hashPassword, passwordProblem } from '../../auth/password.js';
+import { revokeUserSessions } from '../../auth/session-store.js';
+import { EMAIL } from '../../common/patterns.js';
+import { createPasswordToken, passwordLink } from '../../users/password-links.js';
+import { addMembership, ensureUser, findUserByEmail, MEMBER_ROLES, setPasswordHash, type MemberRole } from '../../users/user-store.js';
+import { withDatabase } from '../support/database.js';
+import { UsageError } from '../support/usage-error.js';
+import { organizationArgument } from './key.js';
+
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+const FLAGS = {
+  org: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  name: { type: 'string' },
+  url: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+} as const;
+
+function emailArgument(value: string | undefined): string {
+  if (!value) throw new UsageError('--email is required');
+  if (!EMAIL.test(value)) throw new UsageError(`--email must be an e-mail address, got "${value}"`);
+  return value;
+}
+
+function roleArgument(value: string | undefined): MemberRole {
+  if (!value) throw new UsageError(`--role is required: ${MEMBER_ROLES.join(', ')}`);
+  if (!(MEMBER_ROLES as readonly string[]).includes(value)) throw new UsageError(`--role must be one of ${MEMBER_ROLES.join(', ')}, got "${value}"`);
+  return value as MemberRole;
+}
+
+/** The server's address as a browser reaches it when it runs on this machine. */
+function defaultBaseUrl(config: Config): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+async function passwordFromStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const problem = passwordProblem(password);
+  if (problem !== undefined) throw new UsageError(`--password-stdin: ${problem}`);
+  return password;
+}
+
+/** Sets the password now (revoking the user's sessions), or makes a one-time link to set it. */
+async function passwordOrLink(db: Database, userId: string, password: string | undefined, baseUrl: string) {
+  const now = new Date();
+  if (password === undefined) return { set_password_url: passwordLink(baseUrl, await createPasswordToken(db, userId, now)) };
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await setPasswordHash(tx, userId, passwordHash, now);
+    await revokeUserSessions(tx, userId, now);
+  });
+  return { password_set: true };
+}
+
+export async function userCommand(args: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+  const { values, positionals } = parsed;
+  const [sub, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" for user ${sub}`);
+  const config = loadConfig();
+  const baseUrl = values.url ?? defaultBaseUrl(config);
+  if (sub === 'create') {
+    const organizationId = organizationArgument(values.org);
+    const email = emailArgument(values.email);
+    const role = roleArgument(values.role);
+    const password = values['password-stdin'] ? await passwordFromStdin() : undefined;
+    return withDatabase(async (db) => {
+      const { rows } = await db.query('SELECT 1 FROM api.organizations WHERE id = $1', [organizationId]);
+      if (rows.length === 0) throw new UsageError(`no organization ${organizationId}`);
+      const user = await ensureUser(db, email);
+      const memberId = await addMembership(db, { userId: user.id, email: user.email, organizationId, name: values.name ?? email.split('@')[0]!, role });
+      // A user who has a password keeps it: adding them to another organization is no reason to reset it.
+      const access = password !== undefined || user.password_hash === null ? await passwordOrLink(db, user.id, password, baseUrl) : {};
+      print({ user_id: user.id, email: user.email, organization_id: organizationId, member_id: memberId, role, ...access });
+    }, config);
+  }
+  if (sub === 'reset-password') {
+    const email = emailArgument(values.email);
+    const password = values['password-stdin'] ? await passwordFromStdin() : undefined;
+    return withDatabase(async (db) => {
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new UsageError(`no user ${email}`);
+      print({ user_id: user.id, email: user.email, ...(await passwordOrLink(db, user.id, password, baseUrl)) });
+    }, config);
+  }
+  throw new UsageError('usage: staykit user create --org ID --email E --role ROLE [--name N] [--password-stdin] | user reset-password --email E [--password-stdin]');
+}

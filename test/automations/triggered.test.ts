@@ -163,4 +163,27 @@ forEachBackend('triggered e-mails', (ctx) => {
     const row = (await ctx.db.query<{ status: string }>('SELECT status FROM api.messages WHERE id = $1', [id])).rows[0];
     assert.equal(row!.status, 'sent');
   });
+
+  it('emits messages.sent and messages.failed to subscribed webhooks', async () => {
+    await insert(ctx.db, 'webhooks', { organization_id: org.id, endpoint: 'https://hooks.example.com/m', events: '{messages.sent,messages.failed}' });
+    const post = async (to: string) => {
+      const response = await app.inject({
+        method: 'POST', url: '/v1/messages', headers: { authorization: `Bearer ${org.key}`, prefer: 'return=representation' },
+        payload: { to_address: to, subject: 'Hello', body: 'Hi' },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      return (response.json() as { id: string }[])[0]!.id;
+    };
+    const delivered = await post('one@example.com');
+    await runDue(ctx.db, schedulerOptions(smtp, time));
+    const refused = await post('two@example.com');
+    smtp.answers.push({ code: 554, message: 'Rejected' });
+    await runDue(ctx.db, schedulerOptions(smtp, time));
+    const { rows } = await ctx.db.query<{ event_type: string; payload: { payload: { new: { id: string; status: string } } } }>(
+      `SELECT event_type, payload FROM api.webhook_notifications WHERE organization_id = $1 AND event_type LIKE 'messages.%' ORDER BY created_at`, [org.id]);
+    assert.deepEqual(rows.map((row) => [row.event_type, row.payload.payload.new.id, row.payload.payload.new.status]), [
+      ['messages.sent', delivered, 'sent'],
+      ['messages.failed', refused, 'failed'],
+    ]);
+  });
 });

@@ -5,6 +5,7 @@ import { UsageError, USAGE } from './support/usage-error.js';
 import { withDatabase } from './support/database.js';
 import { createOrganization } from './commands/org.js';
 import { createKey, formatKeyTable, keyCreateArguments, listKeys, organizationArgument, revokeKey } from './commands/key.js';
+import { createPublishableKeyCommand, publishableKeyArguments, revokePublishableKeyCommand } from './commands/publishable-key.js';
 import { serve } from './commands/serve.js';
 import { userCommand } from './commands/user.js';
 import { seedCommand } from './commands/seed.js';
@@ -95,8 +96,20 @@ async function run(argv: string[]): Promise<void> {
         scopes: { type: 'string' },
         'expires-at': { type: 'string' },
         json: { type: 'boolean' },
+        publishable: { type: 'boolean' },
+        widget: { type: 'string' },
+        site: { type: 'string' },
       });
       const [sub, ...args] = positionals;
+      if (sub === 'create' && values.publishable) {
+        noPositionals(args, 'key create --publishable');
+        const checked = publishableKeyArguments({ widget: values.widget, site: values.site, name: values.name });
+        return withDatabase(async (db) => print(await createPublishableKeyCommand(db, checked)));
+      }
+      if (sub === 'revoke' && args[0]?.startsWith('pk_') && args.length === 1) {
+        const key = args[0];
+        return withDatabase(async (db) => print(await revokePublishableKeyCommand(db, key)));
+      }
       if (sub === 'create') {
         noPositionals(args, 'key create');
         const checked = keyCreateArguments({ org: values.org, name: values.name, scopes: values.scopes, expiresAt: values['expires-at'] });

@@ -1,7 +1,4 @@
-/** Text for people: escaped HTML, money in minor units and calendar dates in the guest's language. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+/** Text for people: money in minor units and calendar dates in the guest's language. */
 
 /** The guest's language if Intl knows it, else English. */
 export function locale(language: string): string {

@@ -5,7 +5,8 @@
  */
 import { localize } from '../booking/model.js';
 import { addDays } from '../common/dates.js';
-import { calendarDate, escapeHtml as e, money } from './format.js';
+import { escapeHtml as e } from '../common/html.js';
+import { calendarDate, money } from './format.js';
 import type { GuestBooking } from './queries.js';
 
 export interface GuestPageContext {

@@ -10,7 +10,7 @@ import { localize } from '../booking/model.js';
 import { todayIn } from '../common/dates.js';
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
-import { widgetErrors } from '../widget/errors.js';
+import { apiError } from '../errors/registry.js';
 import { guestCalendar } from './ics.js';
 import { guestPage } from './page.js';
 import { findGuestBooking, recordCancellationRequest, SECRET_PATTERN, type GuestBooking } from './queries.js';
@@ -76,7 +76,7 @@ export const guestRoutes: FastifyPluginAsync<GuestRouteOptions> = async (app, op
   app.post<{ Params: { secret: string } }>('/g/:secret/cancellation-request', async (request, reply) => {
     const booking = await load(request.params.secret);
     const reason = (request.body as { reason?: unknown } | undefined)?.reason ?? '';
-    if (typeof reason !== 'string' || reason.length > MAX_REASON) throw widgetErrors.badRequest(`reason must be text of at most ${MAX_REASON} characters`);
+    if (typeof reason !== 'string' || reason.length > MAX_REASON) throw apiError('SK725', { params: { message: `reason must be text of at most ${MAX_REASON} characters` } });
     if (!cancellationAllowed(booking)) return reply.headers(PRIVATE_HEADERS).redirect(`/g/${request.params.secret}`, 303);
     await recordCancellationRequest(db, booking, reason);
     return reply.headers(PRIVATE_HEADERS).redirect(`/g/${request.params.secret}?requested=1`, 303);

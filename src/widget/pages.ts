@@ -11,7 +11,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { UUID } from '../common/patterns.js';
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
-import { escapeHtml } from '../guest/format.js';
+import { escapeHtml } from '../common/html.js';
 
 export interface WidgetPageOptions {
   db: Database;

@@ -1,13 +1,21 @@
 /**
- * The admin dashboard at /admin: the single-page app in web/dashboard (built by `npm ci`), served by this process.
- * The app reads and writes through /v1 with the dashboard session (docs/dashboard.md).
+ * The admin dashboard at /admin: the single-page app in web/dashboard (built by `npm ci`), served by this process,
+ * and the one thing it cannot do through /v1 — managing API keys (/admin/api/keys). The app reads and writes
+ * through /v1 with the dashboard session (docs/dashboard.md).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
-import { serveBuiltApp } from './static-app.js';
+import type { SessionAuthenticator } from '../auth/session-authenticate.js';
+import type { Database } from '../db/types.js';
+import { apiKeyRoutes } from './api-key-routes.js';
+import { DASHBOARD_PATH, serveBuiltApp } from './static-app.js';
 
 export interface DashboardOptions {
+  db: Database;
+  sessions: SessionAuthenticator;
+  /** Resource names API key scopes may name (the API's tables). */
+  resources: ReadonlySet<string>;
   /** The built app; default web/dashboard/dist of this checkout. */
   distFolder?: string;
 }
@@ -15,5 +23,6 @@ export interface DashboardOptions {
 const DEFAULT_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dashboard', 'dist');
 
 export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
+  await app.register(apiKeyRoutes, { prefix: `${DASHBOARD_PATH}/api/keys`, db: options.db, sessions: options.sessions, resources: options.resources });
   await serveBuiltApp(app, options.distFolder ?? DEFAULT_DIST);
 };

@@ -65,12 +65,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   limitTenantConcurrency(app, options.db, {
     maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
   });
+  // With read replicas (DATABASE_READ_URL): which requests may read from them.
+  replicaRouting(app, options.db, { readYourWritesMs: config.readYourWritesSeconds * 1000 });
   await app.register(healthRoutes, { db: options.db });
   await app.register(guestRoutes, { db: options.db, now: options.now });
   await app.register(widgetPages, { db: options.db });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
-  await app.register(dashboardRoutes);
   const sessions = await dashboardSessions(app, { db: options.db, config, now: options.now });
+  await app.register(dashboardRoutes, { db: options.db, sessions, resources: new Set(cache.tables.keys()) });
   await app.register(v1Routes, {
     prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb, sessions,
     statementTimeoutMs: options.statementTimeoutMs ?? config.statementTimeoutSeconds * 1000, now: options.now, webhookWorker: options.webhookWorker,

@@ -9,7 +9,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { dashboardRoutes } from '../../src/dashboard/index.js';
+import { serveBuiltApp } from '../../src/dashboard/static-app.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { DIST, ensureDashboardBuilt } from './support/built-app.js';
 
@@ -19,7 +19,7 @@ before(async () => {
   ensureDashboardBuilt();
   app = Fastify();
   app.setErrorHandler(errorHandler);
-  await app.register(dashboardRoutes, { distFolder: DIST });
+  await app.register(async (scope) => serveBuiltApp(scope, DIST));
 });
 
 after(() => app.close());
@@ -60,7 +60,8 @@ it('a missing asset is a 404 in the API error shape, not the app', async () => {
 it('without a build, /admin says how to build the dashboard', async () => {
   const bare = Fastify();
   bare.setErrorHandler(errorHandler);
-  await bare.register(dashboardRoutes, { distFolder: await mkdtemp(join(tmpdir(), 'staykit-no-dashboard-')) });
+  const empty = await mkdtemp(join(tmpdir(), 'staykit-no-dashboard-'));
+  await bare.register(async (scope) => serveBuiltApp(scope, empty));
   const answer = await bare.inject('/admin/');
   assert.equal(answer.statusCode, 404);
   assert.equal(answer.json().message, 'The dashboard is not built');

@@ -4,7 +4,6 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { database } from './api/database';
 import { onSessionLost } from './api/http';
 import { permissionsOf } from './api/permissions';
 import { currentSession, type Session } from './api/session';
@@ -20,12 +19,13 @@ type State =
   | { kind: 'failed'; error: unknown }
   | { kind: 'signed-in'; session: Session; organization: OrganizationLocale };
 
-/** The organization's language, time zone and currency; the browser's when the member may not read them. */
-async function organizationLocale(organizationId: string): Promise<OrganizationLocale> {
-  const { data } = await database.from('organizations').select('language,timezone,currency,settings').eq('id', organizationId).maybeSingle();
-  const row = data as { language: string; timezone: string; currency: string; settings: { locale?: string } } | null;
-  if (!row) return { locale: localeOf(navigator.language), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, currency: 'EUR' };
-  return { locale: localeOf(row.settings?.locale ?? row.language), timeZone: row.timezone, currency: row.currency };
+/** The organization's language, time zone and currency, as the session tells them; the browser's if it does not. */
+function organizationLocale(organization: Session['organization']): OrganizationLocale {
+  return {
+    locale: localeOf(organization.language ?? navigator.language),
+    timeZone: organization.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    currency: organization.currency ?? 'EUR',
+  };
 }
 
 export function App() {
@@ -36,7 +36,7 @@ export function App() {
     try {
       const session = await currentSession();
       if (!session) return setState({ kind: 'signed-out' });
-      setState({ kind: 'signed-in', session, organization: await organizationLocale(session.organization.id) });
+      setState({ kind: 'signed-in', session, organization: organizationLocale(session.organization) });
     } catch (error) {
       setState({ kind: 'failed', error });
     }

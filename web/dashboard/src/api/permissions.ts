@@ -14,8 +14,3 @@ export function permissionsOf(member: Session['member']): Can {
     return levels.some((level) => scopes.has(level) || scopes.has(`${resource}:${level}`));
   };
 }
-
-const ADMIN_ROLES = new Set(['owner', 'admin']);
-
-/** Owners and admins manage the organization itself: API keys, members and their permissions. */
-export const isAdmin = (member: Session['member']) => ADMIN_ROLES.has(member.role);

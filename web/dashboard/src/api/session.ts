@@ -10,7 +10,7 @@ export interface Permission {
 
 export interface Session {
   user: { id: string; email: string };
-  organization: { id: string; name: string };
+  organization: { id: string; name: string; timezone?: string; currency?: string; language?: string };
   /** `scopes`: the role and permissions in the API keys' scope language, which the server enforces. */
   member: { id: string; name: string; role: string; permissions: Permission[]; scopes: string[] };
   organizations: { id: string; name: string; role: string }[];

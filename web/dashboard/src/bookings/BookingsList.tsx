@@ -66,7 +66,7 @@ export function BookingsList() {
             </Table.Thead>
             <Table.Tbody>
               {list.data.rows.map((row) => {
-                const contact = row.bookings.contacts?.[0];
+                const contact = row.bookings.contact_bookings?.[0]?.contacts;
                 return (
                   <Table.Tr key={row.id} data-booking-id={row.booking_id}>
                     <Table.Td><Anchor component={Link} to={`/bookings/${row.booking_id}`} ff="monospace">{row.bookings.reference}</Anchor></Table.Td>

@@ -27,7 +27,7 @@ export interface BookingRow {
   status: Status;
   title: string;
   products: { name: Record<string, string> } | null;
-  bookings: { id: string; reference: string; created_at: string; contacts?: Contact[] };
+  bookings: { id: string; reference: string; created_at: string; contact_bookings?: { contacts: Contact | null }[] };
 }
 
 export interface BookingFilters {
@@ -48,7 +48,9 @@ const pattern = (text: string) => `*${text.replace(/[*,()"\\]/g, ' ').trim()}*`;
 export async function listBookings(filters: BookingFilters, page: number, can: Can): Promise<{ rows: BookingRow[]; total: number }> {
   const withGuests = can('contacts');
   const guest = withGuests && filters.guest.trim() !== '';
-  const contacts = withGuests ? `,contacts${guest ? '!inner' : ''}(id,first_name,last_name,email)` : '';
+  // Guests hang off bookings through contact_bookings; `!inner` makes the guest filter drop non-matching bookings.
+  const inner = guest ? '!inner' : '';
+  const contacts = withGuests ? `,contact_bookings${inner}(contacts${inner}(id,first_name,last_name,email))` : '';
   let query = database
     .from('calendar_events')
     .select(`id,booking_id,product_id,start_date,end_date,status,title,products(name),bookings!inner(id,reference,created_at${contacts})`, { count: 'exact' })
@@ -60,7 +62,7 @@ export async function listBookings(filters: BookingFilters, page: number, can: C
   if (filters.reference.trim()) query = query.ilike('bookings.reference', pattern(filters.reference.toUpperCase()));
   if (guest) {
     const like = pattern(filters.guest);
-    query = query.or(`first_name.ilike.${like},last_name.ilike.${like},email.ilike.${like}`, { referencedTable: 'bookings.contacts' });
+    query = query.or(`first_name.ilike.${like},last_name.ilike.${like},email.ilike.${like}`, { referencedTable: 'bookings.contact_bookings.contacts' });
   }
   const result = await query.order('start_date', { ascending: false }).order('id').range(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE - 1);
   return { rows: rowsOf(result) as unknown as BookingRow[], total: result.count ?? 0 };

@@ -3,6 +3,7 @@ import { Text, Title } from '@mantine/core';
 import { match } from '../common/router';
 import { BookingPage } from '../bookings/BookingPage';
 import { BookingsList } from '../bookings/BookingsList';
+import { ApiKeys } from '../settings/ApiKeys';
 import { Timeline } from '../timeline/Timeline';
 
 export function Page({ path }: { path: string }) {
@@ -10,6 +11,7 @@ export function Page({ path }: { path: string }) {
   const routes: [string, (params: Record<string, string>) => React.ReactNode][] = [
     ['/bookings', () => <BookingsList />],
     ['/bookings/:id', ({ id }) => <BookingPage bookingId={id!} key={id} />],
+    ['/settings/keys', () => <ApiKeys />],
   ];
   for (const [pattern, render] of routes) {
     const params = match(pattern, path);

@@ -5,7 +5,6 @@
 import { useState } from 'react';
 import { AppShell, Burger, Button, Group, NavLink, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { isAdmin } from '../api/permissions';
 import { logOut } from '../api/session';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { Link, useLocation } from '../common/router';
@@ -19,7 +18,7 @@ export function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const items = navigationFor(workspace.can, isAdmin(workspace.session.member));
+  const items = navigationFor(workspace.can);
 
   const signOut = async () => {
     setBusy(true);
@@ -51,7 +50,7 @@ export function Shell() {
         <VisuallyHidden><h2>Navigation</h2></VisuallyHidden>
         <Stack gap={2} component="nav">
           {items.map((item) => (
-            <NavLink key={item.to} component={Link} to={item.to} label={item.label}
+            <NavLink key={item.to} component={Link} to={item.to} label={item.label} variant="filled"
               active={item.to === '/' ? path === '/' : path.startsWith(item.to)} onClick={close}
               aria-current={(item.to === '/' ? path === '/' : path.startsWith(item.to)) ? 'page' : undefined} />
           ))}

@@ -6,12 +6,12 @@ export interface NavigationItem {
   label: string;
 }
 
-export function navigationFor(can: Can, admin: boolean): NavigationItem[] {
+export function navigationFor(can: Can): NavigationItem[] {
   const items: (NavigationItem & { visible: boolean })[] = [
     { to: '/', label: 'Calendar', visible: can('calendar_events') },
     { to: '/bookings', label: 'Bookings', visible: can('bookings') },
     { to: '/units', label: 'Units and prices', visible: can('products') },
-    { to: '/settings/keys', label: 'API keys', visible: admin },
+    { to: '/settings/keys', label: 'API keys', visible: can('api_keys') },
     { to: '/settings/webhooks', label: 'Webhooks', visible: can('webhooks') },
     { to: '/settings/templates', label: 'E-mail templates', visible: can('email_templates') },
     { to: '/settings/members', label: 'Members', visible: can('members') },

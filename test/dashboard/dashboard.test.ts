@@ -1,0 +1,228 @@
+/**
+ * The dashboard in a real browser (Debian's chromium through playwright-core), on both backends, against the real
+ * app on the demo organization: log in as an owner; the timeline shows the month's seeded bookings; open one, cancel
+ * it, and its dates are free on the timeline; create an API key and use it with a plain HTTP request; a member with
+ * only calendar_events:read sees the timeline and receives no guest contact data; logging out ends the session. axe
+ * finds no serious or critical accessibility problem on the main pages. With STAYKIT_UPDATE_SCREENSHOTS=1 it
+ * rewrites the screenshots in docs/dashboard/.
+ */
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
+import { startApp } from '../support/app.js';
+import { forEachBackend } from '../support/databases.js';
+import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
+import { ensureDashboardBuilt } from './support/built-app.js';
+import { createUser, type TestUser } from '../users/support.js';
+
+const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard');
+const updateScreenshots = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1';
+const skip = browserMissing && 'chromium not found';
+
+let browser: Browser;
+before(async () => {
+  if (browserMissing) return;
+  ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+after(() => browser?.close());
+
+const monthOf = (date: Date) => date.toISOString().slice(0, 7);
+
+forEachBackend('the dashboard in a browser', (ctx) => {
+  let app: FastifyInstance;
+  let base: string;
+  let organizationId: string;
+  let owner: TestUser;
+  let cleaner: TestUser;
+  let context: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    if (browserMissing) return;
+    organizationId = (await seedDemoOrganization(ctx.db)).organization_id;
+    owner = await createUser(ctx.db, organizationId, 'owner@staykit.test', { role: 'owner' });
+    cleaner = await createUser(ctx.db, organizationId, 'cleaner@staykit.test', { role: 'cleaner', permissions: [{ resource: 'calendar_events', access: 'read' }] });
+    app = await startApp(ctx.db);
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    // The page's CSP allows no inline script; axe is injected as one, so the test context bypasses CSP.
+    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, bypassCSP: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => { if (message.type() === 'error') console.log(`# browser console: ${message.text()}`); });
+  });
+
+  after(async () => {
+    if (page) await page.screenshot({ path: join(tmpdir(), `staykit-dashboard-last-${ctx.backend}.png`) });
+    assert.deepEqual(pageErrors, [], 'no script error on any page');
+    await context?.close();
+    await app?.close();
+  });
+
+  async function logIn(target: Page, user: TestUser) {
+    await target.goto(`${base}/admin/`);
+    await target.getByLabel('E-mail').fill(user.email);
+    await target.getByLabel(/^Password/).fill(user.password);
+    await target.getByRole('button', { name: 'Log in' }).click();
+    await target.getByRole('heading', { name: 'Calendar' }).waitFor();
+  }
+
+  /** The month's non-cancelled booking events, from the database. */
+  async function bookingEventsThisMonth(): Promise<{ id: string; booking_id: string; start_date: string; end_date: string }[]> {
+    const now = new Date();
+    const first = `${monthOf(now)}-01`;
+    const { rows } = await ctx.db.query<{ id: string; booking_id: string; start_date: string; end_date: string }>(
+      `SELECT id, booking_id, start_date::text, end_date::text FROM api.calendar_events
+       WHERE organization_id = $1 AND type = 'booking' AND status <> 'CANCELLED'
+         AND start_date < ($2::date + interval '1 month') AND end_date > $2::date ORDER BY start_date`,
+      [organizationId, first],
+    );
+    return rows;
+  }
+
+  it('logs in as the owner; the timeline shows every booking of the current month', { skip }, async () => {
+    await logIn(page, owner);
+    await page.getByTestId('organization-name').filter({ hasText: 'Seaside Stays (demo)' }).waitFor();
+    const expected = await bookingEventsThisMonth();
+    assert.ok(expected.length >= 4, 'the demo organization has bookings this month');
+    await page.locator(`[data-event-id="${expected[0]!.id}"]`).waitFor();
+    const shown = await page.locator('[data-event-id][data-booking-id]').evaluateAll((bars) => bars.map((bar) => bar.getAttribute('data-event-id')));
+    assert.deepEqual(new Set(shown), new Set(expected.map((event) => event.id)));
+    if (updateScreenshots) await page.screenshot({ path: join(SCREENSHOTS, 'timeline.png') });
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+  });
+
+  it('opens a booking from its bar, cancels it, and its dates are free on the timeline', { skip }, async () => {
+    const event = (await bookingEventsThisMonth()).find((candidate) => candidate.start_date >= `${monthOf(new Date())}-01`)!;
+    const { rows: [booking] } = await ctx.db.query<{ reference: string; product_id: string }>(
+      'SELECT b.reference, e.product_id FROM api.bookings AS b JOIN api.calendar_events AS e ON e.booking_id = b.id WHERE e.id = $1', [event.id]);
+    await page.locator(`[data-event-id="${event.id}"]`).click();
+    await page.getByRole('heading', { name: `Booking ${booking!.reference}` }).waitFor();
+    await page.getByRole('region', { name: 'Guest' }).getByText(/@example\.com/).waitFor();
+    if (updateScreenshots) await page.screenshot({ path: join(SCREENSHOTS, 'booking.png'), fullPage: true });
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel booking' }).click();
+    await page.locator('[data-status="CANCELLED"]').first().waitFor();
+    const { rows: [stored] } = await ctx.db.query<{ status: string }>('SELECT status FROM api.calendar_events WHERE id = $1', [event.id]);
+    assert.equal(stored!.status, 'CANCELLED');
+
+    await page.getByRole('link', { name: 'Calendar' }).click();
+    await page.getByRole('heading', { name: 'Calendar' }).waitFor();
+    const row = page.locator(`[data-unit-id="${booking!.product_id}"]`);
+    await row.locator('[data-event-id]').first().waitFor();
+    assert.equal(await page.locator(`[data-event-id="${event.id}"]`).count(), 0, 'the cancelled booking has no bar');
+    const overlapping = await row.locator('[data-event-id]').evaluateAll((bars, stay) =>
+      bars.filter((bar) => bar.getAttribute('data-start')! < stay.end && bar.getAttribute('data-end')! > stay.start).length, { start: event.start_date, end: event.end_date });
+    assert.equal(overlapping, 0, 'nothing occupies its dates any more');
+  });
+
+  it('bookings list: search by guest and reference, filter by status, page with a count', { skip }, async () => {
+    await page.getByRole('link', { name: 'Bookings' }).click();
+    await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    const { total } = (await ctx.db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM api.calendar_events WHERE organization_id = $1 AND type = 'booking'`, [organizationId])).rows[0]!;
+    await page.getByText(`${total} bookings`).waitFor();
+    assert.equal(await page.locator('tbody tr[data-booking-id]').count(), 25, 'a page of 25');
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    const { rows: [guest] } = await ctx.db.query<{ reference: string; email: string }>(
+      `SELECT b.reference, c.email FROM api.bookings AS b JOIN api.contact_bookings AS cb ON cb.booking_id = b.id
+       JOIN api.contacts AS c ON c.id = cb.contact_id WHERE b.organization_id = $1 ORDER BY b.reference LIMIT 1`, [organizationId]);
+    await page.getByLabel('Guest').fill(guest!.email);
+    await page.getByText('1 booking', { exact: true }).waitFor();
+    assert.equal(await page.locator('tbody tr[data-booking-id]').first().locator('a').textContent(), guest!.reference);
+    await page.getByLabel('Guest').fill('');
+    await page.getByLabel('Reference').fill(guest!.reference.toLowerCase());
+    await page.getByText('1 booking', { exact: true }).waitFor();
+
+    await page.getByLabel('Reference').fill('');
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Cancelled' }).click();
+    const { cancelled } = (await ctx.db.query<{ cancelled: number }>(
+      `SELECT count(*)::int AS cancelled FROM api.calendar_events WHERE organization_id = $1 AND type = 'booking' AND status = 'CANCELLED'`, [organizationId])).rows[0]!;
+    await page.getByText(`${cancelled} booking${cancelled === 1 ? '' : 's'}`, { exact: true }).waitFor();
+    const statuses = await page.locator('tbody [data-status]').evaluateAll((badges) => badges.map((badge) => badge.getAttribute('data-status')));
+    assert.ok(statuses.length > 0 && statuses.every((status) => status === 'CANCELLED'));
+  });
+
+  it('creates an API key whose secret, shown once, works in a plain HTTP request; revokes it', { skip }, async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByLabel(/^Name/).fill('Website');
+    const scopes = page.getByRole('combobox', { name: 'Scopes' });
+    await scopes.click();
+    await page.keyboard.press('Backspace');
+    await scopes.fill('bookings:read');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('new-api-key').textContent())!.trim();
+    assert.match(secret, /^sk_[a-z2-7]{12}_[A-Za-z0-9]+$/);
+
+    const read = await fetch(`${base}/v1/bookings?select=reference&limit=2`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(read.status, 200);
+    assert.equal((await read.json() as unknown[]).length, 2);
+    const write = await fetch(`${base}/v1/coupons`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{"code":"X","definition":{"type":"fixed","value":1}}' });
+    assert.equal(write.status, 403, 'the key has only the scope it was given');
+    if (updateScreenshots) await page.screenshot({ path: join(SCREENSHOTS, 'api-keys.png') });
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    assert.equal(await page.getByTestId('new-api-key').count(), 0, 'the secret is not shown again');
+    const keyId = secret.split('_')[1]!;
+    await page.locator(`tr[data-key-id="${keyId}"]`).getByRole('button', { name: /^Revoke/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.locator(`tr[data-key-id="${keyId}"] [data-state="revoked"]`).waitFor();
+    const { rows: [stored] } = await ctx.db.query<{ revoked_at: string | null }>('SELECT revoked_at FROM staykit_internal.api_keys WHERE key_id = $1', [keyId]);
+    assert.ok(stored!.revoked_at);
+  });
+
+  it('a member with only calendar_events:read sees the timeline but receives no guest contact data', { skip }, async () => {
+    const cleanerContext = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const phone = await cleanerContext.newPage();
+    const bodies: { url: string; body: string }[] = [];
+    phone.on('response', async (response) => {
+      if (new URL(response.url()).pathname.startsWith('/admin/')) return;
+      bodies.push({ url: response.url(), body: await response.text().catch(() => '') });
+    });
+    try {
+      await logIn(phone, cleaner);
+      const expected = await bookingEventsThisMonth();
+      await phone.locator(`[data-event-id="${expected[0]!.id}"]`).waitFor({ state: 'attached' });
+      assert.equal(await phone.locator('[data-event-id]').count(), expected.length);
+      const leaks = bodies.filter(({ body }) => /@example\.com/.test(body));
+      assert.deepEqual(leaks, [], 'no response the page received holds a guest e-mail address');
+      assert.ok(bodies.some(({ url }) => url.includes('/v1/calendar_events')));
+      // The database refuses what the page does not ask for: the member's session cannot read contacts.
+      for (const path of ['/v1/contacts?select=email', '/v1/bookings?select=id,contacts(email)']) {
+        const answer = await phone.request.get(`${base}${path}`);
+        assert.equal(answer.status(), 403, path);
+        assert.doesNotMatch(await answer.text(), /@example\.com/);
+      }
+      await phone.getByRole('button', { name: 'Navigation' }).click();
+      assert.equal(await phone.getByRole('link', { name: 'Bookings' }).count(), 0, 'no bookings page for a cleaner');
+      assert.deepEqual(await seriousAccessibilityViolations(phone), []);
+    } finally {
+      await cleanerContext.close();
+    }
+  });
+
+  it('logging out ends the session on the server', { skip }, async () => {
+    const cookie = (await context.cookies(base)).find((candidate) => candidate.name === 'staykit_session');
+    assert.ok(cookie, 'the session cookie');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    const headers = { cookie: `staykit_session=${cookie.value}` };
+    assert.equal((await fetch(`${base}/auth/session`, { headers })).status, 401);
+    assert.equal((await fetch(`${base}/v1/calendar_events?limit=1`, { headers })).status, 401);
+    assert.equal((await fetch(`${base}/admin/api/keys`, { headers })).status, 401);
+  });
+});

@@ -65,8 +65,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   limitTenantConcurrency(app, options.db, {
     maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
   });
-  // With read replicas (DATABASE_READ_URL): which requests may read from them.
-  replicaRouting(app, options.db, { readYourWritesMs: config.readYourWritesSeconds * 1000 });
   await app.register(healthRoutes, { db: options.db });
   await app.register(guestRoutes, { db: options.db, now: options.now });
   await app.register(widgetPages, { db: options.db });

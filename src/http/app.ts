@@ -16,6 +16,7 @@ import { loggerOptions, observability, observabilityFastifyOptions } from '../ob
 import { referencePage } from '../openapi/index.js';
 import { API_PREFIX } from './staykit-api.js';
 import { v1Routes } from './v1.js';
+import { replicaRouting } from '../replicas/routing.js';
 import { dashboardSessions } from '../auth/session-setup.js';
 import { guestRoutes } from '../guest/routes.js';
 import { widgetPages } from '../widget/pages.js';
@@ -65,6 +66,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   limitTenantConcurrency(app, options.db, {
     maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
   });
+  // With read replicas (DATABASE_READ_URL): which requests may read from them.
+  replicaRouting(app, options.db, { readYourWritesMs: config.readYourWritesSeconds * 1000 });
   await app.register(healthRoutes, { db: options.db });
   await app.register(guestRoutes, { db: options.db, now: options.now });
   await app.register(widgetPages, { db: options.db });

@@ -1,6 +1,7 @@
 import { loadConfig, type Config } from '../../config.js';
 import { migrateConfigured, openDatabase, postgresOptions, type DatabaseConfig } from '../../db/open.js';
 import { openPostgres } from '../../db/postgres.js';
+import { routeReads } from '../../db/replicas.js';
 import type { Database } from '../../db/types.js';
 
 /** The database settings of `config`. */
@@ -33,6 +34,9 @@ export async function withDatabase<T>(fn: (db: Database) => Promise<T>, config?:
 /** Connections of the background work of one process (webhook deliveries, iCal imports, the request log). */
 export const BACKGROUND_POOL_SIZE = 5;
 
+/** How long a request waits to connect to a read replica before it reads from the primary instead. */
+export const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
+
 /** Statement timeout of background work: its statements are short, but some write a whole calendar. */
 export const BACKGROUND_STATEMENT_TIMEOUT_MS = 60_000;
 
@@ -63,11 +67,17 @@ export async function openServerDatabases(config: Config): Promise<ServerDatabas
     maxConnections: BACKGROUND_POOL_SIZE,
     statementTimeoutMs: BACKGROUND_STATEMENT_TIMEOUT_MS,
   }));
+  // Replicas serve some reads of the API (docs/scaling.md#read-replicas); a replica that does not answer within a
+  // second is passed over for the primary, so its connection timeout is short.
+  const replicas = await Promise.all(config.databaseReadUrls.map((url) => openPostgres({
+    connectionString: url, statementTimeoutMs: config.statementTimeoutSeconds * 1000, connectionTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
+  })));
+  const routed = replicas.length > 0 ? routeReads(api, replicas) : api;
   return {
-    api,
+    api: routed,
     background,
     close: async () => {
-      await Promise.all([api.close(), background.close()]);
+      await Promise.all([routed.close(), background.close()]);
     },
   };
 }

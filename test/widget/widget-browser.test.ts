@@ -186,11 +186,14 @@ it('a page on an origin the widget does not allow is refused by CORS and gets no
   await page.close();
 });
 
-it('the iframe page /w/<widget_id> shows the widget inside an allowed page', { skip }, async () => {
-  const page = await browser.newPage();
+it('the iframe page /w/<widget_id> shows the widget inside an allowed page, in the browser\'s language', { skip }, async () => {
+  const context = await browser.newContext({ locale: 'nl-NL' });
+  const page = await context.newPage();
   await page.goto(iframeSite.origin);
   const frame = page.frameLocator('iframe');
-  await frame.locator('staykit-widget h2').filter({ hasText: 'Dune House' }).waitFor();
+  await frame.locator('staykit-widget h2').filter({ hasText: 'Duinhuis' }).waitFor(); // the unit's Dutch name
+  await frame.getByRole('heading', { name: 'Kies je data' }).waitFor();
   assert.ok(await frame.locator('staykit-widget td button.available').count() > 0);
-  await page.close();
+  assert.match(await frame.locator('staykit-widget td button.available').first().getAttribute('aria-label') ?? '', /beschikbaar, aankomst mogelijk/);
+  await context.close();
 });

@@ -104,8 +104,8 @@ export async function validateCart(
 
 export async function checkoutCart(
   tx: Queryable, items: CartItem[], now: Date, toApiError: (error: unknown) => ApiError,
-): Promise<{ items: ({ id: string } & Omit<BookResult, 'payment_url'>)[]; payment_url: null }> {
-  const booked: ({ id: string } & Omit<BookResult, 'payment_url'>)[] = [];
+): Promise<{ items: ({ id: string } & Pick<BookResult, 'reference' | 'booking_id'>)[]; payment_url: null }> {
+  const booked: ({ id: string } & Pick<BookResult, 'reference' | 'booking_id'>)[] = [];
   for (const item of items) {
     try {
       const result = await book(tx, item.input, now);

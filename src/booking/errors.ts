@@ -140,5 +140,6 @@ export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (code === 'SKQ02') return apiError('SK605', { params: { coupon: 'A coupon' } });
   if (code === 'SKS01') return siteNotFound(messageArgument(error));
   if (code === 'SKW01') return widgetNotFound(messageArgument(error));
+  if (code === 'SKB01') return bookingNotFound(messageArgument(error));
   return undefined;
 }

@@ -58,7 +58,7 @@ export function toBookingApiError(error: unknown): ApiError {
   return fromBookingWriteError(error) ?? fromDatabaseError(error);
 }
 
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
+export async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { bookingRoutes } from '../booking/routes.js';
+import { bookingLifecycleRoutes } from '../booking/lifecycle-routes.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { icalRoutes } from '../ical/index.js';
@@ -55,6 +56,7 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
   await v1.register(moneyRoutes, { ...money, authorize });
   executeRefundsAfterResponse(v1, money);
   await v1.register(bookingRoutes, { db, authorize, now: options.now, outboundAllowPrivate: config.outboundAllowPrivate, payments: money });
+  await v1.register(bookingLifecycleRoutes, { db, authorize, now: options.now });
   await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
   await v1.register(automationRoutes, { db, authorize, config, now: options.now });
 };

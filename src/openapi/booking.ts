@@ -350,6 +350,31 @@ export const bookingPaths: Record<string, JsonSchema> = {
       },
     },
   },
+  '/booking-cancel': {
+    post: {
+      tags, operationId: 'booking_cancel', summary: 'Cancel a booking, saying why',
+      description: 'Moves the booking\'s calendar events to CANCELLED; the database records who cancelled and why and releases the coupon uses (docs/booking.md#cancelling). A cancelled booking is answered as it is. Scope `bookings:write`.',
+      requestBody: {
+        required: true,
+        content: json({ type: 'object', properties: { booking_id: uuid, reason: { type: 'string', maxLength: 2000 } }, required: ['booking_id'], additionalProperties: false }),
+      },
+      responses: {
+        200: {
+          description: 'The booking, cancelled.',
+          content: json({
+            type: 'object',
+            properties: {
+              booking_id: uuid, reference: { type: 'string' }, cancelled_at: { type: 'string', format: 'date-time' },
+              cancelled_by: { type: 'string', examples: ['api_key:4k2m9x7q1b3c'] }, cancellation_reason: { type: ['string', 'null'] },
+              released_coupon_uses: { type: 'integer' },
+            },
+            required: ['booking_id', 'reference', 'cancelled_at', 'cancelled_by', 'cancellation_reason', 'released_coupon_uses'],
+          }),
+        },
+        ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'),
+      },
+    },
+  },
   '/create-product': {
     post: {
       tags, operationId: 'create_product', summary: 'Create a product',

@@ -161,7 +161,7 @@ const CASES: Case[] = [
     bad: [{ currency: q('usd') }, { display_currency: q('US') }, { exchange_rate: '0' }, { language: q('x') },
       { method: q('phone') }, { occupancy: q('{"adults": 2}') },
       { occupancy: q('{"6f1c3a52-8d0e-4c8e-9a51-1d1f4c7f8a10": -1}') }, { reference: q('a b') },
-      { secret: q('tiny') }],
+      { secret: q('tiny') }, { cancellation_reason: q('x'.repeat(2001)) }],
   },
   {
     table: 'api.booking_details',

@@ -10,6 +10,7 @@ import { unsupportedMethod } from '../errors/catalogue.js';
 import { fromDatabaseError } from '../errors/database-error.js';
 import type { SchemaCache } from '../schema/types.js';
 import { parseRequest, UnsupportedMethod, type EngineRequest, type ParseLimits } from './parse/request.js';
+import type { ExplainRequest } from './parse/explain.js';
 import type { ParsedRequest } from './parse/types.js';
 import { allowedMethods, planRequest } from './plan/index.js';
 import type { EngineOptions, Plan } from './plan/types.js';
@@ -37,6 +38,27 @@ async function plannedCount(tx: Queryable, statement: Statement): Promise<number
   return typeof estimate === 'number' ? Math.round(estimate) : undefined;
 }
 
+/**
+ * `Accept: application/vnd.pgrst.plan`: the EXPLAIN of the statement, in text (PostgreSQL's lines) or JSON. Always
+ * rolled back: with `analyze` the statement really runs, and a plan is a question, never a change.
+ */
+async function explainResponse(tx: Queryable, statement: Statement, explain: ExplainRequest): Promise<EngineResponse> {
+  const settings = [`FORMAT ${explain.format.toUpperCase()}`, ...explain.options.map((option) => option.toUpperCase())];
+  let lines: unknown[];
+  try {
+    const { rows } = await tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (${settings.join(', ')}) ${statement.text}`, statement.values);
+    lines = rows.map((row) => row['QUERY PLAN']);
+  } catch (error) {
+    throw fromDatabaseError(error);
+  }
+  const body =
+    explain.format === 'json'
+      ? typeof lines[0] === 'string' ? lines[0] : JSON.stringify(lines[0])
+      : `${lines.map(String).join('\n')}\n`;
+  const contentType = `application/vnd.pgrst.plan+${explain.format}; for="${explain.for}"; charset=utf-8`;
+  return { status: 200, headers: { 'Content-Type': contentType }, body, rollback: true };
+}
+
 async function execute(
   tx: Transaction,
   request: ParsedRequest,
@@ -44,6 +66,7 @@ async function execute(
   options: EngineOptions,
 ): Promise<EngineResponse> {
   const statement = buildStatement(plan, options.maxRows);
+  if (request.explain) return explainResponse(tx, statement, request.explain);
   // A read is the transaction's only statement unless its count needs an EXPLAIN afterwards; when reads have no
   // side effects and the client did not ask for a rollback, its COMMIT can go out with it (one round trip less).
   const last =
@@ -65,15 +88,20 @@ async function execute(
     inserted: row?.inserted === null || row?.inserted === undefined ? undefined : Number(row.inserted),
     affected: row?.affected === null || row?.affected === undefined ? undefined : Number(row.affected),
   };
+  // PostgREST's rules: planned is the planner's estimate; estimated is the exact count up to db-max-rows, beyond it
+  // the larger of the exact count and the estimate.
+  const exact = executed.total;
   const estimate =
     (plan.type === 'read' || plan.type === 'rpc') &&
-    (plan.count === 'planned' || (plan.count === 'estimated' && executed.total !== undefined && executed.total > options.maxRows));
+    (plan.count === 'planned' || (plan.count === 'estimated' && exact !== undefined && exact > options.maxRows));
   if (estimate) {
+    let planned: number | undefined;
     try {
-      executed.total = await plannedCount(tx, statement);
+      planned = await plannedCount(tx, statement);
     } catch (error) {
       throw fromDatabaseError(error);
     }
+    executed.total = plan.count === 'planned' || exact === undefined || planned === undefined ? planned : Math.max(exact, planned);
   }
   return respond(request, plan, executed, options);
 }

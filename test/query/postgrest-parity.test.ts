@@ -40,6 +40,9 @@ INSERT INTO shop.shuffled VALUES (3, 'c'), (1, 'a'), (2, 'b');
 CREATE TABLE shop.reviews (id int PRIMARY KEY, item_id int NOT NULL REFERENCES shop.items (id), stars int NOT NULL);
 INSERT INTO shop.reviews VALUES (1, 1, 5), (2, 1, 3), (3, 2, 4);
 CREATE TABLE shop.tags (name text PRIMARY KEY);
+CREATE TABLE shop.bigtable (id int PRIMARY KEY, label text NOT NULL);
+INSERT INTO shop.bigtable SELECT g, 'row ' || g FROM generate_series(1, 1500) AS g;
+ANALYZE shop.bigtable;
 INSERT INTO shop.tags VALUES ('sale');
 `;
 
@@ -204,6 +207,21 @@ forEachBackend('PostgREST 12/13 parity of staykit rest', (ctx) => {
     assert.equal(viaClient.data, null);
   });
 
+  it('pagination_count.rst "Planned Count" and "Estimated Count": the planner\'s estimate; exact up to db-max-rows', async () => {
+    const planned = await http('HEAD', '/bigtable?limit=25', { prefer: 'count=planned' });
+    assert.equal(planned.status, 206);
+    const [range, plannedTotal] = (planned.headers.get('content-range') ?? '').split('/');
+    assert.equal(range, '0-24');
+    assert.ok(Math.abs(Number(plannedTotal) - 1500) <= 150, `planned ${plannedTotal}`);
+    const small = await http('HEAD', '/bigtable?limit=25&id=lte.321', { prefer: 'count=estimated' });
+    assert.equal(small.status, 206);
+    assert.equal(small.headers.get('content-range'), '0-24/321');
+    const big = await client.from('bigtable').select('id', { count: 'estimated', head: true }).limit(25);
+    assert.equal(big.status, 206);
+    // Beyond db-max-rows (1000): the larger of the exact count and the estimate.
+    assert.ok(big.count !== null && big.count >= 1500, `estimated ${big.count}`);
+  });
+
   it('ordering.rst: without order, rows come as PostgreSQL returns them (no ORDER BY added); order= sorts', async () => {
     const unordered = await client.from('shuffled').select('id');
     assert.deepEqual(unordered.data, [{ id: 3 }, { id: 1 }, { id: 2 }]);
@@ -234,5 +252,48 @@ forEachBackend('profiles on /v1', (ctx) => {
     const api = await app.inject({ method: 'GET', url: '/v1/contacts', headers: { ...bearer(key), 'accept-profile': 'api' } });
     assert.equal(api.statusCode, 200);
     assert.equal(api.headers['content-profile'], 'api');
+  });
+});
+
+forEachBackend('execution plans (application/vnd.pgrst.plan) on staykit rest --plans', (ctx) => {
+  let app: FastifyInstance;
+  let off: FastifyInstance;
+  let client: PostgrestClient;
+  let offClient: PostgrestClient;
+
+  before(async () => {
+    await ctx.db.exec(`CREATE SCHEMA plans; CREATE TABLE plans.tags (name text PRIMARY KEY); INSERT INTO plans.tags VALUES ('sale');`);
+    app = await buildRestApp({ db: ctx.db, schema: 'plans', plans: true });
+    off = await buildRestApp({ db: ctx.db, schema: 'plans' });
+    client = new PostgrestClient(await app.listen({ port: 0, host: '127.0.0.1' }));
+    offClient = new PostgrestClient(await off.listen({ port: 0, host: '127.0.0.1' }));
+  });
+  after(async () => {
+    await app.close();
+    await off.close();
+  });
+
+  it('resource_representation.rst "Execution plan": .explain() answers the EXPLAIN text of the statement', async () => {
+    const { data, error, status } = await client.from('tags').select('name').eq('name', 'sale').explain();
+    assert.equal(error, null);
+    assert.equal(status, 200);
+    assert.match(String(data), /Scan/);
+  });
+
+  it('format json with analyze: the JSON plan with actual rows; a write explained with analyze is rolled back', async () => {
+    const read = await client.from('tags').select('name').explain({ format: 'json', analyze: true, verbose: true, buffers: true });
+    assert.equal(read.error, null);
+    const plan = (read.data as unknown as { Plan: Record<string, unknown> }[])[0]!.Plan;
+    assert.equal(typeof plan['Actual Rows'], 'number');
+    const write = await client.from('tags').insert({ name: 'explained' }).explain({ analyze: true });
+    assert.equal(write.error, null);
+    assert.match(String(write.data), /Insert on/);
+    assert.deepEqual((await ctx.db.query('SELECT name FROM plans.tags ORDER BY name')).rows, [{ name: 'sale' }]);
+  });
+
+  it('plans off (the default, and /v1): 406 PGRST107, as PostgREST without db-plan-enabled', async () => {
+    const { error, status } = await offClient.from('tags').select('name').explain();
+    assert.equal(status, 406);
+    assert.equal(error?.code, 'PGRST107');
   });
 });

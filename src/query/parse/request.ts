@@ -3,6 +3,7 @@ import { invalidPreferences } from '../../errors/catalogue.js';
 import { ApiError } from '../../errors/api-error.js';
 import { parseJsonBody } from './body.js';
 import { csvToJson } from './csv.js';
+import { explainRequested } from './explain.js';
 import { negotiateAccept, parseContentType, parsePrefer, parseRangeHeader } from './headers.js';
 import { checkPatterns } from './patterns.js';
 import { parseQueryString } from './query-string.js';
@@ -80,7 +81,8 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
   if (action.type === 'options') {
     return { action, target, isRpc, query, preferences, accept: 'json', range: undefined, payload: undefined, csvBody: undefined };
   }
-  const accept = negotiateAccept(headers['accept'], action.type === 'read' || action.type === 'rpc');
+  const explain = explainRequested(headers['accept']);
+  const accept = negotiateAccept(explain ? explain.for : headers['accept'], action.type === 'read' || action.type === 'rpc');
   const range = method === 'GET' || method === 'HEAD' ? parseRangeHeader(headers['range']) : undefined;
   let payload: Payload | undefined;
   let csvBody: string | undefined;
@@ -101,7 +103,7 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
       payload = parseJsonBody(request.body, { allowArray: false, requireSameKeys: false });
     }
   }
-  return { action, target, isRpc, query, preferences, accept, range, payload, csvBody };
+  return { action, target, isRpc, query, preferences, accept, range, payload, csvBody, explain };
 }
 
 export { ApiError };

@@ -2,6 +2,7 @@
  * The typed request: what the parse stage makes of the query string, headers and body, before any schema
  * knowledge. Names are still the client's; the planner resolves them.
  */
+import type { ExplainRequest } from './explain.js';
 
 export interface JsonOperation {
   arrow: '->' | '->>';
@@ -174,4 +175,6 @@ export interface ParsedRequest {
   payload: Payload | undefined;
   /** Unparsed CSV body for POST with text/csv. */
   csvBody: string | undefined;
+  /** `Accept: application/vnd.pgrst.plan`: answer the statement's EXPLAIN (`accept` is then the `for` media type). */
+  explain?: ExplainRequest | undefined;
 }

@@ -2,7 +2,7 @@
  * Plan stage entry point (pure): ParsedRequest × SchemaCache × options → Plan. Checks the table exists (PGRST205),
  * that the role's privileges offer the method (405 with `Allow` otherwise), and computes the top-level range.
  */
-import { functionNotFound, invalidRange, methodNotAllowed } from '../../errors/catalogue.js';
+import { functionNotFound, invalidRange, mediaTypeNotAcceptable, methodNotAllowed } from '../../errors/catalogue.js';
 import type { SchemaCache, Table } from '../../schema/types.js';
 import type { HeaderRange, ParsedRequest, QueryParams } from '../parse/types.js';
 import { planDelete, planInsert, planUpdate } from './mutate.js';
@@ -58,6 +58,8 @@ export function topLevelRange(
 }
 
 export function planRequest(request: ParsedRequest, cache: SchemaCache, options: EngineOptions): Plan {
+  // Plans are a media type only where enabled (PostgREST's db-plan-enabled): elsewhere nothing in Accept fits.
+  if (request.explain && options.plans !== true) throw mediaTypeNotAcceptable(request.explain.raw);
   const ctx: BuildContext = { cache, options, aliases: new AliasCounter() };
   const action = request.action;
   if (action.type === 'rpc') {

@@ -183,8 +183,6 @@ export interface NodeSqlOptions {
   unpaged?: boolean;
   /** Only the laterals that filter rows (counts). */
   filteringLateralsOnly?: boolean;
-  /** Override the LIMIT. */
-  limit?: number;
 }
 
 /** `SELECT … FROM … WHERE … ORDER BY … LIMIT … OFFSET …` for one node. */
@@ -200,11 +198,8 @@ export function nodeSelectSql(node: ReadNode, params: Params, options: NodeSqlOp
   let tail = groupBySql(parts);
   if (!options.unpaged) {
     tail += orderSql(node, params);
-    const limit = options.limit ?? node.limit;
-    if (limit !== undefined) tail += ` LIMIT ${Math.max(0, Math.trunc(limit))}`;
+    if (node.limit !== undefined) tail += ` LIMIT ${Math.max(0, Math.trunc(node.limit))}`;
     if (node.offset > 0) tail += ` OFFSET ${Math.trunc(node.offset)}`;
-  } else if (options.limit !== undefined) {
-    tail += ` LIMIT ${Math.max(0, Math.trunc(options.limit))}`;
   }
   return `SELECT ${projection === '' ? '' : projection} FROM ${from}${laterals}${where}${tail}`;
 }

@@ -19,39 +19,54 @@ export interface Statement {
 
 const T = quoteIdent('pgrst_t');
 
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * A CSV field quoted as PostgreSQL's `COPY … (FORMAT csv)` quotes it: when it holds a comma, a quote, CR or LF, when
+ * it is empty (an unquoted empty field is NULL), and `\.` alone in a one-column file (the end-of-data marker).
+ */
+function csvField(value: string, single: boolean): string {
+  const quote = value === '' || /[",\r\n]/.test(value) || (single && value === '\\.');
+  return quote ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * The same rule in SQL for a column, written by its type's output function as COPY writes it (`format('%s', …)`:
+ * booleans `t`/`f`, arrays `{a,b}`; a cast to text would write `true`).
+ */
+function csvCellSql(column: string, single: boolean): string {
+  const text = `format('%s', ${column})`;
+  const marker = single ? ` OR ${text} = '\\.'` : '';
+  return (
+    `CASE WHEN ${column} IS NULL THEN '' WHEN ${text} = '' OR ${text} ~ '[",\\r\\n]'${marker} ` +
+    `THEN '"' || replace(${text}, '"', '""') || '"' ELSE ${text} END`
+  );
 }
 
 /** `node`'s output names are only needed for the CSV header line: computed only then. */
 function bodySql(media: MediaType, node: ReadNode, params: Params): string {
   if (media === 'object') return `coalesce((json_agg(${T}) -> 0)::text, '')`;
   if (media === 'csv') {
-    const header = params.add(outputNames(node).map(csvField).join(','));
-    const cell =
-      `CASE WHEN j.value IS NULL THEN '' WHEN j.value ~ '[",\\r\\n]' ` +
-      `THEN '"' || replace(j.value, '"', '""') || '"' ELSE j.value END`;
-    const row = `(SELECT string_agg(${cell}, ',') FROM json_each_text(row_to_json(${T})) AS j)`;
+    const names = outputNames(node);
+    const single = names.length === 1;
+    const header = params.add(names.map((name) => csvField(name, single)).join(','));
+    // Columns a function result leaves unknown (`*`) are read back from the row's JSON.
+    const row = names.includes('*')
+      ? `(SELECT string_agg(${csvCellSql('j.value', false)}, ',') FROM json_each_text(row_to_json(${T})) AS j)`
+      : names.map((name) => csvCellSql(`${T}.${quoteIdent(name)}`, single)).join(` || ',' || `);
     return `coalesce(${header}::text || E'\\n' || string_agg(${row}, E'\\n'), ${header}::text)`;
   }
   return `coalesce(json_agg(${T}), '[]'::json)::text`;
 }
 
-function countSql(node: ReadNode, params: Params, limit?: number): string {
-  const inner = nodeSelectSql(node, params, {
-    projection: '1',
-    unpaged: true,
-    filteringLateralsOnly: true,
-    ...(limit === undefined ? {} : { limit }),
-  });
+function countSql(node: ReadNode, params: Params): string {
+  const inner = nodeSelectSql(node, params, { projection: '1', unpaged: true, filteringLateralsOnly: true });
   return `(SELECT count(*) FROM (${inner}) AS ${quoteIdent('pgrst_c')})`;
 }
 
-function readStatement(node: ReadNode, count: CountMode, media: MediaType, maxRows: number): Statement {
+function readStatement(node: ReadNode, count: CountMode, media: MediaType): Statement {
   const params = new Params();
   let total = 'NULL::bigint';
-  if (count === 'exact') total = countSql(node, params);
-  else if (count === 'estimated') total = countSql(node, params, maxRows + 1);
+  // estimated counts exactly first, as PostgREST does; beyond maxRows the planner's estimate may raise it (run.ts).
+  if (count === 'exact' || count === 'estimated') total = countSql(node, params);
   const page = nodeSelectSql(node, params);
   const body = bodySql(media, node, params);
   const text = `SELECT ${total} AS total, count(*) AS page_total, ${body} AS body FROM (${page}) AS ${T}`;
@@ -93,16 +108,17 @@ function rpcScalarStatement(plan: RpcPlan): Statement {
   return { text, values: params.values };
 }
 
-export function buildStatement(plan: Plan, maxRows: number): Statement {
+/** `_maxRows` is no longer needed here (estimated counts are exact first, as in PostgREST); callers still pass it. */
+export function buildStatement(plan: Plan, _maxRows?: number): Statement {
   switch (plan.type) {
     case 'options':
       throw new Error('OPTIONS has no statement');
     case 'read':
-      return readStatement(plan.node, plan.count, plan.media, maxRows);
+      return readStatement(plan.node, plan.count, plan.media);
     case 'rpc': {
       if (plan.scalar) return rpcScalarStatement(plan);
       const media = !plan.routine.returnsSet && plan.media === 'json' ? 'object' : plan.media;
-      return readStatement(plan.node, plan.count, media, maxRows);
+      return readStatement(plan.node, plan.count, media);
     }
     case 'insert':
     case 'update':

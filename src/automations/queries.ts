@@ -25,15 +25,25 @@ export interface ClaimedJob {
 
 /**
  * Leases up to `limit` due jobs: their run_at moves `leaseSeconds` past `now`, so a worker that dies gives them
- * back when that passes. `FOR UPDATE SKIP LOCKED` lets workers claim disjoint sets at the same moment.
+ * back when that passes. `FOR UPDATE SKIP LOCKED` lets workers claim disjoint sets at the same moment. The jobs of
+ * one booking run one at a time, in order (migration 0111): at most its earliest due job, and none while another of
+ * its jobs is leased (a lease is live while its run_at is ahead of `now`).
  */
 export function claimDueJobs(now: Date, limit: number, leaseSeconds: number): SqlQuery {
   return {
-    text: `WITH due AS (
-             SELECT j.id FROM staykit_internal.automation_jobs AS j
+    text: `WITH firsts AS (
+             SELECT DISTINCT ON (coalesce(j.booking_key, j.id)) j.id, j.run_at
+             FROM staykit_internal.automation_jobs AS j
              WHERE j.done_at IS NULL AND j.run_at <= $1
-             ORDER BY j.run_at
-             LIMIT $2
+               AND (j.booking_key IS NULL OR NOT EXISTS (
+                 SELECT 1 FROM staykit_internal.automation_jobs AS busy
+                 WHERE busy.booking_key = j.booking_key AND busy.lease_token IS NOT NULL AND busy.run_at > $1
+                   AND busy.done_at IS NULL))
+             ORDER BY coalesce(j.booking_key, j.id), j.run_at, j.created_at, j.id
+           ),
+           due AS (
+             SELECT j.id FROM staykit_internal.automation_jobs AS j
+             WHERE j.id IN (SELECT f.id FROM firsts AS f ORDER BY f.run_at LIMIT $2) AND j.run_at <= $1
              FOR UPDATE SKIP LOCKED
            )
            UPDATE staykit_internal.automation_jobs AS j

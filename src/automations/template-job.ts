@@ -10,6 +10,12 @@ import { loadBookingRecord } from './context.js';
 import { describeDelivery, finishJob, holdJob, insertMessage, type ClaimedJob } from './queries.js';
 import type { AutomationRuntime, JobReport } from './runtime.js';
 
+/** `"First Last" <address>`, or the bare address when the guest has no name. */
+function addressWithName(firstName: string | undefined, lastName: string | undefined, email: string): string {
+  const name = [firstName, lastName].filter(Boolean).join(' ').replace(/["\\\r\n<>]/g, '').trim();
+  return name ? `"${name}" <${email}>` : email;
+}
+
 async function skip(tx: Transaction, job: ClaimedJob, runtime: AutomationRuntime, reason: string): Promise<JobReport> {
   const finish = finishJob(job, runtime.now(), reason);
   await tx.query(finish.text, finish.values);
@@ -30,8 +36,8 @@ export async function runTemplateJob(job: ClaimedJob, runtime: AutomationRuntime
     if (job.trigger === 'moment' && record.event.status !== status) {
       return skip(tx, job, runtime, `the booking is ${record.event.status}, the template is for ${status} bookings`);
     }
-    const to = record.contact?.email;
-    if (!to) return skip(tx, job, runtime, 'the guest has no e-mail address');
+    const email = record.contact?.email;
+    if (!email) return skip(tx, job, runtime, 'the guest has no e-mail address');
 
     let composed: ComposedMessage;
     try {
@@ -40,7 +46,7 @@ export async function runTemplateJob(job: ClaimedJob, runtime: AutomationRuntime
       return skip(tx, job, runtime, `the template does not render: ${(error as Error).message}`);
     }
     const insert = insertMessage(job.organization_id, {
-      to_address: to, from_address: null, subject: composed.subject, body: composed.body, booking_id: record.booking.id,
+      to_address: addressWithName(record.contact?.first_name, record.contact?.last_name, email), from_address: null, subject: composed.subject, body: composed.body, booking_id: record.booking.id,
       contact_id: record.contact?.id ?? null, message_template_id: job.message_template_id,
     });
     const messageId = (await tx.query<{ id: string }>(insert.text, insert.values)).rows[0]!.id;

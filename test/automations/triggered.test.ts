@@ -29,7 +29,7 @@ forEachBackend('triggered e-mails', (ctx) => {
     await insert(ctx.db, 'email_templates', {
       organization_id: org.id,
       trigger: 'confirmed',
-      subject: { default: 'Booking {{ booking.reference }} confirmed', nl: 'Boeking {{ booking.reference }} bevestigd' },
+      subject: { default: 'Booking {{ booking.reference }} confirmed', nl: 'Boeking {{ booking.reference }} bevestigd, {{ guest.first_name }}' },
       body: {
         default: 'Dear {{ guest.first_name }}, see you on {{ stay.start }} at {{ product.name }}.',
         nl: 'Beste {{ guest.first_name }}, tot {{ stay.start }} in {{ product.name }}. Totaal {{ booking.total }}.',
@@ -70,8 +70,13 @@ forEachBackend('triggered e-mails', (ctx) => {
     assert.deepEqual(reports.map((r) => r.outcome), ['queued', 'sent']);
     assert.equal(smtp.received.length, before + 1);
     const mail = parseMime(smtp.received.at(-1)!);
-    assert.equal(mail.headers.subject, `Boeking ${booking.reference} bevestigd`);
-    assert.equal(mail.headers.to, 'zoe@example.com');
+    assert.equal(mail.headers.subject, `Boeking ${booking.reference} bevestigd, Zoë`);
+    assert.equal(mail.headers.to, 'Zoë Ångström <zoe@example.com>');
+    // Non-ASCII names travel as RFC 2047 encoded words; the header lines themselves are ASCII.
+    const raw = smtp.received.at(-1)!;
+    assert.match(raw, /^Subject: =\?UTF-8\?[QB]\?/m);
+    assert.match(raw, /^To: =\?UTF-8\?[QB]\?.*\?= <zoe@example\.com>$/m);
+    assert.ok(/^[\x00-\x7f]*$/.test(raw.slice(0, raw.indexOf('\r\n\r\n'))), 'headers are 7-bit');
     assert.equal(mail.headers.from, 'Seaside Rentals <bookings@staykit.test>');
     const text = textOf(mail);
     assert.match(text, /^Beste Zoë, tot 2027-06-10 in Duinhuis\. Totaal €\s200,00\./);
@@ -85,7 +90,8 @@ forEachBackend('triggered e-mails', (ctx) => {
     const [row] = await message(booking.booking_id);
     assert.equal(row!.status, 'sent');
     assert.ok(row!.sent_at);
-    assert.equal(row!.subject, `Boeking ${booking.reference} bevestigd`);
+    assert.equal(row!.subject, `Boeking ${booking.reference} bevestigd, Zoë`);
+    assert.equal(row!.to_address, '"Zoë Ångström" <zoe@example.com>');
     assert.deepEqual((await events(row!.id)).map((e) => e.type), ['queued', 'sent']);
   });
 
@@ -185,5 +191,63 @@ forEachBackend('triggered e-mails', (ctx) => {
       ['messages.sent', delivered, 'sent'],
       ['messages.failed', refused, 'failed'],
     ]);
+  });
+
+  it('fails a message once its retries are used up', async () => {
+    const booking = await book();
+    smtp.answers.push(...[1, 2, 3].map(() => ({ code: 452, message: 'Mailbox full' })));
+    const options = () => schedulerOptions(smtp, time); // retries after 60 s, then 300 s
+    assert.deepEqual((await runDue(ctx.db, options())).map((r) => r.outcome), ['queued', 'retry']);
+    time.set('2027-03-01T10:01:00Z');
+    assert.deepEqual((await runDue(ctx.db, options())).map((r) => r.outcome), ['retry']);
+    time.set('2027-03-01T10:06:00Z');
+    assert.deepEqual((await runDue(ctx.db, options())).map((r) => r.outcome), ['failed']);
+    const [row] = await message(booking.booking_id);
+    assert.equal(row!.status, 'failed');
+    const failures = (await events(row!.id)).filter((e) => e.type === 'failed');
+    assert.deepEqual(failures.map((e) => [e.payload.attempt, e.payload.permanent]), [[1, false], [2, false], [3, false]]);
+    time.set('2027-03-01T10:00:00Z');
+  });
+
+  it('sends a message with scheduled_at at that time', async () => {
+    const response = await app.inject({
+      method: 'POST', url: '/v1/messages', headers: { authorization: `Bearer ${org.key}` },
+      payload: { to_address: 'later@example.com', subject: 'Tomorrow', body: 'Later.', scheduled_at: '2027-03-02T09:00:00Z' },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    assert.deepEqual(await runDue(ctx.db, schedulerOptions(smtp, time)), []);
+    time.set('2027-03-02T09:00:00Z');
+    assert.deepEqual((await runDue(ctx.db, schedulerOptions(smtp, time))).map((r) => r.outcome), ['sent']);
+    assert.equal(parseMime(smtp.received.at(-1)!).headers.subject, 'Tomorrow');
+    time.set('2027-03-01T10:00:00Z');
+  });
+
+  it('follows a request through confirmation and cancellation, each template for its status', async () => {
+    await insert(ctx.db, 'email_templates', {
+      organization_id: org.id, trigger: 'created', status: 'TENTATIVE',
+      subject: { default: 'Request {{ booking.reference }} received' }, body: { default: 'We will get back to you.' },
+    });
+    await insert(ctx.db, 'email_templates', {
+      organization_id: org.id, trigger: 'cancelled', status: 'CANCELLED',
+      subject: { default: 'Booking {{ booking.reference }} cancelled' }, body: { default: 'Sorry to see you go.' },
+    });
+    const requested = await bookableUnit(ctx.db, org.id, { interaction: 'request' });
+    const response = await api.post('/v1/book', {
+      product_id: requested.product, interval: { start: '2027-06-20', end: '2027-06-22' }, occupancy: { [requested.adults]: 1 },
+      contact: { first_name: 'Ida', email: 'ida@example.com' },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const { booking_id: bookingId, reference } = response.json() as { booking_id: string; reference: string };
+    const event = (await ctx.db.query<{ id: string }>('SELECT id FROM api.calendar_events WHERE booking_id = $1', [bookingId])).rows[0]!.id;
+    const subjects = async () => {
+      await runDue(ctx.db, schedulerOptions(smtp, time));
+      return smtp.received.map(parseMime).filter((mail) => (mail.headers.to ?? '').endsWith('<ida@example.com>')).map((mail) => mail.headers.subject);
+    };
+    assert.deepEqual(await subjects(), [`Request ${reference} received`]);
+    for (const status of ['CONFIRMED', 'CANCELLED']) {
+      const changed = await app.inject({ method: 'PATCH', url: `/v1/calendar_events?id=eq.${event}`, headers: { authorization: `Bearer ${org.key}` }, payload: { status } });
+      assert.equal(changed.statusCode, 204, changed.body);
+    }
+    assert.deepEqual(await subjects(), [`Request ${reference} received`, `Booking ${reference} confirmed`, `Booking ${reference} cancelled`]);
   });
 });

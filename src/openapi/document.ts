@@ -6,6 +6,7 @@
 import type { SchemaCache } from '../schema/index.js';
 import { bookingPaths, bookingSchemas } from './booking.js';
 import { automationPaths, automationSchemas } from '../automations/openapi.js';
+import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
@@ -116,6 +117,8 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
   if (options.bookingFlow !== false) {
     Object.assign(paths, automationPaths);
     Object.assign(schemas, automationSchemas);
+    Object.assign(paths, widgetPaths);
+    Object.assign(schemas, widgetSchemas);
   }
   paths['/openapi.json'] = documentPath;
   Object.assign(paths, healthPaths());

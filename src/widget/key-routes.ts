@@ -10,6 +10,7 @@ import { UUID } from '../common/patterns.js';
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { widgetErrors } from './errors.js';
+import { refuseOtherMethods } from './other-methods.js';
 
 export interface PublishableKeyRouteOptions {
   db: Database;
@@ -41,6 +42,9 @@ export function parseNewKey(body: unknown): NewKeyBody {
 }
 
 export const publishableKeyRoutes: FastifyPluginAsync<PublishableKeyRouteOptions> = async (app, { db, authorize }) => {
+  refuseOtherMethods(app, '/publishable-keys', ['GET', 'POST']);
+  refuseOtherMethods(app, '/publishable-keys/:id', ['DELETE']);
+
   app.post('/publishable-keys', async (request, reply) => {
     const principal = await authorize(request, 'widgets', 'write');
     const body = parseNewKey(request.body);

@@ -16,6 +16,7 @@ import { authErrors } from '../errors/auth.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { CATALOGUE_TABLES, catalogueQuery, widgetEventQuery } from './catalogue-queries.js';
 import { publishableKeyRoutes } from './key-routes.js';
+import { refuseOtherMethods } from './other-methods.js';
 import { publishablePrincipal, requireAllowedOrigin, routeOf, withPublishableKeys } from './publishable-authorize.js';
 
 export interface PublishableApiOptions {
@@ -98,6 +99,7 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
     return reply.header('cache-control', 'no-store').send(catalogue);
   });
 
+  refuseOtherMethods(v1, '/widget', ['GET']);
   await v1.register(publishableKeyRoutes, { db, authorize });
   return authorize;
 }

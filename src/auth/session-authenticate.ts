@@ -16,7 +16,7 @@ import { sessionCookie } from './session-cookie.js';
 import { sessionErrors } from './session-errors.js';
 import { memberScopes } from './session-permissions.js';
 import { findActiveSession, touchSession, type ActiveSession, type SessionLifetime } from './session-store.js';
-import { isTokenShaped, tokensEqual } from './session-token.js';
+import { isTokenShaped, tokensEqual } from '../users/secret-token.js';
 
 export const CSRF_HEADER = 'x-csrf-token';
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);

@@ -2,12 +2,12 @@
  * Login rate limits: failed logins spend two budgets, one of the e-mail address (guessing one user's password from
  * many addresses) and one of the client address (trying many users from one place), each per 15 minutes. Once
  * either is used up, logins for that e-mail address or from that client answer 429 SK429 with `Retry-After` before
- * any password is checked — also a right password. Counted in memory per process (like the other limits without
- * REDIS_URL); a successful login spends nothing.
+ * any password is checked — also a right password. Counted in memory per process with rate-limiter-flexible (the
+ * library behind the request limits of src/limits); a successful login spends nothing.
  */
-import { rateLimited } from '../limits/errors.js';
-import { rateLimitHeaders, type Policy } from '../limits/rate-limit-headers.js';
-import { RequestLimiter } from '../limits/rate-limit.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/registry.js';
 
 const WINDOW_SECONDS = 900;
 
@@ -19,33 +19,38 @@ export interface LoginLimitOptions {
 }
 
 interface Budget {
-  limiter: RequestLimiter;
+  name: string;
+  limiter: RateLimiterMemory;
   key: (address: string, email: string) => string;
+}
+
+function loginRateLimited(policy: string, retryAfterSeconds: number): ApiError {
+  return apiError('SK429', {
+    details: `The "${policy}" rate-limit policy is exhausted; retry in ${retryAfterSeconds} s`,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
 }
 
 export class LoginLimits {
   private readonly budgets: Budget[] = [];
 
   constructor(options: LoginLimitOptions) {
-    const store = { redis: undefined, keyPrefix: 'staykit:login' };
-    const policy = (name: string, quota: number): Policy => ({ name, quota, windowSeconds: WINDOW_SECONDS });
-    if (options.perEmail > 0) {
-      this.budgets.push({ limiter: new RequestLimiter([policy('login-email', options.perEmail)], store), key: (_, email) => `email:${email.toLowerCase()}` });
-    }
-    if (options.perAddress > 0) {
-      this.budgets.push({ limiter: new RequestLimiter([policy('login-address', options.perAddress)], store), key: (address) => `ip:${address}` });
-    }
+    const budget = (name: string, points: number, key: Budget['key']) => {
+      if (points > 0) this.budgets.push({ name, key, limiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: name }) });
+    };
+    budget('login-email', options.perEmail, (_, email) => email.toLowerCase());
+    budget('login-address', options.perAddress, (address) => address);
   }
 
   /** 429 SK429 when a budget of this login is used up. */
   async check(address: string, email: string): Promise<void> {
-    for (const { limiter, key } of this.budgets) {
-      const exceeded = await limiter.exceeded(key(address, email));
-      if (exceeded) throw rateLimited(exceeded.policy.name, exceeded.resetSeconds, rateLimitHeaders(limiter.policies, [exceeded]));
+    for (const { name, limiter, key } of this.budgets) {
+      const state = await limiter.get(key(address, email));
+      if (state && state.remainingPoints <= 0) throw loginRateLimited(name, Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
     }
   }
 
   async failed(address: string, email: string): Promise<void> {
-    await Promise.all(this.budgets.map(({ limiter, key }) => limiter.penalize(key(address, email))));
+    await Promise.all(this.budgets.map(({ limiter, key }) => limiter.penalty(key(address, email), 1)));
   }
 }

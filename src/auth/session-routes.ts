@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
 import { consumePasswordToken } from '../users/password-links.js';
 import { findUserByEmail, memberships, setPasswordHash } from '../users/user-store.js';
-import { hashPassword, passwordMatches, passwordProblem } from './password.js';
+import { hashPassword, passwordMatches, passwordProblem } from '../users/password.js';
 import { SessionAuthenticator } from './session-authenticate.js';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './session-cookie.js';
 import { sessionErrors } from './session-errors.js';

@@ -4,7 +4,7 @@
  * revoked, `now < expires_at` (absolute expiry, fixed at login) and `now < last_seen_at + idle timeout`.
  */
 import type { Queryable } from '../db/types.js';
-import { generateToken, hashToken } from './session-token.js';
+import { generateToken, hashToken } from '../users/secret-token.js';
 import type { MemberPermission } from './session-permissions.js';
 
 export interface SessionLifetime {

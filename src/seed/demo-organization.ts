@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '../db/types.js';
 import { createApiKey } from '../auth/api-key-store.js';
+import { addDemoUser, type DemoLogin } from '../users/demo-user.js';
 
 export interface SeededOrganization {
   organization_id: string;
@@ -13,6 +14,8 @@ export interface SeededOrganization {
   key_id: string;
   products: number;
   bookings: number;
+  /** The dashboard login of the demo owner, when its password was set by this seed (else null). */
+  dashboard_login: DemoLogin | null;
 }
 
 /** Small deterministic generator (mulberry32) so the demo data is reproducible. */
@@ -175,6 +178,7 @@ export async function seedDemoOrganization(db: Database, name = 'Seaside Stays (
     const { products, groups } = await seedCatalogue(tx, random, new Date().getUTCFullYear());
     const bookings = await seedBookings(tx, random, products, groups);
     const key = await createApiKey(tx, { organizationId, name: 'demo', scopes: ['read', 'write'], expiresAt: null });
-    return { organization_id: organizationId, api_key: key.api_key, key_id: key.key_id, products: products.length, bookings };
+    const dashboardLogin = await addDemoUser(tx, organizationId);
+    return { organization_id: organizationId, api_key: key.api_key, key_id: key.key_id, products: products.length, bookings, dashboard_login: dashboardLogin };
   });
 }

@@ -3,7 +3,7 @@
  * `staykit user reset-password`: the token is shown once, only its SHA-256 is stored, it works once and expires.
  */
 import type { Queryable } from '../db/types.js';
-import { generateToken, hashToken, isTokenShaped } from '../auth/session-token.js';
+import { generateToken, hashToken, isTokenShaped } from './secret-token.js';
 
 /** How long a set-password link works. */
 export const PASSWORD_LINK_TTL_MS = 72 * 3600_000;

@@ -1,7 +1,7 @@
 /** Dashboard users for tests, created the way `staykit user create` does, and logging them in through the real app. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Database } from '../../src/db/types.js';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/users/password.js';
 import { addMembership, ensureUser, setPasswordHash, type MemberRole } from '../../src/users/user-store.js';
 import type { MemberPermission } from '../../src/auth/session-permissions.js';
 

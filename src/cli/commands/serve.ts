@@ -10,6 +10,7 @@ import { buildApp } from '../../http/app.js';
 import { rateLimitOptions } from '../../limits/index.js';
 import { openServerDatabases } from '../support/database.js';
 import { seedCommand } from './seed.js';
+import { savedDemoLogin, saveDemoLogin } from './user.js';
 import { startBackgroundWorkers, type BackgroundWorkers } from './worker.js';
 import { describeMailDestination } from '../../automations/mailer.js';
 
@@ -29,6 +30,7 @@ async function demoApiKey(db: Database, config: Config): Promise<string | undefi
   const seeded = await seedCommand(db);
   await writeFile(file, `${seeded.api_key}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
+  if (seeded.dashboard_login) await saveDemoLogin(config.dataDir, seeded.dashboard_login);
   return seeded.api_key;
 }
 
@@ -49,8 +51,10 @@ export async function serve(config: Config): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  const login = apiKey ? await savedDemoLogin(config.dataDir) : undefined;
+  const dashboard = login ? `\nDashboard: ${address}/admin  login ${login.email} / ${login.password}` : '';
   const demo = apiKey
-    ? `\n\nDemo organization API key: ${apiKey}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`
+    ? `\n\nDemo organization API key: ${apiKey}${dashboard}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`
     : '';
   // One write, so whoever reads the banner sees the key with it.
   const mail = config.worker === 'embedded' ? `\nAutomations: ${describeMailDestination(config)}` : '';

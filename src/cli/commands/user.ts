@@ -5,12 +5,15 @@
  * BASE defaulting to the configured host and port); with it, the password is read from stdin (for scripts) and
  * never appears in the process list or the shell history.
  */
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { hashPassword, passwordProblem } from '../../auth/password.js';
+import { hashPassword, passwordProblem } from '../../users/password.js';
 import { revokeUserSessions } from '../../auth/session-store.js';
 import { EMAIL } from '../../common/patterns.js';
+import type { DemoLogin } from '../../users/demo-user.js';
 import { createPasswordToken, passwordLink } from '../../users/password-links.js';
 import { addMembership, ensureUser, findUserByEmail, MEMBER_ROLES, setPasswordHash, type MemberRole } from '../../users/user-store.js';
 import { withDatabase } from '../support/database.js';
@@ -104,4 +107,18 @@ export async function userCommand(args: string[]): Promise<void> {
     }, config);
   }
   throw new UsageError('usage: staykit user create --org ID --email E --role ROLE [--name N] [--password-stdin] | user reset-password --email E [--password-stdin]');
+}
+
+const DEMO_LOGIN_FILE = 'demo-login';
+
+/** Keeps the demo login in the embedded data folder (mode 0600, like the demo key) so later starts print it again. */
+export async function saveDemoLogin(dataDir: string, login: DemoLogin): Promise<void> {
+  const file = join(dataDir, DEMO_LOGIN_FILE);
+  await writeFile(file, `${JSON.stringify(login)}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+}
+
+export async function savedDemoLogin(dataDir: string): Promise<DemoLogin | undefined> {
+  const text = await readFile(join(dataDir, DEMO_LOGIN_FILE), 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : (JSON.parse(text) as DemoLogin);
 }

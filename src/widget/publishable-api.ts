@@ -76,6 +76,8 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
   // A booking made with a publishable key answers with the guest's page too: the guest who booked may see it.
   v1.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 201 || routeOf(request) !== 'POST /v1/book' || typeof payload !== 'string') return payload;
+    // A replay (same Idempotency-Key and body) may come from someone else who knows both: it gets no guest link.
+    if (reply.getHeader('idempotent-replayed') !== undefined) return payload;
     const token = presentedToken(request);
     const key = token === undefined ? undefined : await keys.find(token);
     if (!key) return payload;

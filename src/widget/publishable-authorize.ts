@@ -61,6 +61,10 @@ export function authorizePublishable(request: FastifyRequest, key: ActivePublish
   const products = FLOW_ROUTES[route];
   if (!products) throw widgetErrors.operationNotAllowed(route);
   requireAllowedOrigin(request, key);
+  // A sync fetches the units' external calendars: not something anonymous visitors may set off.
+  if (route === 'GET /v1/availability' && [(request.query as Record<string, unknown>).perform_sync].flat().includes('true')) {
+    throw widgetErrors.operationNotAllowed('perform_sync');
+  }
   for (const product of products(request)) {
     if (typeof product === 'string' && product.trim() !== '' && !key.productIds.includes(product.trim().toLowerCase())) {
       throw widgetErrors.productNotListed(product);

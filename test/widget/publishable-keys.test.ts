@@ -94,6 +94,7 @@ forEachBackend('publishable keys', (ctx) => {
       { method: 'GET', url: '/v1/publishable-keys' },
       { method: 'POST', url: '/v1/publishable-keys', payload: { widget_id: org.widget } },
       { method: 'POST', url: '/v1/rpc/anything', payload: {} },
+      { method: 'GET', url: `/v1/availability?product_ids=${org.listed}&perform_sync=true` },
     ] as InjectOptions[]) {
       const response = await call(pk, request);
       assert.equal(response.statusCode, 403, `${request.method} ${request.url}: ${response.body}`);
@@ -106,7 +107,8 @@ forEachBackend('publishable keys', (ctx) => {
       payload: { ...stay(org.listed, { [org.adults]: 2 }), form_values: { [org.email]: 'guest@example.com' } },
     });
     assert.equal(booked.statusCode, 201, booked.body);
-    const { booking_id: bookingId } = booked.json<{ booking_id: string }>();
+    const { booking_id: bookingId, guest_url: guestUrl } = booked.json<{ booking_id: string; guest_url: string }>();
+    assert.match(guestUrl, /^http:\/\/localhost(:\d+)?\/g\/[0-9A-Za-z]{32}$/);
     const bookings = await secret({ method: 'GET', url: `/v1/bookings?id=eq.${bookingId}&select=widget_id,site_id` });
     assert.deepEqual(bookings.json(), [{ widget_id: org.widget, site_id: null }]);
     const read = await call(pk, { method: 'GET', url: `/v1/bookings?id=eq.${bookingId}` });
@@ -118,6 +120,21 @@ forEachBackend('publishable keys', (ctx) => {
     assert.ok(events.some((e) => e.event === 'view'), JSON.stringify(events));
     assert.ok(events.some((e) => e.event === 'quote' && e.product_id === org.listed), JSON.stringify(events));
     assert.deepEqual(events.filter((e) => e.event === 'booking'), [{ event: 'booking', product_id: org.listed, booking_id: bookingId }]);
+  });
+
+  it('gives the guest link to the booking request only, not to a replay of its Idempotency-Key', async () => {
+    const request = {
+      method: 'POST', url: '/v1/book', headers: { 'idempotency-key': 'widget-replay-1' },
+      payload: { ...stay(org.listed, { [org.adults]: 1 }, '2027-06-07', '2027-06-10'), form_values: { [org.email]: 'b@example.com' } },
+    } as const;
+    const first = await call(pk, request);
+    assert.equal(first.statusCode, 201, first.body);
+    assert.ok(first.json<{ guest_url?: string }>().guest_url);
+    const replay = await call(pk, request);
+    assert.equal(replay.statusCode, 201);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(replay.json<{ booking_id: string }>().booking_id, first.json<{ booking_id: string }>().booking_id);
+    assert.equal(replay.json<{ guest_url?: string }>().guest_url, undefined);
   });
 
   it('answers CORS only for the widget\'s allowed origins, and refuses other pages with 403 SK722', async () => {

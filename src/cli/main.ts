@@ -30,6 +30,7 @@ const SERVER_FLAGS = {
   'data-dir': { type: 'string' },
   'log-level': { type: 'string' },
   worker: { type: 'string' },
+  processes: { type: 'string' },
 } as const;
 
 /** The environment's configuration with `--flag` values taking precedence over their variables. */
@@ -41,6 +42,7 @@ function configWithFlags(values: Partial<Record<keyof typeof SERVER_FLAGS, strin
     DATA_DIR: values['data-dir'],
     LOG_LEVEL: values['log-level'],
     STAYKIT_WORKER: values.worker,
+    STAYKIT_PROCESSES: values.processes,
   };
   const env = { ...process.env };
   for (const [name, value] of Object.entries(overrides)) if (value !== undefined) env[name] = value;

@@ -3,17 +3,33 @@
  * address without a key). Their reads go to the primary, so a client never reads a replica older than its own write.
  * In memory, per process; `staykit serve --processes N` shares the marks between its processes (src/cluster).
  */
+
+/** Every store of this process, for marks made by the other processes of a cluster. */
+const stores = new Set<WeakRef<RecentWrites>>();
+
+/** Set by src/cluster in a cluster's process: passes each mark made here to the other processes. */
+export const markPublisher: { publish: ((who: string, until: number) => void) | undefined } = { publish: undefined };
+
+/** A mark another process made: every store of this process remembers it. */
+export function rememberEverywhere(who: string, until: number): void {
+  for (const reference of stores) {
+    const store = reference.deref();
+    if (store) store.remember(who, until);
+    else stores.delete(reference);
+  }
+}
+
 export class RecentWrites {
   private readonly until = new Map<string, number>();
-  /** Called with each new mark (the cluster passes it on to its other processes). */
-  onMark: ((who: string, until: number) => void) | undefined;
 
-  constructor(readonly windowMs: number, private readonly now: () => number = Date.now) {}
+  constructor(readonly windowMs: number, private readonly now: () => number = Date.now) {
+    stores.add(new WeakRef(this));
+  }
 
   mark(who: string): void {
     const until = this.now() + this.windowMs;
     this.remember(who, until);
-    this.onMark?.(who, until);
+    markPublisher.publish?.(who, until);
   }
 
   /** A mark made elsewhere (another process). */

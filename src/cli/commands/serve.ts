@@ -12,6 +12,7 @@ import { openServerDatabases } from '../support/database.js';
 import { seedCommand } from './seed.js';
 import { savedDemoLogin, saveDemoLogin } from './user.js';
 import { startBackgroundWorkers, type BackgroundWorkers } from './worker.js';
+import { clusterWorkerConfig, isClusterPrimary, serveCluster } from '../../cluster/serve-cluster.js';
 import { describeMailDestination } from '../../automations/mailer.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
@@ -34,7 +35,10 @@ async function demoApiKey(db: Database, config: Config): Promise<string | undefi
   return seeded.api_key;
 }
 
-export async function serve(config: Config): Promise<void> {
+export async function serve(settings: Config): Promise<void> {
+  // --processes N: this process supervises N API processes (src/cluster), or is one of them.
+  if (isClusterPrimary(settings)) return serveCluster(settings);
+  const config = clusterWorkerConfig(settings);
   const databases = await openServerDatabases(config);
   const { api: db, background } = databases;
   const apiKey = await demoApiKey(db, config);

@@ -2,11 +2,11 @@
  * GET /v1/availability's one statement, as `{ text, values }`: with date multiranges, what covers each date of the
  * window and which configuration governs it, per product (availability.ts turns it into the response).
  */
-import { blockingEventsOf, governingConfigurations, relatedBlocksOf, type SqlQuery } from './queries.js';
+import { blockingEventsOf, dateOverrides, governingConfigurations, relatedBlocksOf, type SqlQuery } from './queries.js';
 
 /**
- * One statement: per product, the categories of [first, last] as consecutive ranges and its governing
- * configurations. `now` fixes "today" in each product's time zone.
+ * One statement: per product, the categories of [first, last] as consecutive ranges, its governing
+ * configurations and its per-date overrides (a closed date is a closed category). `now` fixes "today" in each product's time zone.
  */
 export function availabilityQuery(productIds: string[] | null, first: string, last: string, includeTentative: boolean, now: Date): SqlQuery {
   return {
@@ -22,6 +22,8 @@ export function availabilityQuery(productIds: string[] | null, first: string, la
     c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time,
     (SELECT min((r ->> 'rate')::integer) FROM jsonb_array_elements(c.rates) AS r
      WHERE (r ->> 'duration')::integer <= greatest(c.min_duration, 1)) AS rate`)}
+), ov AS (
+  ${dateOverrides((column) => `${column} IN (SELECT id FROM p)`, '$2::date', '$3::date')}
 ), ev AS (
   -- Blocking events never overlap one another, padding included (calendar_events_no_overlap).
   SELECT e.product_id, piece.category, piece.dates
@@ -42,8 +44,10 @@ export function availabilityQuery(productIds: string[] | null, first: string, la
   CROSS JOIN LATERAL unnest(related.dates) AS piece
 ), free AS MATERIALIZED (
   SELECT p.id AS product_id, datemultirange(p.visible) - coalesce(blocked.dates, '{}') AS dates,
-    coalesce(coverage.dates, '{}') AS open
+    coalesce(coverage.dates, '{}') - coalesce(shut.dates, '{}') AS open
   FROM p
+  LEFT JOIN (SELECT product_id, range_agg(daterange(date, date + 1)) AS dates FROM ov WHERE closed GROUP BY product_id) AS shut
+    ON shut.product_id = p.id
   LEFT JOIN (SELECT product_id, range_agg(dates) AS dates FROM ev GROUP BY product_id) AS blocked ON blocked.product_id = p.id
   LEFT JOIN (SELECT product_id, range_agg(governs) AS dates FROM cfg GROUP BY product_id) AS coverage ON coverage.product_id = p.id
 ), pieces AS (
@@ -65,10 +69,15 @@ export function availabilityQuery(productIds: string[] | null, first: string, la
      'dates', (SELECT json_agg(json_build_array(lower(r)::text, upper(r)::text)) FROM unnest(governs) AS r))) AS configurations
   FROM cfg WHERE NOT isempty(governs)
   GROUP BY product_id
+), overrides AS (
+  SELECT product_id, json_agg(json_build_array(date::text, rate, min_duration) ORDER BY date) AS overrides
+  FROM ov WHERE NOT closed AND (rate IS NOT NULL OR min_duration IS NOT NULL)
+  GROUP BY product_id
 )
 SELECT p.id AS product_id, p.rent_period, p.product_cooldown, p.today::text AS today, timeline.categories,
-  coalesce(governing.configurations, '[]') AS configurations
+  coalesce(governing.configurations, '[]') AS configurations, coalesce(overrides.overrides, '[]') AS overrides
 FROM p JOIN timeline ON timeline.product_id = p.id LEFT JOIN governing ON governing.product_id = p.id
+  LEFT JOIN overrides ON overrides.product_id = p.id
 ORDER BY p.created_at, p.id`,
     values: [productIds, first, last, includeTentative, now.toISOString()],
   };

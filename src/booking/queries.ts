@@ -171,6 +171,52 @@ export function couponsQuery(codes: readonly string[]): SqlQuery {
   };
 }
 
+/**
+ * Per-date overrides of the products matching `productCondition` (on `product_id`) for the dates of [first, last]:
+ * one row per product and date that has any, with the rate, minimum stay and closure that apply. A manual
+ * price_calendar_entries row wins over PriceLabs; PriceLabs' prices count only for units with pricelabs_enabled
+ * and in the unit's currency (docs/booking.md#prices-per-date). Shared with the availability statement.
+ */
+export function dateOverrides(productCondition: (column: string) => string, first: string, last: string): string {
+  return `SELECT coalesce(m.product_id, l.product_id) AS product_id, coalesce(m.date, l.date) AS date,
+      coalesce(m.rate, l.price) AS rate, coalesce(m.min_duration, l.min_stay) AS min_duration,
+      coalesce(m.closed, false) AS closed
+    FROM (SELECT e.product_id, e.date, e.rate, e.min_duration, e.closed FROM api.price_calendar_entries AS e
+          WHERE ${productCondition('e.product_id')} AND e.date BETWEEN ${first} AND ${last}) AS m
+    FULL JOIN (SELECT pl.product_id, pl.date, pl.price, pl.min_stay
+               FROM api.pricelabs_pricing AS pl JOIN api.products AS p ON p.id = pl.product_id
+               WHERE ${productCondition('pl.product_id')} AND pl.date BETWEEN ${first} AND ${last}
+                 AND p.pricelabs_enabled AND pl.currency = p.currency) AS l
+      ON l.product_id = m.product_id AND l.date = m.date`;
+}
+
+interface OverrideRow {
+  product_id: string;
+  date: string;
+  rate: number | null;
+  min_duration: number | null;
+  closed: boolean;
+}
+
+function dateOverridesQuery(productIds: readonly string[], first: string, last: string): SqlQuery {
+  return {
+    text: `SELECT o.product_id, o.date::text AS date, o.rate, o.min_duration, o.closed
+           FROM (${dateOverrides((column) => `${column} = ANY ($1::uuid[])`, '$2::date', '$3::date')}) AS o`,
+    values: [productIds, first, last],
+  };
+}
+
+/** A night with its date's override applied: closed → no configuration; a minimum stay replaces the configuration's. */
+function withOverride(night: Night, override: OverrideRow | undefined): Night {
+  if (!override || !night.configuration) return night;
+  if (override.closed) return { date: night.date, configuration: null, rate: null };
+  return {
+    date: night.date,
+    configuration: override.min_duration === null ? night.configuration : { ...night.configuration, min_duration: override.min_duration },
+    rate: override.rate ?? night.rate,
+  };
+}
+
 interface GoverningRow {
   product_id: string;
   rate: number | null;
@@ -179,7 +225,10 @@ interface GoverningRow {
   dates: [string, string][];
 }
 
-/** Every date of [first, last] for each product: its configuration and rate, or none (closed). */
+/**
+ * Every date of [first, last] for each product: its configuration and rate, or none (closed), with the date's
+ * override applied (configuration < PriceLabs < manual entry).
+ */
 export async function loadNights(
   tx: Queryable, productIds: readonly string[], first: string, last: string, length: number, guests: number,
 ): Promise<Map<string, Night[]>> {
@@ -192,6 +241,11 @@ export async function loadNights(
         list[i] = { date: list[i]!.date, configuration: row.configuration, rate: row.rate };
       }
     }
+  }
+  for (const override of await run<OverrideRow>(tx, dateOverridesQuery(productIds, first, last))) {
+    const list = nights.get(override.product_id)!;
+    const i = daysBetween(first, override.date);
+    list[i] = withOverride(list[i]!, override);
   }
   return nights;
 }

@@ -48,6 +48,7 @@ const FLOW_TRANSACTION: TenantTransactionOptions = {
     'products', 'product_configurations', 'product_attribute_options', 'calendar_events', 'capacity_groups',
     'capacity_group_dependencies', 'capacities', 'services', 'service_options', 'product_services', 'taxes',
     'product_taxes', 'coupons', 'coupon_uses', 'coupon_products', 'coupon_services', 'service_payment_moments',
+    'price_calendar_entries', 'pricelabs_pricing',
   ],
 };
 

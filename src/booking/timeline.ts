@@ -38,6 +38,8 @@ export interface ProductTimeline {
   /** Consecutive, non-overlapping ranges covering the whole window read, in date order. */
   categories: [start: string, end: string, category: Category][];
   configurations: GoverningConfiguration[];
+  /** Per-date rate and minimum stay (price_calendar_entries, PriceLabs) where a date has one; closed dates are a category. */
+  overrides: [date: string, rate: number | null, minDuration: number | null][];
 }
 
 export interface Day {
@@ -108,6 +110,9 @@ export function toDays(timeline: ProductTimeline, start: string, end: string, sh
     for (const [from, to] of governing.dates) configuration.fill(governing, daysBetween(first, from), daysBetween(first, to));
   }
 
+  const override = new Map(timeline.overrides.map(([date, rate, minDuration]) => [daysBetween(first, date), { rate, minDuration }]));
+  const minDuration = (i: number): number | null => override.get(i)?.minDuration ?? configuration[i]?.min_duration ?? null;
+
   const free = (i: number): boolean => category[i] === 'open';
   const unblocked = (from: number, days: number): boolean => {
     for (let i = from; i < from + days && i < length; i += 1) if (BLOCKING.has(category[i]!)) return false;
@@ -119,11 +124,12 @@ export function toDays(timeline: ProductTimeline, start: string, end: string, sh
   for (let i = Math.max(0, daysBetween(first, start)); i < Math.min(length, daysBetween(first, end)); i += 1) {
     const date = addDays(first, i);
     const weekday = weekdayIndex(date);
-    const governing = configuration[i];
+    // A date closed by its override has no configuration, as one no configuration governs.
+    const governing = category[i] === 'closed' ? undefined : configuration[i];
     let checkIn = false;
     if (governing && free(i) && governing.check_in_days[weekday]) {
       const advance = daysBetween(timeline.today, date);
-      const nights = Math.max(governing.min_duration, 1);
+      const nights = Math.max(minDuration(i) ?? governing.min_duration, 1);
       checkIn = advance >= governing.min_advance && (!governing.max_advance || advance <= governing.max_advance);
       for (let night = 0; checkIn && night < nights; night += 1) checkIn = free(i + night);
       checkIn &&= unblocked(i + nights, cooldown(i));
@@ -136,7 +142,8 @@ export function toDays(timeline: ProductTimeline, start: string, end: string, sh
     }
     days.push({
       date, status: statusOf(category[i]!, show), check_in: checkIn, checkout,
-      min_duration: governing?.min_duration ?? null, max_duration: governing?.max_duration ?? null, rate: governing?.rate ?? null,
+      min_duration: governing ? minDuration(i) : null, max_duration: governing?.max_duration ?? null,
+      rate: governing ? (override.get(i)?.rate ?? governing.rate) : null,
     });
   }
   return days;

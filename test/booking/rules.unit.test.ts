@@ -90,6 +90,7 @@ describe('booking rules (pure)', () => {
         id: 'c', check_in_days: Array(7).fill(true), checkout_days: Array(7).fill(true), min_duration: 2, max_duration: 0,
         min_advance: 0, max_advance: 0, cooldown_time: 0, rate: 100, dates: [['2027-03-01', '2027-03-06']],
       }],
+      overrides: [],
     };
     const days = toDays(timeline, '2027-03-02', '2027-03-05', show);
     // A 2-night minimum: check-in on the 2nd (nights 2, 3 free), not on the 3rd (night 4 booked).

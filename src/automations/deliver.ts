@@ -12,7 +12,7 @@
  */
 import type { MailAttachment, OutgoingMail, SendOutcome } from './mailer.js';
 import { finishJob, holdJob, retryJob, type ClaimedJob } from './queries.js';
-import { fromHeader, type AutomationRuntime, type JobReport } from './runtime.js';
+import { fromHeader, namedAddress, type AutomationRuntime, type JobReport } from './runtime.js';
 
 interface MessageRow {
   status: string;
@@ -21,7 +21,7 @@ interface MessageRow {
   subject: string;
   body: string;
   organization_name: string;
-  reply_to: string | null;
+  reply_to: { name: string; email: string } | null;
   attachments: MailAttachment[];
   calendar_event_task_id: string | null;
 }
@@ -29,7 +29,7 @@ interface MessageRow {
 const MESSAGE = `
   SELECT m.status, m.to_address, m.from_address, m.subject, m.body, o.name AS organization_name,
          j.attachments, j.calendar_event_task_id,
-         (SELECT CASE WHEN r.name <> '' THEN '"' || replace(r.name, '"', '') || '" <' || r.email || '>' ELSE r.email END
+         (SELECT jsonb_build_object('name', r.name, 'email', r.email)
           FROM api.calendar_events AS e
           JOIN api.product_reply_to_addresses AS pr ON pr.product_id = e.product_id AND pr.organization_id = e.organization_id
           JOIN api.reply_to_addresses AS r ON r.id = pr.reply_to_address_id AND r.organization_id = pr.organization_id
@@ -91,7 +91,7 @@ export async function runDeliveryJob(job: ClaimedJob, runtime: AutomationRuntime
   const mail: OutgoingMail = {
     messageId: `<${messageId}@staykit>`,
     from,
-    replyTo: message.reply_to ?? undefined,
+    replyTo: message.reply_to ? namedAddress(message.reply_to.name, message.reply_to.email) : undefined,
     to: message.to_address,
     subject: message.subject,
     text: message.body,

@@ -13,7 +13,7 @@ import { invalidBody, notFound, unsupportedMethod } from '../errors/catalogue.js
 import { apiError } from '../errors/registry.js';
 import { composeMessage, loadTemplate } from './compose.js';
 import { loadBookingRecord } from './context.js';
-import { fromHeader } from './runtime.js';
+import { fromHeader, namedAddress } from './runtime.js';
 
 export interface AutomationRouteDeps {
   db: Database;
@@ -73,7 +73,7 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
     return reply.send({
       to: record.contact?.email ?? null,
       from: fromHeader(config.emailFrom, record.organization.name),
-      reply_to: record.reply_to ? record.reply_to.email : null,
+      reply_to: record.reply_to ? namedAddress(record.reply_to.name, record.reply_to.email) : null,
       language: composed.language,
       subject: composed.subject,
       body: composed.body,

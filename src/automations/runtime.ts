@@ -26,8 +26,14 @@ export interface JobReport {
   detail?: string;
 }
 
+/** `"Name" <address>`, or the bare address without a name; quotes, angle brackets and line breaks are dropped from it. */
+export function namedAddress(name: string | null | undefined, address: string): string {
+  const clean = (name ?? '').replace(/["\\\r\n<>]/g, '').trim();
+  return clean ? `"${clean}" <${address}>` : address;
+}
+
 /** `"Organization name" <address>` when the address has no display name of its own. */
 export function fromHeader(emailFrom: string, organizationName: string): string {
   if (emailFrom.includes('<')) return emailFrom;
-  return `"${organizationName.replace(/["\\\r\n]/g, '')}" <${emailFrom}>`;
+  return namedAddress(organizationName, emailFrom);
 }

@@ -8,13 +8,7 @@ import type { Transaction } from '../db/types.js';
 import { composeMessage, loadTemplate, type ComposedMessage } from './compose.js';
 import { loadBookingRecord } from './context.js';
 import { describeDelivery, finishJob, holdJob, insertMessage, type ClaimedJob } from './queries.js';
-import type { AutomationRuntime, JobReport } from './runtime.js';
-
-/** `"First Last" <address>`, or the bare address when the guest has no name. */
-function addressWithName(firstName: string | undefined, lastName: string | undefined, email: string): string {
-  const name = [firstName, lastName].filter(Boolean).join(' ').replace(/["\\\r\n<>]/g, '').trim();
-  return name ? `"${name}" <${email}>` : email;
-}
+import { namedAddress, type AutomationRuntime, type JobReport } from './runtime.js';
 
 async function skip(tx: Transaction, job: ClaimedJob, runtime: AutomationRuntime, reason: string): Promise<JobReport> {
   const finish = finishJob(job, runtime.now(), reason);
@@ -46,7 +40,8 @@ export async function runTemplateJob(job: ClaimedJob, runtime: AutomationRuntime
       return skip(tx, job, runtime, `the template does not render: ${(error as Error).message}`);
     }
     const insert = insertMessage(job.organization_id, {
-      to_address: addressWithName(record.contact?.first_name, record.contact?.last_name, email), from_address: null, subject: composed.subject, body: composed.body, booking_id: record.booking.id,
+      to_address: namedAddress([record.contact?.first_name, record.contact?.last_name].filter(Boolean).join(' '), email),
+      from_address: null, subject: composed.subject, body: composed.body, booking_id: record.booking.id,
       contact_id: record.contact?.id ?? null, message_template_id: job.message_template_id,
     });
     const messageId = (await tx.query<{ id: string }>(insert.text, insert.values)).rows[0]!.id;

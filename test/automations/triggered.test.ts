@@ -26,6 +26,8 @@ forEachBackend('triggered e-mails', (ctx) => {
     org = await createOrganization(ctx.db, 'Seaside Rentals');
     api = client(app, org.key);
     unit = await bookableUnit(ctx.db, org.id);
+    const replyTo = await insert<{ id: string }>(ctx.db, 'reply_to_addresses', { organization_id: org.id, email: 'host@seaside.example', name: 'Seaside Høst' });
+    await insert(ctx.db, 'product_reply_to_addresses', { organization_id: org.id, product_id: unit.product, reply_to_address_id: replyTo.id });
     await insert(ctx.db, 'email_templates', {
       organization_id: org.id,
       trigger: 'confirmed',
@@ -78,6 +80,7 @@ forEachBackend('triggered e-mails', (ctx) => {
     assert.match(raw, /^To: =\?UTF-8\?[QB]\?.*\?= <zoe@example\.com>$/m);
     assert.ok(/^[\x00-\x7f]*$/.test(raw.slice(0, raw.indexOf('\r\n\r\n'))), 'headers are 7-bit');
     assert.equal(mail.headers.from, 'Seaside Rentals <bookings@staykit.test>');
+    assert.equal(mail.headers['reply-to'], 'Seaside Høst <host@seaside.example>');
     const text = textOf(mail);
     assert.match(text, /^Beste Zoë, tot 2027-06-10 in Duinhuis\. Totaal €\s200,00\./);
     assert.match(text, /Your booking: https:\/\/stay\.example\.com\/bookings\/\w+/);

@@ -18,6 +18,9 @@ import { pgbouncerAvailable, startPgBouncer, type PgBouncer } from './support/pg
 const skip = !BACKENDS.includes('postgres')
   ? 'needs PostgreSQL'
   : pgbouncerAvailable() ? false : 'PgBouncer is not installed (/usr/sbin/pgbouncer; apt-get install pgbouncer)';
+if (skip && pgbouncerAvailable() === false && process.env.STAYKIT_TEST_REQUIRE_PGBOUNCER === '1') {
+  throw new Error(`STAYKIT_TEST_REQUIRE_PGBOUNCER=1, but ${skip}`);
+}
 
 describe('the API through PgBouncer in transaction mode [postgres]', { skip }, () => {
   let database: TestDatabase;

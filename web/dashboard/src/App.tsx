@@ -9,9 +9,11 @@ import { permissionsOf } from './api/permissions';
 import { currentSession, type Session } from './api/session';
 import { ErrorAlert } from './common/ErrorAlert';
 import { formatterFor, localeOf, type OrganizationLocale } from './common/format';
+import { useLocation } from './common/router';
 import { Login } from './shell/Login';
+import { SetPassword } from './shell/SetPassword';
 import { Shell } from './shell/Shell';
-import { WorkspaceContext, type Workspace } from './shell/context';
+import { WorkspaceContext, type Workspace as WorkspaceValue } from './shell/context';
 
 type State =
   | { kind: 'loading' }
@@ -29,6 +31,12 @@ function organizationLocale(organization: Session['organization']): Organization
 }
 
 export function App() {
+  const { path, search } = useLocation();
+  return path === '/set-password' ? <SetPassword token={search.get('token')} /> : <Workspace />;
+}
+
+/** The signed-in app, or the login page. */
+function Workspace() {
   const [state, setState] = useState<State>({ kind: 'loading' });
 
   const load = useCallback(async () => {
@@ -47,7 +55,7 @@ export function App() {
     void load();
   }, [load]);
 
-  const workspace = useMemo<Workspace | null>(() => {
+  const workspace = useMemo<WorkspaceValue | null>(() => {
     if (state.kind !== 'signed-in') return null;
     return {
       session: state.session,

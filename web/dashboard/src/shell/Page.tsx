@@ -4,14 +4,24 @@ import { match } from '../common/router';
 import { BookingPage } from '../bookings/BookingPage';
 import { BookingsList } from '../bookings/BookingsList';
 import { ApiKeys } from '../settings/ApiKeys';
+import { EmailTemplates } from '../settings/EmailTemplates';
+import { Members } from '../settings/Members';
+import { Webhooks } from '../settings/Webhooks';
 import { Timeline } from '../timeline/Timeline';
+import { UnitPage } from '../units/UnitPage';
+import { Units } from '../units/Units';
 
 export function Page({ path }: { path: string }) {
   if (path === '/') return <Timeline />;
   const routes: [string, (params: Record<string, string>) => React.ReactNode][] = [
     ['/bookings', () => <BookingsList />],
     ['/bookings/:id', ({ id }) => <BookingPage bookingId={id!} key={id} />],
+    ['/units', () => <Units />],
+    ['/units/:id', ({ id }) => <UnitPage unitId={id!} key={id} />],
     ['/settings/keys', () => <ApiKeys />],
+    ['/settings/webhooks', () => <Webhooks />],
+    ['/settings/templates', () => <EmailTemplates />],
+    ['/settings/members', () => <Members />],
   ];
   for (const [pattern, render] of routes) {
     const params = match(pattern, path);

@@ -1,0 +1,119 @@
+/**
+ * Members of the organization and what each may do: role (owners and admins may do everything) and permissions per
+ * resource. Dashboard logins for members are created with `staykit user create` (docs/dashboard.md).
+ */
+import { useState, type FormEvent } from 'react';
+import { Badge, Button, CloseButton, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { database, rowsOf } from '../api/database';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { useLoad } from '../common/use-load';
+import { useWorkspace } from '../shell/context';
+
+interface Member {
+  id: string;
+  name: string;
+  email: string | null;
+  role: string;
+  active: boolean;
+  user_id: string | null;
+  permissions: { id: string; resource: string; access: 'read' | 'write' }[];
+}
+
+const ROLES = ['owner', 'admin', 'manager', 'staff', 'cleaner', 'maintenance'];
+const RESOURCES = ['*', 'calendar_events', 'calendar_event_tasks', 'bookings', 'contacts', 'products', 'product_configurations', 'price_calendar_entries', 'coupons', 'payments', 'messages', 'email_templates', 'webhooks', 'members', 'permissions', 'api_keys'];
+
+export function Members() {
+  const { can } = useWorkspace();
+  const members = useLoad(async () => rowsOf(await database.from('members')
+    .select(`id,name,email,role,active,user_id${can('permissions') ? ',permissions(id,resource,access)' : ''}`).order('name')) as unknown as Member[], [can]);
+  const [error, setError] = useState<unknown>(null);
+  const mayWrite = can('members', 'write');
+  const act = async (work: () => PromiseLike<{ data: unknown; error: unknown; status: number }>) => {
+    setError(null);
+    try {
+      rowsOf(await work());
+      members.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <Stack>
+      <Title order={2}>Members</Title>
+      <Text size="sm">Owners and admins may do everything. Everyone else may do what their permissions allow — the server enforces it, not only this page. Give a member a login with <code>staykit user create</code>.</Text>
+      <ErrorAlert error={members.error ?? error} title="Members" />
+      {mayWrite && <NewMember onAdded={members.reload} />}
+      {members.loading && !members.data && <Loader size="sm" aria-label="Loading members" />}
+      {members.data?.map((member) => (
+        <Paper withBorder p="md" key={member.id} component="section" aria-label={`Member ${member.name}`}>
+          <Group justify="space-between" wrap="wrap">
+            <Stack gap={0}>
+              <Text fw={600}>{member.name}{!member.active && ' (former member)'}</Text>
+              <Text size="sm" c="dimmed">{member.email ?? 'no e-mail'} · {member.user_id ? 'has a login' : 'no login'}</Text>
+            </Stack>
+            <Select aria-label={`Role of ${member.name}`} data={ROLES} value={member.role} disabled={!mayWrite} w={160}
+              onChange={(role) => role && act(() => database.from('members').update({ role }).eq('id', member.id))} />
+          </Group>
+          {can('permissions') && !['owner', 'admin'].includes(member.role) && (
+            <Stack gap="xs" mt="sm">
+              <Group gap="xs">
+                {member.permissions.length === 0 && <Text size="sm" c="dimmed">No permissions: sees only the units.</Text>}
+                {member.permissions.map((permission) => (
+                  <Badge key={permission.id} variant="outline" color="dark" tt="none"
+                    rightSection={can('permissions', 'write') ? <CloseButton size="xs" aria-label={`Remove ${permission.resource}:${permission.access}`}
+                      onClick={() => act(() => database.from('permissions').delete().eq('id', permission.id))} /> : undefined}>
+                    {permission.resource}:{permission.access}
+                  </Badge>
+                ))}
+              </Group>
+              {can('permissions', 'write') && <NewPermission memberId={member.id} name={member.name} onAdd={(body) => act(() => database.from('permissions').insert(body))} />}
+            </Stack>
+          )}
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function NewPermission({ memberId, name, onAdd }: { memberId: string; name: string; onAdd: (body: { member_id: string; resource: string; access: string }) => void }) {
+  const [resource, setResource] = useState<string | null>('calendar_events');
+  const [access, setAccess] = useState<string | null>('read');
+  return (
+    <Group gap="xs" align="flex-end">
+      <Select label="Resource" aria-label={`Resource for ${name}`} data={RESOURCES} value={resource} onChange={setResource} searchable w={200} size="xs" />
+      <Select label="Access" aria-label={`Access for ${name}`} data={['read', 'write']} value={access} onChange={setAccess} w={100} size="xs" />
+      <Button size="xs" variant="default" disabled={!resource || !access} onClick={() => onAdd({ member_id: memberId, resource: resource!, access: access! })}>Grant</Button>
+    </Group>
+  );
+}
+
+function NewMember({ onAdded }: { onAdded: () => void }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<string | null>('staff');
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      rowsOf(await database.from('members').insert({ name, email: email || null, role }));
+      setName('');
+      setEmail('');
+      onAdded();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <Paper withBorder p="md" component="form" onSubmit={submit} aria-label="Add a member">
+      <ErrorAlert error={error} title="The member was not added" />
+      <Group align="flex-end" wrap="wrap">
+        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <TextInput label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+        <Select label="Role" data={ROLES} value={role} onChange={setRole} w={160} />
+        <Button type="submit">Add member</Button>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,95 @@
+/** Per-date prices of a unit: set a rate, a minimum stay or a closure on a range of dates, or remove one. */
+import { useState } from 'react';
+import { Button, Card, Checkbox, Group, Loader, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { database, rowsOf } from '../api/database';
+import { addDays, daysBetween } from '../common/dates';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { useLoad } from '../common/use-load';
+import { useWorkspace } from '../shell/context';
+import { currencyDigits } from './intervals';
+
+interface Entry {
+  id: string;
+  date: string;
+  rate: number | null;
+  min_duration: number | null;
+  closed: boolean;
+}
+
+export function DatePrices({ unitId, currency }: { unitId: string; currency: string }) {
+  const { can, format } = useWorkspace();
+  const today = format.today();
+  const entries = useLoad(async () => rowsOf(await database.from('price_calendar_entries').select('id,date,rate,min_duration,closed')
+    .eq('product_id', unitId).gte('date', today).order('date').limit(366)) as Entry[], [unitId, today]);
+  const [range, setRange] = useState<[string | null, string | null]>([null, null]);
+  const [rate, setRate] = useState<number | string>('');
+  const [minStay, setMinStay] = useState<number | string>('');
+  const [closed, setClosed] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const digits = currencyDigits(currency);
+
+  const apply = async () => {
+    const [start, last] = range;
+    if (!start || !last) return;
+    setBusy(true);
+    setError(null);
+    const rows = Array.from({ length: daysBetween(start, last) + 1 }, (_, index) => ({
+      product_id: unitId, date: addDays(start, index), closed,
+      rate: rate === '' ? null : Math.round(Number(rate) * 10 ** digits), min_duration: minStay === '' ? null : Number(minStay),
+    }));
+    try {
+      rowsOf(await database.from('price_calendar_entries').upsert(rows, { onConflict: 'product_id,date' }));
+      entries.reload();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async (id: string) => {
+    try {
+      rowsOf(await database.from('price_calendar_entries').delete().eq('id', id));
+      entries.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <Card withBorder component="section" aria-label="Prices per date">
+      <Stack>
+        <Title order={3} size="h4">Prices per date</Title>
+        <ErrorAlert error={entries.error ?? error} title="Prices per date" />
+        {can('price_calendar_entries', 'write') && (
+          <Group align="flex-end" wrap="wrap">
+            <DatePickerInput type="range" label="Dates" value={range} onChange={(value) => setRange(value as [string | null, string | null])} minDate={today} allowSingleDateInRange miw={220} />
+            <NumberInput label={`Rate per night (${currency})`} value={rate} onChange={setRate} min={0} decimalScale={digits} w={170} />
+            <NumberInput label="Minimum stay" value={minStay} onChange={setMinStay} min={0} w={130} />
+            <Checkbox label="Closed" checked={closed} onChange={(e) => setClosed(e.currentTarget.checked)} />
+            <Button onClick={apply} loading={busy} disabled={!range[0] || !range[1]}>Apply to these dates</Button>
+          </Group>
+        )}
+        {entries.loading && !entries.data && <Loader size="sm" aria-label="Loading prices per date" />}
+        {entries.data?.length === 0 && <Text size="sm" c="dimmed">None: the configurations decide every date.</Text>}
+        {entries.data && entries.data.length > 0 && (
+          <Table aria-label="Prices per date">
+            <Table.Thead><Table.Tr><Table.Th>Date</Table.Th><Table.Th>Rate</Table.Th><Table.Th>Minimum stay</Table.Th><Table.Th>Closed</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {entries.data.map((entry) => (
+                <Table.Tr key={entry.id}>
+                  <Table.Td>{format.date(entry.date)}</Table.Td>
+                  <Table.Td>{entry.rate === null ? '—' : format.money(entry.rate, currency)}</Table.Td>
+                  <Table.Td>{entry.min_duration ?? '—'}</Table.Td>
+                  <Table.Td>{entry.closed ? 'closed' : ''}</Table.Td>
+                  <Table.Td>{can('price_calendar_entries', 'write') && <Button size="xs" variant="outline" color="red" onClick={() => remove(entry.id)} aria-label={`Remove the price of ${format.date(entry.date)}`}>Remove</Button>}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,69 @@
+/** Units and prices: the units (each opens its configurations, rates and per-date prices) and the coupons. */
+import { Anchor, Badge, Loader, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { database, rowsOf } from '../api/database';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { localized } from '../common/format';
+import { Link } from '../common/router';
+import { useLoad } from '../common/use-load';
+import { useWorkspace } from '../shell/context';
+import { Coupons } from './Coupons';
+
+interface UnitRow {
+  id: string;
+  name: Record<string, string>;
+  rent_period: string;
+  interaction: string;
+  timezone: string;
+  currency: string;
+  product_configurations?: { id: string }[];
+}
+
+export function Units() {
+  const { can } = useWorkspace();
+  return (
+    <Stack>
+      <Title order={2}>Units and prices</Title>
+      <Tabs defaultValue="units" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="units">Units</Tabs.Tab>
+          {can('coupons') && <Tabs.Tab value="coupons">Coupons</Tabs.Tab>}
+        </Tabs.List>
+        <Tabs.Panel value="units" pt="md"><UnitList /></Tabs.Panel>
+        {can('coupons') && <Tabs.Panel value="coupons" pt="md"><Coupons /></Tabs.Panel>}
+      </Tabs>
+    </Stack>
+  );
+}
+
+function UnitList() {
+  const { can, locale } = useWorkspace();
+  const units = useLoad(async () => rowsOf(await database.from('products')
+    .select(`id,name,rent_period,interaction,timezone,currency${can('product_configurations') ? ',product_configurations(id)' : ''}`)
+    .is('deleted_at', null).order('created_at')) as unknown as UnitRow[], [can]);
+  if (units.loading && !units.data) return <Loader size="sm" aria-label="Loading units" />;
+  return (
+    <Stack>
+      <ErrorAlert error={units.error} title="The units could not be loaded" />
+      {units.data?.length === 0 && <Text c="dimmed">No units yet. Create one with POST /v1/create-product.</Text>}
+      {units.data && units.data.length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label="Units" striped>
+            <Table.Thead><Table.Tr><Table.Th>Unit</Table.Th><Table.Th>Rented</Table.Th><Table.Th>Booking</Table.Th><Table.Th>Time zone</Table.Th><Table.Th>Currency</Table.Th><Table.Th>Configurations</Table.Th></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {units.data.map((unit) => (
+                <Table.Tr key={unit.id}>
+                  <Table.Td><Anchor component={Link} to={`/units/${unit.id}`}>{localized(unit.name, locale)}</Anchor></Table.Td>
+                  <Table.Td>{unit.rent_period}</Table.Td>
+                  <Table.Td><Badge variant="outline" color="dark">{unit.interaction === 'book' ? 'instant' : 'on request'}</Badge></Table.Td>
+                  <Table.Td>{unit.timezone}</Table.Td>
+                  <Table.Td>{unit.currency}</Table.Td>
+                  <Table.Td>{unit.product_configurations?.length ?? '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

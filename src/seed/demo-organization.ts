@@ -45,6 +45,17 @@ const GUESTS = [
   ['Lucas', 'Meijer'], ['Julia', 'Mulder'], ['Daan', 'de Boer'], ['Anna', 'Dekker'], ['Finn', 'Bos'],
 ] as const;
 
+/**
+ * docs/getting-started.md books the Beach House from 2027-02-03 to 2027-02-06 on the demo data: no demo booking or
+ * block may take a night of that stay (its cooldown included), or the guide's first booking would answer 409.
+ */
+const GUIDE_STAY = { product: 'Beach House', start: Date.UTC(2027, 1, 3), end: Date.UTC(2027, 1, 6) };
+
+/** Whether `[start, end)` of `product`, and the cooldown after it, would take a night of the guide's stay. */
+function takesGuideStay(product: { name: string; cooldown: number }, start: number, end: number): boolean {
+  return product.name === GUIDE_STAY.product && start < GUIDE_STAY.end && end + product.cooldown * DAY > GUIDE_STAY.start;
+}
+
 /** Inserts rows in one statement per distinct column set, so a column a row leaves out keeps its default. */
 async function insertRows(tx: Transaction, table: string, rows: Record<string, unknown>[]): Promise<void> {
   const byColumns = new Map<string, Record<string, unknown>[]>();
@@ -135,6 +146,10 @@ async function seedBookings(
     while (start < today() + 270 * DAY) {
       const nights = 2 + Math.floor(random() * 8);
       const end = start + nights * DAY;
+      if (takesGuideStay(product, start, end)) {
+        start = GUIDE_STAY.end + product.cooldown * DAY;
+        continue;
+      }
       const [first, last] = GUESTS[Math.floor(random() * GUESTS.length)]!;
       const bookingId = randomUUID();
       const contactId = randomUUID();
@@ -152,9 +167,10 @@ async function seedBookings(
       });
       start = end + (product.cooldown + Math.floor(random() * 9)) * DAY;
     }
+    const maintenance = today() + (takesGuideStay(product, today() + 300 * DAY, today() + 304 * DAY) ? 310 : 300) * DAY;
     events.push({
       product_id: product.id, type: 'blocked period', status: 'CONFIRMED', title: 'Maintenance',
-      start_date: isoDate(today() + 300 * DAY), end_date: isoDate(today() + 304 * DAY),
+      start_date: isoDate(maintenance), end_date: isoDate(maintenance + 4 * DAY),
     });
   }
   await insertRows(tx, 'bookings', bookings);

@@ -17,6 +17,7 @@ import {
   servicesQuery, taxesQuery,
 } from './queries.js';
 import { priceStay, type Priced } from './pricing.js';
+import { displayCurrencyFor, withDisplayAmounts } from '../money/display-currency.js';
 import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';
 
 export interface PreparedBooking {
@@ -72,9 +73,7 @@ export async function prepareBooking(tx: Queryable, input: BookingInput, now: Da
   const [product] = await run<Product>(tx, productsQuery([input.productId]));
   if (!product) throw productNotFound(input.productId);
   const stay = toStay(product.rent_period, input.interval);
-  if (input.currency !== null && input.currency !== product.currency) {
-    throw currencyNotSupported(input.currency, product.currency);
-  }
+  const display = await displayCurrencyFor(tx, product.currency, input.currency, (asked) => currencyNotSupported(asked, product.currency));
   const groups = await run<CapacityGroup>(tx, capacityGroupsQuery());
   const capacities = await run<Capacity>(tx, capacitiesQuery([product.id]));
   const resolved = resolveOccupancy(input.occupancy, groups, capacities, input.language);
@@ -101,10 +100,11 @@ export async function prepareBooking(tx: Queryable, input: BookingInput, now: Da
   const services = await run<Service>(tx, servicesQuery([product.id]));
   const taxes = await run<Tax>(tx, taxesQuery([product.id]));
   const coupons = input.couponCodes.length > 0 ? await run<Coupon>(tx, couponsQuery(input.couponCodes)) : [];
-  const priced = priceStay({
+  const stayPrice = priceStay({
     product, stay, nights, guests: resolved.guests, today, language: input.language, services,
     formValues: input.formValues, taxes, coupons, couponCodes: input.couponCodes,
   });
+  const priced = { ...stayPrice, quote: withDisplayAmounts(stayPrice.quote, display) };
   return { product, stay, padding, occupancy: resolved.occupancy, priced, contact: contactFrom(input, services) };
 }
 

@@ -180,7 +180,6 @@ const definitions = {
   SK671: { status: 409, message: 'Online payment is not set up for this organization', meaning: 'A Stripe payment link was asked for, but the organization has no Stripe keys', hint: 'PUT /v1/payment-settings with the organization\'s Stripe keys' },
   SK672: { status: 502, message: 'Stripe refused the request: {reason}', meaning: 'Stripe answered an error or could not be reached; nothing was changed at Staykit' },
   SK673: { status: 406, message: 'An invoice is available as application/pdf', meaning: 'GET /v1/invoices/{id} serves the PDF only', hint: 'Send Accept: application/pdf (or read the invoice as JSON from GET /v1/invoices?id=eq.{id})' },
-  SK674: { status: 422, message: 'No exchange rate from {from} to {to}', meaning: 'The organization has no exchange rate for the asked display currency', hint: 'POST /v1/exchange_rates with the rate to use' },
   SK675: { status: 400, message: '{message}', meaning: 'A money request\'s body (payment settings, payment link) is malformed' },
   SK676: { status: 404, message: '{message}', meaning: 'No payment of this booking is due' },
   SK677: { status: 422, message: '{message}', meaning: "The organization's invoice number pattern cannot number invoices" },

@@ -6,6 +6,5 @@ export const stripeSignatureInvalid = (): ApiError => apiError('SK670');
 export const onlinePaymentNotSetUp = (): ApiError => apiError('SK671');
 export const stripeRefused = (reason: string): ApiError => apiError('SK672', { params: { reason } });
 export const invoicePdfOnly = (id: string): ApiError => apiError('SK673', { params: { id } });
-export const exchangeRateMissing = (from: string, to: string): ApiError => apiError('SK674', { params: { from, to } });
 export const moneyBodyInvalid = (message: string): ApiError => apiError('SK675', { params: { message } });
 export const noPaymentDue = (message: string): ApiError => apiError('SK676', { params: { message } });

@@ -144,6 +144,40 @@ forEachBackend('invoices', (ctx) => {
     await ctx.db.query(`UPDATE api.organizations SET settings = '{}' WHERE id = $1`, [org.id]);
   });
 
+  it('a rolled-back issue gives its number back: the waiting issue takes it (no gap)', { skip: ctx.backend !== 'postgres' && 'needs two connections (PostgreSQL)' }, async () => {
+    const fresh = await createOrganization(ctx.db, 'Gapless');
+    const freshBooking = await bookingFixture(ctx.db, fresh.id);
+    const drafts: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const { rows } = await ctx.db.query<{ id: string }>(
+        'INSERT INTO api.invoices (organization_id, booking_id) VALUES ($1, $2) RETURNING id', [fresh.id, freshBooking.bookingId]);
+      drafts.push(rows[0]!.id);
+    }
+    const issue = (id: string) => `UPDATE api.invoices SET status = 'issued' WHERE id = '${id}' RETURNING number`;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let firstIssued!: (number: string) => void;
+    const issuedFirst = new Promise<string>((resolve) => { firstIssued = resolve; });
+    class Abandon extends Error {}
+    const first = ctx.db.transaction(async (tx) => {
+      firstIssued((await tx.query<{ number: string }>(issue(drafts[0]!))).rows[0]!.number);
+      await held;
+      throw new Abandon();
+    });
+    const year = new Date().getUTCFullYear();
+    assert.equal(await issuedFirst, `${year}-0001`);
+    const second = ctx.db.transaction(async (tx) => (await tx.query<{ number: string }>(issue(drafts[1]!))).rows[0]!.number);
+    for (;;) {
+      const { rows } = await ctx.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      if (rows[0]!.n > 0) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    release();
+    await assert.rejects(first, Abandon);
+    assert.equal(await second, `${year}-0001`);
+  });
+
   it('serves the invoice as a PDF whose text has the number, the lines and the total', async () => {
     const invoice = await api.create('invoices', { booking_id: booked.bookingId });
     await line(invoice.id, 123456, 'Rent Dune House');

@@ -157,6 +157,32 @@ forEachBackend('online payments with Stripe', (ctx) => {
     assert.ok(receiver.receipts.every((receipt) => receipt.verified));
   });
 
+  it('an expired Checkout session expires its payment; /v1/payment-link makes a new one for it', async () => {
+    const booked = await api.post('/v1/book', { product_id: product, interval: { start: '2027-06-01', end: '2027-06-05' } });
+    assert.equal(booked.statusCode, 201, booked.body);
+    const body = booked.json() as Json;
+    const sessionId = String(body.payment_url).split('/').pop()!;
+    const { rows } = await ctx.db.query<{ id: string }>('SELECT id FROM api.payments WHERE provider_reference = $1', [sessionId]);
+    const paymentId = rows[0]!.id;
+    const payload = JSON.stringify({
+      id: 'evt_test_expired_1', object: 'event', type: 'checkout.session.expired', created: 1_800_000_100,
+      data: { object: { id: sessionId, object: 'checkout.session', payment_status: 'unpaid', status: 'expired', payment_intent: null,
+        metadata: { payment_id: paymentId, organization_id: org.id } } },
+    });
+    const expired = await sendEvent(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
+    assert.equal(expired.statusCode, 200, expired.body);
+    const status = async () => (await ctx.db.query<{ status: string }>('SELECT status FROM api.payments WHERE id = $1', [paymentId])).rows[0]!.status;
+    assert.equal(await status(), 'expired');
+
+    const link = await app.inject({ method: 'POST', url: '/v1/payment-link', headers: { authorization: `Bearer ${org.key}` }, payload: { booking_id: body.booking_id } });
+    assert.equal(link.statusCode, 200, link.body);
+    const again = link.json() as Json;
+    assert.equal(again.payment_id, paymentId);
+    assert.notEqual(again.payment_url, body.payment_url);
+    assert.match(String(again.payment_url), /^https:\/\/checkout\.stripe\.test\//);
+    assert.equal(await status(), 'pending');
+  });
+
   it('executes a refund of a Stripe payment at Stripe, once', async () => {
     const { rows } = await ctx.db.query<{ id: string }>(
       `SELECT id FROM api.payments WHERE organization_id = $1 AND provider_reference = 'pi_test_1'`, [org.id]);

@@ -40,7 +40,7 @@ forEachBackend('publishable keys', (ctx) => {
       assert.ok(!(hidden in catalogue.products[0]!), `${hidden} must not be in the catalogue`);
     }
     assert.doesNotMatch(response.body, /Zeeweg|Owner Cottage|Forest Lodge/);
-    assert.deepEqual(catalogue.services.map((s) => s.id).sort(), [org.cleaning, org.email].sort());
+    assert.deepEqual(catalogue.services.map((s) => s.id).sort(), [org.cleaning, org.email, org.breakfast, org.linen].sort());
     assert.deepEqual(catalogue.capacity_groups.map((g) => g.id).sort(), [org.adults, org.children].sort());
   });
 

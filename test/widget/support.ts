@@ -1,6 +1,6 @@
 /**
  * A booking website's organization: two widgets with one listed unit each, an unlisted unit, capacity groups, a
- * priced service and a form field, and publishable keys created through the API; written as the database owner.
+ * priced service, a form field, optional extras and a coupon (SUMMER10, 10 %), and publishable keys created through the API; written as the database owner.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/types.js';
@@ -20,6 +20,10 @@ export interface WidgetOrganization {
   children: string;
   cleaning: string;
   email: string;
+  /** Optional extras: a priced checkbox, and a select whose option "Premium" is priced. */
+  breakfast: string;
+  linen: string;
+  premiumLinen: string;
 }
 
 export const ALLOWED_ORIGIN = 'https://rentals.example';
@@ -38,6 +42,11 @@ export async function widgetOrganization(
   await f.capacity(listed, children, 0, 2);
   const cleaning = await f.service(listed, { name: { default: 'Cleaning' }, type: 'fee', pricing: { per: 'stay', amount: 5000 }, required: true });
   const email = await f.service(listed, { name: { default: 'E-mail' }, type: 'email', required: true });
+  const breakfast = await f.service(listed, { name: { default: 'Breakfast', nl: 'Ontbijt' }, type: 'checkbox', pricing: { per: 'stay', amount: 2000 } });
+  const linen = await f.service(listed, { name: { default: 'Bed linen' }, type: 'select' });
+  await f.option(linen, 'Standard', null);
+  const premiumLinen = await f.option(linen, 'Premium', { per: 'stay', amount: 1500 });
+  await f.coupon({ code: 'SUMMER10', definition: { type: 'percentage', value: 10 } });
   const otherListed = await f.product({ name: { default: 'Forest Lodge' } });
   await f.configuration(otherListed, { intervals });
   const unlisted = await f.product({ name: { default: 'Owner Cottage' } });
@@ -46,7 +55,7 @@ export async function widgetOrganization(
   const otherWidget = (await insert<{ id: string }>(db, 'widgets', { organization_id: org.id, name: 'Lodge site', allowed_origins: '{https://lodge.example}' })).id;
   await insert(db, 'widget_listings', { organization_id: org.id, widget_id: widget, product_id: listed });
   await insert(db, 'widget_listings', { organization_id: org.id, widget_id: otherWidget, product_id: otherListed });
-  return { id: org.id, secretKey: org.key, widget, otherWidget, listed, otherListed, unlisted, adults, children, cleaning, email };
+  return { id: org.id, secretKey: org.key, widget, otherWidget, listed, otherListed, unlisted, adults, children, cleaning, email, breakfast, linen, premiumLinen };
 }
 
 /** Creates a publishable key for `widgetId` through POST /v1/publishable-keys. */

@@ -137,6 +137,17 @@ it('a page on an allowed origin shows availability, quotes and books by keyboard
   assert.equal(await total.textContent(), '€350.00'); // 3 nights × €100 + cleaning €50
   assert.deepEqual(await seriousViolations(page), []);
 
+  // Extras, an option and a coupon: the quote shows each line, and a changed form hides the stale quote.
+  await widget.getByLabel(/^Breakfast/).check();
+  assert.equal(await widget.locator('#quote').isHidden(), true);
+  await widget.getByLabel('Bed linen').selectOption({ label: 'Premium' });
+  await widget.getByLabel('Coupon code').fill('summer10');
+  await widget.getByRole('button', { name: 'Show price' }).click();
+  await widget.locator('#quote').getByText('Bed linen').waitFor();
+  // (300 + 50 + 20 + 15) − 10 % = €346.50
+  assert.equal(await total.textContent(), '€346.50');
+  assert.match(await widget.locator('#quote').textContent() ?? '', /Breakfast.*Bed linen/s);
+
   await widget.getByRole('button', { name: 'Book now' }).click();
   const done = widget.locator('#done');
   await done.getByText(/Your booking .* is made/).waitFor();
@@ -145,7 +156,7 @@ it('a page on an allowed origin shows availability, quotes and books by keyboard
   assert.deepEqual(await seriousViolations(page), []);
 
   const events = await page.evaluate(() => (window as unknown as { widgetEvents: { type: string; detail: Record<string, unknown> }[] }).widgetEvents);
-  assert.deepEqual(events.map((e) => e.type), ['staykit:ready', 'staykit:dates', 'staykit:quote', 'staykit:booked']);
+  assert.deepEqual(events.map((e) => e.type), ['staykit:ready', 'staykit:dates', 'staykit:quote', 'staykit:quote', 'staykit:booked']);
   const booked = events.find((e) => e.type === 'staykit:booked')!.detail;
   assert.equal(booked.reference, reference);
 
@@ -193,7 +204,7 @@ it('the iframe page /w/<widget_id> shows the widget inside an allowed page, in t
   const frame = page.frameLocator('iframe');
   await frame.locator('staykit-widget h2').filter({ hasText: 'Duinhuis' }).waitFor(); // the unit's Dutch name
   await frame.getByRole('heading', { name: 'Kies je data' }).waitFor();
-  assert.ok(await frame.locator('staykit-widget td button.available').count() > 0);
+  await frame.locator('staykit-widget td button.available').first().waitFor();
   assert.match(await frame.locator('staykit-widget td button.available').first().getAttribute('aria-label') ?? '', /beschikbaar, aankomst mogelijk/);
   await context.close();
 });

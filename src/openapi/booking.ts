@@ -115,6 +115,8 @@ export const bookingSchemas: Record<string, JsonSchema> = {
       nights: { type: 'array', items: { type: 'object', properties: { date: date(), rate: { type: 'integer' } }, required: ['date', 'rate'] } },
       valid: { const: true },
       payment_schedule: { type: 'array', items: ref('schemas', 'ScheduledPayment'), description: 'When what is due (docs/payments.md#schedules).' },
+      display_total: { type: 'integer', description: '`total` in `display_currency` at `exchange_rate`, minor units (docs/payments.md#display-currency).' },
+      display_deposit: { type: 'integer', description: '`deposit` in `display_currency`, minor units.' },
     },
     required: ['currency', 'display_currency', 'exchange_rate', 'total', 'deposit', 'line_items', 'coupons', 'valid'],
     example: {

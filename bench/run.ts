@@ -25,6 +25,7 @@ import { engineStatement, type CapturedStatement } from './engine-sql.js';
 import { directLoad, httpLoad, type LoadResult } from './load.js';
 import { renderReport, type BackendReport, type ScenarioResult, type WebhookResult } from './report.js';
 import { parseBenchArguments, pgliteSize, type BenchOptions } from './options.js';
+import { renderScaleOut, scaleOutFailed, scaleOutRuns } from './scale-out.js';
 
 /** The server's pool size (src/db/postgres.ts default): the direct side gets as many connections. */
 const SERVER_POOL_SIZE = 10;
@@ -38,6 +39,8 @@ type Log = (text: string) => void;
 interface BackendOutcome {
   report: BackendReport;
   failed: boolean;
+  /** Markdown appended to the report (the scale-out section). */
+  extra?: string;
 }
 
 function withDatabase(url: string, database: string): string {
@@ -239,10 +242,15 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
       await server.stop();
       await direct.close();
     }
+    // 1 process, 2 processes, PgBouncer: on the filtered list (a full run, or --only naming it).
+    const scaleScenario = planned.find(({ scenario }) => scenario.name === 'filtered list of calendar events')?.scenario;
+    const scaleOut = scaleScenario ? await scaleOutRuns(url, dataset, scaleScenario, options.connections, options.seconds, log) : undefined;
+    if (scaleOutFailed(scaleOut)) failed = true;
     const webhooks = await webhookPart('postgres', options, log, ' …');
     if (webhooks.failed) failed = true;
     return {
       failed,
+      extra: scaleOut ? renderScaleOut(scaleOut) : undefined,
       report: {
         ...emptyReport('PostgreSQL', size, options, options.seconds),
         version,
@@ -390,7 +398,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = (text) => p
     node: process.version,
     totalSeconds,
     backends: outcomes.map((outcome) => outcome.report),
-  });
+  }) + outcomes.map((outcome) => outcome.extra ?? '').join('');
   if (options.output) await writeFile(options.output, report);
   log(`\n${report}\n`);
   if (options.output) log(`Report written to ${options.output}.\n`);

@@ -18,6 +18,8 @@ export function classifySmtpError(error: unknown): SendOutcome {
   const code = typeof failure.responseCode === 'number' ? failure.responseCode : undefined;
   const response = failure.response ?? `${failure.code ?? 'ERROR'}: ${failure.message}`;
   if (code !== undefined && code >= 500) return { kind: 'failed', response, code };
+  // nodemailer refused the message itself (no valid recipient): no server would take it later either.
+  if (code === undefined && (failure.code === 'EENVELOPE' || failure.code === 'EMESSAGE')) return { kind: 'failed', response, code };
   return { kind: 'retry', response, code };
 }
 

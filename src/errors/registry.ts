@@ -205,6 +205,11 @@ const definitions = {
     hint: 'The variables a template may use are listed in docs/automations.md#variables',
   },
   SK681: { status: 400, message: '{message}', meaning: "An e-mail template's attachments are not a list of {filename, content (base64), content_type}" },
+  SK682: {
+    status: 400,
+    message: '{field} must be one e-mail address, optionally with a name: Name <address>',
+    meaning: "An outbound e-mail message's to_address or from_address is not one e-mail address",
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof definitions;

@@ -16,6 +16,7 @@ import type { SchemaCache } from '../schema/index.js';
 import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
 import { automationRoutes } from '../automations/routes.js';
 import { templateWriteHook } from '../automations/template-check.js';
+import { messageWriteHook } from '../automations/message-check.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { apiAuthorization, staykitApi } from './staykit-api.js';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
@@ -49,6 +50,7 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
       ['webhooks', webhookWriteHook(config)],
       ['email_templates', templateWriteHook()],
       ['message_templates', templateWriteHook()],
+      ['messages', messageWriteHook()],
     ]),
     maxPatternLength: config.maxPatternLength,
   });

@@ -173,6 +173,16 @@ forEachBackend('triggered e-mails', (ctx) => {
     assert.equal(row!.status, 'sent');
   });
 
+  it('refuses a message whose to_address is not one e-mail address', async () => {
+    const response = await app.inject({
+      method: 'POST', url: '/v1/messages', headers: { authorization: `Bearer ${org.key}` },
+      payload: { to_address: 'guest at example dot com', subject: 'Hi', body: 'Hi' },
+    });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.equal(response.json().code, 'SK682');
+    assert.equal(response.json().message, 'to_address must be one e-mail address, optionally with a name: Name <address>');
+  });
+
   it('emits messages.sent and messages.failed to subscribed webhooks', async () => {
     await insert(ctx.db, 'webhooks', { organization_id: org.id, endpoint: 'https://hooks.example.com/m', events: '{messages.sent,messages.failed}' });
     const post = async (to: string) => {

@@ -1,6 +1,6 @@
 /**
  * The dashboard in a real browser (Debian's chromium through playwright-core), on both backends, against the real
- * app on the demo organization: log in as an owner; the timeline shows the month's seeded bookings; open one, cancel
+ * app on the demo organization: log in as the demo owner; the timeline shows the month's seeded bookings; open one, cancel
  * it, and its dates are free on the timeline; create an API key and use it with a plain HTTP request; a member with
  * only calendar_events:read sees the timeline and receives no guest contact data; logging out ends the session. axe
  * finds no serious or critical accessibility problem on the main pages. With STAYKIT_UPDATE_SCREENSHOTS=1 it
@@ -35,11 +35,16 @@ after(() => browser?.close());
 
 const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 
+interface Login {
+  email: string;
+  password: string;
+}
+
 forEachBackend('the dashboard in a browser', (ctx) => {
   let app: FastifyInstance;
   let base: string;
   let organizationId: string;
-  let owner: TestUser;
+  let owner: Login;
   let cleaner: TestUser;
   let context: BrowserContext;
   let page: Page;
@@ -47,8 +52,10 @@ forEachBackend('the dashboard in a browser', (ctx) => {
 
   before(async () => {
     if (browserMissing) return;
-    organizationId = (await seedDemoOrganization(ctx.db)).organization_id;
-    owner = await createUser(ctx.db, organizationId, 'owner@staykit.test', { role: 'owner' });
+    const seeded = await seedDemoOrganization(ctx.db);
+    organizationId = seeded.organization_id;
+    // The demo owner, whose login the first `npm start` prints.
+    owner = seeded.dashboard_login!;
     cleaner = await createUser(ctx.db, organizationId, 'cleaner@staykit.test', { role: 'cleaner', permissions: [{ resource: 'calendar_events', access: 'read' }] });
     app = await startApp(ctx.db);
     base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -67,7 +74,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await app?.close();
   });
 
-  async function logIn(target: Page, user: TestUser) {
+  async function logIn(target: Page, user: Login) {
     await target.goto(`${base}/admin/`);
     await target.getByLabel('E-mail').fill(user.email);
     await target.getByLabel(/^Password/).fill(user.password);
@@ -88,7 +95,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     return rows;
   }
 
-  it('logs in as the owner; the timeline shows every booking of the current month', { skip }, async () => {
+  it('logs in as the demo owner; the timeline shows every booking of the current month', { skip }, async () => {
     await logIn(page, owner);
     await page.getByTestId('organization-name').filter({ hasText: 'Seaside Stays (demo)' }).waitFor();
     const expected = await bookingEventsThisMonth();
@@ -287,7 +294,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
       await tab.getByLabel(/^Repeat it/).fill('a fresh passphrase');
       await tab.getByRole('button', { name: 'Set password' }).click();
       await tab.getByRole('button', { name: 'Go to the login page' }).click();
-      await logIn(tab, { email: user.email, password: 'a fresh passphrase' } as TestUser);
+      await logIn(tab, { email: user.email, password: 'a fresh passphrase' });
     } finally {
       await fresh.close();
     }

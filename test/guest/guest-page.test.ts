@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import ICAL from 'ical.js';
 import { forEachBackend } from '../support/databases.js';
-import { client, insert, startBookingApp } from '../booking/support.js';
+import { client, insert, NOW, startBookingApp } from '../booking/support.js';
 import { widgetOrganization, type WidgetOrganization } from '../widget/support.js';
 
 forEachBackend('the guest page /g/<secret>', (ctx) => {
@@ -75,6 +75,22 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
     const other = await app.inject({ method: 'GET', url: `/g/${otherSecret}` });
     assert.match(other.body, /juni 2027/);
     assert.doesNotMatch(other.body, /april 2027|INV-2027-001/);
+  });
+
+  it('is rate limited per client address, guessed links included', async () => {
+    const limited = await startBookingApp(ctx.db, () => NOW, { rateLimit: { perMinute: 3, burst: 3 } });
+    try {
+      const get = (url: string, remoteAddress: string) => limited.inject({ method: 'GET', url, remoteAddress });
+      assert.equal((await get(`/g/${secret}`, '198.51.100.1')).statusCode, 200);
+      assert.equal((await get('/g/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '198.51.100.1')).statusCode, 404);
+      assert.equal((await get('/g/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', '198.51.100.1')).statusCode, 404);
+      const over = await get(`/g/${secret}`, '198.51.100.1');
+      assert.equal(over.statusCode, 429);
+      assert.ok(Number(over.headers['retry-after']) > 0);
+      assert.equal((await get(`/g/${secret}`, '198.51.100.2')).statusCode, 200);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('records a cancellation request once, as an inbound message the host reads', async () => {

@@ -14,7 +14,7 @@ import { loginBody, organizationBody, setPasswordBody } from './session-input.js
 import type { LoginLimits } from './session-login-limits.js';
 import { memberScopes } from './session-permissions.js';
 import {
-  createSession, revokeSessionByToken, revokeUserSessions, switchSessionOrganization, type ActiveSession,
+  createSession, forgetEndedSessions, revokeSessionByToken, revokeUserSessions, switchSessionOrganization, type ActiveSession,
 } from './session-store.js';
 
 export interface SessionRouteOptions {
@@ -63,6 +63,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
     // A new token on every login; the one the browser had (if any) stops working, so a planted cookie is useless.
     const previous = sessionCookie(request);
     if (previous !== undefined) await revokeSessionByToken(db, previous, now);
+    await forgetEndedSessions(db, user.id, now, lifetime);
     const session = await createSession(db, user.id, organizations[0]!.id, now, lifetime);
     setSessionCookie(request, reply, session.token, lifetime.maxAgeSeconds);
     return { user: { id: user.id, email: user.email }, organizations, csrf_token: session.csrfToken };

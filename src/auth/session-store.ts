@@ -117,3 +117,13 @@ export async function revokeUserSessions(db: Queryable, userId: string, now: Dat
 export async function switchSessionOrganization(db: Queryable, sessionId: string, organizationId: string): Promise<void> {
   await db.query('UPDATE staykit_internal.sessions SET organization_id = $2 WHERE id = $1', [sessionId, organizationId]);
 }
+
+/** Deletes the user's sessions that can never be used again (revoked, or past either expiry), so they do not pile up. */
+export async function forgetEndedSessions(db: Queryable, userId: string, now: Date, lifetime: SessionLifetime): Promise<void> {
+  await db.query(
+    `DELETE FROM staykit_internal.sessions
+     WHERE user_id = $1 AND (revoked_at IS NOT NULL OR expires_at <= $2::timestamptz
+                             OR last_seen_at <= $2::timestamptz - make_interval(secs => $3::float8))`,
+    [userId, now.toISOString(), lifetime.idleSeconds],
+  );
+}

@@ -52,12 +52,19 @@ forEachBackend('dashboard sessions', (ctx) => {
     });
 
     it('gives a new session on every login and ends the one the browser had', async () => {
+      const liveBefore = (await ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM staykit_internal.sessions WHERE user_id = $1 AND revoked_at IS NULL', [owner.id])).rows[0]!.n;
       const first = await login(app, owner.email, owner.password);
       const second = await login(app, owner.email, owner.password, first.cookie);
       assert.notEqual(second.cookie, first.cookie);
       assert.notEqual(second.csrf, first.csrf);
       assert.equal((await session(first.cookie)).statusCode, 401);
       assert.equal((await session(second.cookie)).statusCode, 200);
+      await login(app, owner.email, owner.password, second.cookie);
+      const { rows } = await ctx.db.query<{ live: number; ended: number }>(
+        `SELECT count(*) FILTER (WHERE revoked_at IS NULL)::int AS live, count(*) FILTER (WHERE revoked_at IS NOT NULL)::int AS ended
+         FROM staykit_internal.sessions WHERE user_id = $1`, [owner.id]);
+      assert.deepEqual(rows[0], { live: 1 + liveBefore, ended: 0 }, 'a login forgets the ended sessions of the user');
     });
 
     it('answers a wrong password and an unknown e-mail address alike: 401 SK700, same body and headers', async () => {
@@ -79,8 +86,12 @@ forEachBackend('dashboard sessions', (ctx) => {
         assert.equal(response.statusCode, 400, JSON.stringify(payload));
         assert.equal(response.json().code, 'SK705');
       }
-      const text = await app.inject({ method: 'POST', url: '/auth/login', payload: 'email=a', headers: { 'content-type': 'text/plain' } });
-      assert.ok(text.statusCode >= 400 && text.statusCode < 500, text.body);
+      // What an HTML form on another site can send: never a login.
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        const form = await app.inject({ method: 'POST', url: '/auth/login', payload: `email=${owner.email}&password=${owner.password}`, headers: { 'content-type': type } });
+        assert.ok(form.statusCode >= 400 && form.statusCode < 500, form.body);
+        assert.equal(form.headers['set-cookie'], undefined);
+      }
     });
   });
 

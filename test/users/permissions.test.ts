@@ -110,6 +110,15 @@ forEachBackend('member permissions', (ctx) => {
       assert.deepEqual(counts, { contacts: 0, bookings: 0, events: 1 });
     });
 
+    it('holds every table of the api schema with row-level security to the write grants (staykit_internal.enforce_write_scope)', async () => {
+      const { rows } = await ctx.db.query<{ name: string }>(`
+        SELECT c.relname AS name FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'api' AND c.relkind IN ('r', 'p') AND c.relrowsecurity AND NOT c.relispartition
+          AND (SELECT count(*) FROM pg_policy AS p
+               WHERE p.polrelid = c.oid AND NOT p.polpermissive AND p.polname LIKE 'write_scope_%') <> 3`);
+      assert.deepEqual(rows, [], 'tables without the three write_scope policies: call staykit_internal.enforce_write_scope(table) in their migration');
+    });
+
     it('refuses its inserts into, and hides from its updates, a table it may only read', async () => {
       await assert.rejects(
         asCleaner((query) => query(`INSERT INTO api.calendar_events (product_id, type, status, start_date, end_date)

@@ -62,9 +62,10 @@ function paymentsSection(booking: GuestBooking): string {
   return `<h2>Payments</h2><p>Paid so far: <strong data-paid>${e(money(paid, booking.currency, booking.language))}</strong></p><ul>${rows.join('')}</ul>`;
 }
 
-function invoicesSection(booking: GuestBooking): string {
+function invoicesSection(booking: GuestBooking, path: string): string {
   if (booking.invoices.length === 0) return '';
-  const rows = booking.invoices.map((i) => `<li>Invoice ${e(i.number)}: ${e(money(i.total, i.currency, booking.language))} (${e(i.status)})</li>`);
+  const rows = booking.invoices.map((i) =>
+    `<li><a href="${e(path)}/invoices/${e(i.id)}.pdf">Invoice ${e(i.number)} (PDF)</a>: ${e(money(i.total, i.currency, booking.language))} (${e(i.status)})</li>`);
   return `<h2>Invoices</h2><ul>${rows.join('')}</ul>`;
 }
 
@@ -99,6 +100,6 @@ a{color:#1d4ed8}@media (max-width:30rem){dl{grid-template-columns:1fr}}
 <h1>Booking ${e(booking.reference)}</h1>
 <p data-status>${e(status)}</p>
 <dl>${stayRows(booking)}</dl>
-${calendarLink}${priceTable(booking)}${paymentsSection(booking)}${invoicesSection(booking)}${cancellationSection(booking, context)}
+${calendarLink}${priceTable(booking)}${paymentsSection(booking)}${invoicesSection(booking, context.path)}${cancellationSection(booking, context)}
 </main></body></html>`;
 }

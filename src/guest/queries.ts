@@ -21,7 +21,7 @@ export interface GuestBooking {
   groups: { id: string; name: MultiLanguage }[];
   line_items: { name: MultiLanguage; quantity: number; amount: number; fee_type: string; item_type: string }[];
   payments: { amount: number; currency: string; status: string; due_at: string | null; paid_at: string | null }[];
-  invoices: { number: string; status: string; total: number; currency: string; issued_at: string | null }[];
+  invoices: { id: string; number: string; status: string; total: number; currency: string; issued_at: string | null }[];
   cancellation_requested: boolean;
 }
 
@@ -46,7 +46,7 @@ export async function findGuestBooking(db: Queryable, secret: string): Promise<G
             coalesce((SELECT json_agg(json_build_object('amount', pm.amount, 'currency', pm.currency, 'status', pm.status,
                                                         'due_at', pm.due_at, 'paid_at', pm.paid_at) ORDER BY pm.due_at NULLS LAST, pm.created_at)
                       FROM api.payments AS pm WHERE pm.booking_id = b.id AND pm.organization_id = b.organization_id), '[]') AS payments,
-            coalesce((SELECT json_agg(json_build_object('number', i.number, 'status', i.status, 'total', i.total,
+            coalesce((SELECT json_agg(json_build_object('id', i.id, 'number', i.number, 'status', i.status, 'total', i.total,
                                                         'currency', i.currency, 'issued_at', i.issued_at) ORDER BY i.created_at)
                       FROM api.invoices AS i WHERE i.booking_id = b.id AND i.organization_id = b.organization_id
                         AND i.status <> 'draft'), '[]') AS invoices,

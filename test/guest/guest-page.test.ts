@@ -57,6 +57,18 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
     assert.doesNotMatch(html, /guest@example\.com/);
   });
 
+  it('serves the booking\'s issued invoices as PDF, and no other invoice', async () => {
+    const page = await app.inject({ method: 'GET', url: `/g/${secret}` });
+    const link = /href="([^"]+\/invoices\/[^"]+\.pdf)"/.exec(page.body)?.[1];
+    assert.ok(link, 'the page links the invoice');
+    const pdf = await app.inject({ method: 'GET', url: link });
+    assert.equal(pdf.statusCode, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
+    const invoiceId = /invoices\/([^.]+)\.pdf/.exec(link)![1];
+    assert.equal((await app.inject({ method: 'GET', url: `/g/${otherSecret}/invoices/${invoiceId}.pdf` })).statusCode, 404);
+  });
+
   it('serves the stay as an all-day .ics event', async () => {
     const response = await app.inject({ method: 'GET', url: `/g/${secret}/calendar.ics` });
     assert.equal(response.statusCode, 200);

@@ -267,6 +267,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
 
     await page.getByRole('link', { name: 'E-mail templates' }).click();
     await page.getByRole('heading', { name: 'E-mail templates' }).waitFor();
+    await page.getByText('No templates yet.').or(page.getByRole('combobox', { name: 'Template' })).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
     await page.getByRole('link', { name: 'Members' }).click();

@@ -67,7 +67,7 @@ function Workspace() {
     };
   }, [state]);
 
-  if (state.kind === 'loading') return <Center mih="100vh"><Loader aria-label="Loading" /></Center>;
+  if (state.kind === 'loading') return <Center mih="100vh"><Loader role="status" aria-label="Loading" /></Center>;
   if (state.kind === 'failed') return <Center mih="100vh" p="md"><ErrorAlert error={state.error} title="The dashboard could not start" /></Center>;
   if (state.kind === 'signed-out' || !workspace) return <Login onLoggedIn={() => void load()} />;
   return (

@@ -25,7 +25,7 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
   const { can, locale } = useWorkspace();
   const loaded = useLoad(() => loadBooking(bookingId, can), [bookingId, can]);
 
-  if (loaded.loading && !loaded.data) return <Group><Loader size="sm" aria-label="Loading the booking" /><Text>Loading the booking…</Text></Group>;
+  if (loaded.loading && !loaded.data) return <Group><Loader size="sm" role="status" aria-label="Loading the booking" /><Text>Loading the booking…</Text></Group>;
   if (loaded.error && !loaded.data) return <ErrorAlert error={loaded.error} title="The booking could not be loaded" />;
   if (!loaded.data) return <><Title order={2}>Booking not found</Title><Anchor component={Link} to="/bookings">All bookings</Anchor></>;
   const detail = loaded.data;

@@ -48,7 +48,7 @@ export function BookingsList() {
       </Group>
       <ErrorAlert error={list.error} title="The bookings could not be loaded" />
       <Group gap="xs" aria-live="polite">
-        {list.loading && <Loader size="xs" aria-label="Loading bookings" />}
+        {list.loading && <Loader size="xs" role="status" aria-label="Loading bookings" />}
         {list.data && <Text size="sm" c="dimmed">{list.data.total} booking{list.data.total === 1 ? '' : 's'}</Text>}
       </Group>
       {list.data && (

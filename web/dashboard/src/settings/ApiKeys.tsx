@@ -46,7 +46,7 @@ export function ApiKeys() {
         </Alert>
       )}
       <ErrorAlert error={keys.error} title="The keys could not be loaded" />
-      {keys.loading && !keys.data && <Group><Loader size="sm" aria-label="Loading keys" /><Text>Loading keys…</Text></Group>}
+      {keys.loading && !keys.data && <Group><Loader size="sm" role="status" aria-label="Loading keys" /><Text>Loading keys…</Text></Group>}
       {keys.data && (
         <Table.ScrollContainer minWidth={720}>
           <Table aria-label="API keys">

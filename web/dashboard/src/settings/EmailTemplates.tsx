@@ -35,7 +35,7 @@ export function EmailTemplates() {
     <Stack>
       <Title order={2}>E-mail templates</Title>
       <ErrorAlert error={templates.error} title="The templates could not be loaded" />
-      {templates.loading && !templates.data && <Loader size="sm" aria-label="Loading templates" />}
+      {templates.loading && !templates.data && <Loader size="sm" role="status" aria-label="Loading templates" />}
       {templates.data?.length === 0 && <Text c="dimmed">No templates yet.</Text>}
       {templates.data && templates.data.length > 0 && (
         <Select label="Template" value={template?.id ?? null} onChange={setChosen} maw={480}

@@ -44,7 +44,7 @@ export function Members() {
       <Text size="sm">Owners and admins may do everything. Everyone else may do what their permissions allow — the server enforces it, not only this page. Give a member a login with <code>staykit user create</code>.</Text>
       <ErrorAlert error={members.error ?? error} title="Members" />
       {mayWrite && <NewMember onAdded={members.reload} />}
-      {members.loading && !members.data && <Loader size="sm" aria-label="Loading members" />}
+      {members.loading && !members.data && <Loader size="sm" role="status" aria-label="Loading members" />}
       {members.data?.map((member) => (
         <Paper withBorder p="md" key={member.id} component="section" aria-label={`Member ${member.name}`}>
           <Group justify="space-between" wrap="wrap">

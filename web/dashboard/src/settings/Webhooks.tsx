@@ -52,7 +52,7 @@ export function Webhooks() {
         </Alert>
       )}
       <ErrorAlert error={webhooks.error} title="The webhooks could not be loaded" />
-      {webhooks.loading && !webhooks.data && <Loader size="sm" aria-label="Loading webhooks" />}
+      {webhooks.loading && !webhooks.data && <Loader size="sm" role="status" aria-label="Loading webhooks" />}
       {webhooks.data?.length === 0 && <Text c="dimmed">No webhooks yet.</Text>}
       {webhooks.data?.map((webhook) => (
         <Paper withBorder p="md" key={webhook.id} component="section" aria-label={`Webhook ${webhook.endpoint}`}>
@@ -156,7 +156,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
       setError(failure);
     }
   };
-  if (log.loading && !log.data) return <Loader size="sm" aria-label="Loading deliveries" />;
+  if (log.loading && !log.data) return <Loader size="sm" role="status" aria-label="Loading deliveries" />;
   return (
     <Stack mt="sm" gap="xs">
       <ErrorAlert error={log.error ?? error} title="Deliveries" />

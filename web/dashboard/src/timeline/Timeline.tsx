@@ -58,7 +58,7 @@ export function Timeline() {
         </Text>
       )}
       <ErrorAlert error={timeline.error} title="The calendar could not be loaded" />
-      {timeline.loading && !timeline.data && <Group><Loader size="sm" aria-label="Loading the calendar" /><Text size="sm">Loading the calendar…</Text></Group>}
+      {timeline.loading && !timeline.data && <Group><Loader size="sm" role="status" aria-label="Loading the calendar" /><Text size="sm">Loading the calendar…</Text></Group>}
       {timeline.data && (
         <MonthGrid days={days} data={timeline.data} anchor={anchor} busy={timeline.loading}
           onPickDay={pickDay} onCancelPick={() => setAnchor(null)} onOpenEvent={setOpenEvent} />

@@ -39,7 +39,7 @@ export function Coupons() {
     <Stack>
       {can('coupons', 'write') && <NewCoupon onAdded={coupons.reload} />}
       <ErrorAlert error={coupons.error ?? error} title="Coupons" />
-      {coupons.loading && !coupons.data && <Loader size="sm" aria-label="Loading coupons" />}
+      {coupons.loading && !coupons.data && <Loader size="sm" role="status" aria-label="Loading coupons" />}
       {coupons.data?.length === 0 && <Text c="dimmed">No coupons.</Text>}
       {coupons.data && coupons.data.length > 0 && (
         <Table.ScrollContainer minWidth={560}>

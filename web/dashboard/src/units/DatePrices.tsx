@@ -71,7 +71,7 @@ export function DatePrices({ unitId, currency }: { unitId: string; currency: str
             <Button onClick={apply} loading={busy} disabled={!range[0] || !range[1]}>Apply to these dates</Button>
           </Group>
         )}
-        {entries.loading && !entries.data && <Loader size="sm" aria-label="Loading prices per date" />}
+        {entries.loading && !entries.data && <Loader size="sm" role="status" aria-label="Loading prices per date" />}
         {entries.data?.length === 0 && <Text size="sm" c="dimmed">None: the configurations decide every date.</Text>}
         {entries.data && entries.data.length > 0 && (
           <Table aria-label="Prices per date">

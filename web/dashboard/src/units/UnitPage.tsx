@@ -42,7 +42,7 @@ export function UnitPage({ unitId }: { unitId: string }) {
       .eq('product_id', unitId).order('order')) as Configuration[]
     : null, [unitId, can]);
 
-  if (unit.loading && !unit.data) return <Loader size="sm" aria-label="Loading the unit" />;
+  if (unit.loading && !unit.data) return <Loader size="sm" role="status" aria-label="Loading the unit" />;
   if (!unit.data) return <><ErrorAlert error={unit.error} title="The unit could not be loaded" /><Title order={2}>Unit not found</Title></>;
   return (
     <Stack>

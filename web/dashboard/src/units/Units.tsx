@@ -40,7 +40,7 @@ function UnitList() {
   const units = useLoad(async () => rowsOf(await database.from('products')
     .select(`id,name,rent_period,interaction,timezone,currency${can('product_configurations') ? ',product_configurations(id)' : ''}`)
     .is('deleted_at', null).order('created_at')) as unknown as UnitRow[], [can]);
-  if (units.loading && !units.data) return <Loader size="sm" aria-label="Loading units" />;
+  if (units.loading && !units.data) return <Loader size="sm" role="status" aria-label="Loading units" />;
   return (
     <Stack>
       <ErrorAlert error={units.error} title="The units could not be loaded" />

@@ -11,6 +11,9 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { loadConfig } from '../../src/config.js';
 import { deliverDue } from '../../src/webhooks/worker.js';
+import { startStripeRefundRetries } from '../../src/money/stripe/refunds.js';
+import { stripeClientFactory } from '../../src/money/stripe/client.js';
+import { silentLogger } from '../../src/observability/index.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
 import { client, fixtures, startBookingApp } from '../booking/support.js';
@@ -23,7 +26,7 @@ const WEBHOOK_SECRET = 'whsec_localtestsecret1234567890';
 
 /** Polls `check` until it returns a value (an observation, not a timer: each look is a query). */
 async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
+  for (let attempt = 0; attempt < 20_000; attempt += 1) {
     const value = await check();
     if (value !== undefined) return value;
     await new Promise((resolve) => setImmediate(resolve));
@@ -200,7 +203,7 @@ forEachBackend('online payments with Stripe', (ctx) => {
     assert.deepEqual([sent[0]!.form.payment_intent, sent[0]!.form.amount, sent[0]!.idempotencyKey], ['pi_test_1', '5000', `staykit-refund-${refundId}`]);
     assert.equal(settled!.provider_reference, `re_test_${stripe.requests.indexOf(sent[0]!) + 1}`);
     // What Stripe refuses ends failed, with Stripe's reason, and frees its amount again.
-    stripe.failNextRefund('Charge has already been refunded.');
+    stripe.failNextRefunds('Charge has already been refunded.');
     const refused = await app.inject({ method: 'POST', url: '/v1/refunds', headers: { authorization: `Bearer ${org.key}`, prefer: 'return=representation' }, payload: { payment_id: paymentId, amount: 16000 } });
     assert.equal(refused.statusCode, 201, refused.body);
     const failedId = (refused.json() as Json[])[0]!.id as string;
@@ -210,5 +213,28 @@ forEachBackend('online payments with Stripe', (ctx) => {
     });
     assert.equal(failed.status, 'failed');
     assert.match(failed.reason, /already been refunded/);
+  });
+
+  it('keeps a refund pending while Stripe fails, and the background retry settles it', async () => {
+    const { rows } = await ctx.db.query<{ id: string }>(
+      `SELECT id FROM api.payments WHERE organization_id = $1 AND provider_reference = 'pi_test_1'`, [org.id]);
+    // The SDK retries once by itself: both tries fail.
+    stripe.failNextRefunds('Stripe is having trouble', 500, 2);
+    const created = await app.inject({ method: 'POST', url: '/v1/refunds', headers: { authorization: `Bearer ${org.key}`, prefer: 'return=representation' }, payload: { payment_id: rows[0]!.id, amount: 1000 } });
+    assert.equal(created.statusCode, 201, created.body);
+    const refundId = (created.json() as Json[])[0]!.id as string;
+    const status = async () => (await ctx.db.query<{ status: string }>('SELECT status FROM api.refunds WHERE id = $1', [refundId])).rows[0]!.status;
+    await stripe.received((request) => request.idempotencyKey === `staykit-refund-${refundId}`, 2);
+    // The answer to the second try has been sent; the hook's transaction ends with it.
+    await eventually(async () => ((await ctx.db.query('SELECT 1 FROM api.refunds WHERE id = $1 FOR UPDATE SKIP LOCKED', [refundId])).rows.length > 0 || undefined));
+    assert.equal(await status(), 'pending');
+    const retries = startStripeRefundRetries(ctx.db, stripeClientFactory(stripe.url), 'server-secret-for-tests-only', silentLogger, 5);
+    try {
+      assert.equal(await eventually(async () => ((await status()) === 'pending' ? undefined : await status())), 'refunded');
+    } finally {
+      await retries.stop();
+    }
+    const keys = stripe.requests.filter((request) => request.path === '/v1/refunds').map((request) => request.idempotencyKey);
+    assert.equal(new Set(keys.filter((key) => key === `staykit-refund-${refundId}`)).size, 1, 'every try used the same idempotency key');
   });
 });

@@ -18,15 +18,26 @@ export interface StripeRequest {
 export interface FakeStripe {
   url: string;
   requests: StripeRequest[];
-  /** Makes the next refund fail at "Stripe" with this message. */
-  failNextRefund(message: string): void;
+  /** Makes the next `times` refunds fail at "Stripe" with this message and status (400: refused; 500: Stripe failing). */
+  failNextRefunds(message: string, status?: number, times?: number): void;
+  /** Resolves once `count` requests matching `match` have arrived (an observation: no timer). */
+  received(match: (request: StripeRequest) => boolean, count: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: StripeRequest[] = [];
+  const waiters: { match: (request: StripeRequest) => boolean; count: number; resolve: () => void }[] = [];
+  const settleWaiters = () => {
+    for (const waiter of [...waiters]) {
+      if (requests.filter(waiter.match).length >= waiter.count) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
   let counter = 0;
-  let refundFailure: string | undefined;
+  let refundFailure: { message: string; status: number; times: number } | undefined;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -41,6 +52,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${counter}` });
         res.end(JSON.stringify(body));
+        settleWaiters();
       };
       counter += 1;
       if (req.method === 'POST' && path === '/v1/checkout/sessions') {
@@ -54,9 +66,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
       if (req.method === 'POST' && path === '/v1/refunds') {
         if (refundFailure) {
-          const message = refundFailure;
-          refundFailure = undefined;
-          return send(400, { error: { type: 'invalid_request_error', message } });
+          const { message, status } = refundFailure;
+          refundFailure.times -= 1;
+          if (refundFailure.times === 0) refundFailure = undefined;
+          return send(status, { error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', message } });
         }
         return send(200, { id: `re_test_${counter}`, object: 'refund', status: 'succeeded', amount: Number(form.amount), payment_intent: form.payment_intent });
       }
@@ -68,7 +81,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    failNextRefund: (message) => { refundFailure = message; },
+    failNextRefunds: (message, status = 400, times = 1) => { refundFailure = { message, status, times }; },
+    received: (match, count) => new Promise<void>((resolve) => {
+      waiters.push({ match, count, resolve });
+      settleWaiters();
+    }),
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

@@ -20,6 +20,8 @@ import { startWebhookWorker, WEBHOOK_WAKE_CHANNEL, type WebhookWorker, type Webh
 import { ICAL_WAKE_CHANNEL, startIcalWorker, type IcalWorker, type IcalWorkerOptions } from '../../ical/worker.js';
 import { startPartitionMaintenance, type PartitionMaintenanceOptions } from '../../partitions/maintenance.js';
 import { mailerFor } from '../../automations/mailer.js';
+import { startStripeRefundRetries } from '../../money/stripe/refunds.js';
+import { stripeClientFactory } from '../../money/stripe/client.js';
 import {
   AUTOMATION_WAKE_CHANNEL, startAutomationScheduler, type AutomationScheduler, type SchedulerOptions,
 } from '../../automations/scheduler.js';
@@ -62,6 +64,7 @@ export function startBackgroundWorkers(
     logger,
     ...options.automations,
   });
+  const refunds = startStripeRefundRetries(db, stripeClientFactory(config.stripeApiUrl), config.secretKey, logger);
   const partitions = startPartitionMaintenance(db, { retentionMonths: config.logRetentionMonths, logger, ...options.partitions });
   const wakeUrl = listenUrl(databaseConfig(config));
   const listener = wakeUrl
@@ -81,7 +84,7 @@ export function startBackgroundWorkers(
     automations,
     async stop() {
       await listener?.close();
-      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop()]);
+      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop(), refunds.stop()]);
     },
   };
 }

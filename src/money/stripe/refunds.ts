@@ -2,9 +2,11 @@
  * Refunds of Stripe payments are executed at Stripe: a refund written through the API (pending, checked by the
  * database against the payment) is sent to Stripe for the payment's payment intent, with the refund's id as the
  * idempotency key (a retry never refunds twice), then marked refunded — or failed, with Stripe's reason — with
- * Stripe's refund id as its provider reference. Run after each POST /v1/refunds and by the worker for any left.
+ * Stripe's refund id as its provider reference. Run after each POST /v1/refunds, and by the background workers for those Stripe could not take at once.
  */
+import Stripe from 'stripe';
 import type { Database } from '../../db/types.js';
+import type { WorkerLogger } from '../../observability/index.js';
 import { loadStripeAccount } from './accounts.js';
 import type { StripeClientFactory } from './client.js';
 
@@ -42,6 +44,10 @@ export async function executeStripeRefunds(
         const status = done.status === 'failed' || done.status === 'canceled' ? 'failed' : 'refunded';
         await tx.query(`UPDATE api.refunds SET status = $2, provider_reference = $3 WHERE id = $1`, [refund.id, status, done.id]);
       } catch (error) {
+        // Stripe unreachable, overloaded or failing itself: the refund stays pending for the next try (same
+        // idempotency key). Stripe refusing it (already refunded, too much): failed, with Stripe's reason.
+        if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeRateLimitError
+          || error instanceof Stripe.errors.StripeAPIError) continue;
         const reason = error instanceof Error ? error.message : 'unknown error';
         await tx.query(`UPDATE api.refunds SET status = 'failed', reason = left(reason || ' (Stripe: ' || $2 || ')', 1000) WHERE id = $1`, [refund.id, reason]);
       }
@@ -49,4 +55,32 @@ export async function executeStripeRefunds(
     }
     return settled;
   });
+}
+
+export interface RefundRetries {
+  stop(): Promise<void>;
+}
+
+/** The background workers' retry of refunds left pending (Stripe unreachable): every `intervalMs`, all organizations. */
+export function startStripeRefundRetries(
+  db: Database, stripe: StripeClientFactory, serverSecret: string | undefined, logger: WorkerLogger, intervalMs = 60_000,
+): RefundRetries {
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    running = executeStripeRefunds(db, stripe, serverSecret)
+      .catch((error: unknown) => logger.warn({ err: error }, 'stripe refund retries'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  if (serverSecret) timer = setTimeout(tick, intervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }

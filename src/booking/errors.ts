@@ -141,5 +141,6 @@ export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (code === 'SKS01') return siteNotFound(messageArgument(error));
   if (code === 'SKW01') return widgetNotFound(messageArgument(error));
   if (code === 'SKB01') return bookingNotFound(messageArgument(error));
+  if (code === 'SKB02') return bookingNotChangeable('The booking is cancelled: it cannot be changed');
   return undefined;
 }

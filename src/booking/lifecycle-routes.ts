@@ -1,14 +1,16 @@
 /**
- * The routes of a booking's later life (docs/booking.md): cancel it with a reason. Registered under `/v1` next to
+ * The routes of a booking's later life (docs/booking.md): change it, cancel it with a reason. Registered under `/v1` next to
  * the booking flow (routes.ts), with the same shape: authorize → parse (400s) → one tenant transaction → respond.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/types.js';
 import type { Authorize } from '../auth/authorize.js';
 import { methodNotAllowed } from '../errors/catalogue.js';
-import { inTenantTransaction } from '../transaction/tenant-transaction.js';
+import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
 import { cancelBooking, parseCancelInput } from './cancel.js';
-import { guarded } from './routes.js';
+import { changeBooking, parseChangeInput } from './change.js';
+import { parseIdempotencyKey, withIdempotency, type StoredResponse } from './idempotency.js';
+import { FLOW_TRANSACTION, guarded, send } from './routes.js';
 
 export interface LifecycleRouteDeps {
   db: Database;
@@ -18,7 +20,12 @@ export interface LifecycleRouteDeps {
 }
 
 /** Operations, not resources: every other method on their paths is a 405 naming the one they take. */
-const OPERATIONS = ['/booking-cancel'];
+const OPERATIONS = ['/booking-cancel', '/booking-change'];
+
+/** A change reads what the booking flow reads, and the booking it starts from. */
+const CHANGE_TRANSACTION: TenantTransactionOptions = {
+  readable: [...(FLOW_TRANSACTION.readable as string[]), 'bookings', 'booking_details', 'line_items'],
+};
 
 export const bookingLifecycleRoutes: FastifyPluginAsync<LifecycleRouteDeps> = async (app, deps) => {
   const { db, authorize } = deps;
@@ -40,5 +47,22 @@ export const bookingLifecycleRoutes: FastifyPluginAsync<LifecycleRouteDeps> = as
       result: await cancelBooking(tx, input), rollback: false,
     })));
     return reply.send(result);
+  });
+
+  app.post('/booking-change', async (request, reply) => {
+    const principal = await authorize(request, 'bookings', 'write');
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    const input = parseChangeInput(request.body);
+    const now = deps.now ?? (() => new Date());
+    const response = await guarded(() => inTenantTransaction<StoredResponse>(db, principal, async (tx) => {
+      if (input.dryRun) return { result: { status: 200, body: await changeBooking(tx, input, now()), replayed: false }, rollback: true };
+      return {
+        result: await withIdempotency(tx, principal.organizationId, key, 'booking-change', request.body, async () => ({
+          status: 200, body: await changeBooking(tx, input, now()),
+        })),
+        rollback: false,
+      };
+    }, CHANGE_TRANSACTION));
+    return send(reply, response);
   });
 };

@@ -69,7 +69,15 @@ export function contactFrom(input: BookingInput, services: Service[]): ContactIn
   return Object.keys(contact).length > 0 ? contact : null;
 }
 
-export async function prepareBooking(tx: Queryable, input: BookingInput, now: Date): Promise<PreparedBooking> {
+/** The booking a change re-prepares: its own event does not conflict with its new dates, its coupon uses are its own. */
+export interface ChangingBooking {
+  eventId: string;
+  bookingId: string;
+}
+
+export async function prepareBooking(
+  tx: Queryable, input: BookingInput, now: Date, changing?: ChangingBooking,
+): Promise<PreparedBooking> {
   const [product] = await run<Product>(tx, productsQuery([input.productId]));
   if (!product) throw productNotFound(input.productId);
   const stay = toStay(product.rent_period, input.interval);
@@ -86,7 +94,7 @@ export async function prepareBooking(tx: Queryable, input: BookingInput, now: Da
   if (ruleReasons.length > 0) problems.availability.push(stayRulesViolated(ruleReasons));
   const padding = paddingFor(product, nights[0]?.configuration ?? null);
   const events = await run<BlockingEvent>(tx, blockingEventsQuery([product.id], stay.start, [addDays(stay.endExclusive, padding)]));
-  const conflicts = conflictingEvents(stay, padding, events);
+  const conflicts = conflictingEvents(stay, padding, events.filter((event) => event.id !== changing?.eventId));
   if (conflicts.length > 0) {
     problems.availability.push(notAvailable(conflicts.map((event) =>
       (event.related_product_id ? `related unit ${event.related_product_id} ` : '') +
@@ -99,7 +107,7 @@ export async function prepareBooking(tx: Queryable, input: BookingInput, now: Da
 
   const services = await run<Service>(tx, servicesQuery([product.id]));
   const taxes = await run<Tax>(tx, taxesQuery([product.id]));
-  const coupons = input.couponCodes.length > 0 ? await run<Coupon>(tx, couponsQuery(input.couponCodes)) : [];
+  const coupons = input.couponCodes.length > 0 ? await run<Coupon>(tx, couponsQuery(input.couponCodes, changing?.bookingId)) : [];
   const stayPrice = priceStay({
     product, stay, nights, guests: resolved.guests, today, language: input.language, services,
     formValues: input.formValues, taxes, coupons, couponCodes: input.couponCodes,

@@ -155,11 +155,15 @@ export function taxesQuery(productIds: readonly string[]): SqlQuery {
   };
 }
 
-/** Active coupons by code, case-insensitively; the newest wins when a code was reused after a soft delete. */
-export function couponsQuery(codes: readonly string[]): SqlQuery {
+/**
+ * Active coupons by code, case-insensitively; the newest wins when a code was reused after a soft delete. `uses`
+ * leaves out the uses of `ownBooking` (a booking being changed holds its uses already).
+ */
+export function couponsQuery(codes: readonly string[], ownBooking: string | null = null): SqlQuery {
   return {
     text: `SELECT DISTINCT ON (lower(c.code)) c.id, c.code, c.definition, c.quota, c.scope, c.stackable,
-             (SELECT count(*) FROM api.coupon_uses AS u WHERE u.coupon_id = c.id)::integer AS uses,
+             (SELECT count(*) FROM api.coupon_uses AS u
+              WHERE u.coupon_id = c.id AND u.booking_id IS DISTINCT FROM $2::uuid)::integer AS uses,
              coalesce((SELECT jsonb_agg(cp.product_id) FROM api.coupon_products AS cp WHERE cp.coupon_id = c.id), '[]')
                AS product_ids,
              coalesce((SELECT jsonb_agg(cs.service_id) FROM api.coupon_services AS cs WHERE cs.coupon_id = c.id), '[]')
@@ -167,7 +171,7 @@ export function couponsQuery(codes: readonly string[]): SqlQuery {
            FROM api.coupons AS c
            WHERE lower(c.code) = ANY ($1::text[]) AND c.deleted_at IS NULL
            ORDER BY lower(c.code), c.created_at DESC, c.id`,
-    values: [codes.map((code) => code.toLowerCase())],
+    values: [codes.map((code) => code.toLowerCase()), ownBooking],
   };
 }
 

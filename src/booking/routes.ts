@@ -43,7 +43,7 @@ const PERFORM_SYNC_TIMEOUT_MS = 5_000;
  * with rows of these tables as such. Guests, bookings, organizations, webhooks and the rest stay out of its reach
  * (the booking itself is written by a database function of its own).
  */
-const FLOW_TRANSACTION: TenantTransactionOptions = {
+export const FLOW_TRANSACTION: TenantTransactionOptions = {
   readable: [
     'products', 'product_configurations', 'product_attribute_options', 'calendar_events', 'capacity_groups',
     'capacity_group_dependencies', 'capacities', 'services', 'service_options', 'product_services', 'taxes',
@@ -67,7 +67,7 @@ export async function guarded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function send(reply: FastifyReply, response: StoredResponse): FastifyReply {
+export function send(reply: FastifyReply, response: StoredResponse): FastifyReply {
   if (response.replayed) reply.header('idempotent-replayed', 'true');
   return reply.status(response.status).type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }

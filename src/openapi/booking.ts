@@ -352,6 +352,41 @@ export const bookingPaths: Record<string, JsonSchema> = {
       },
     },
   },
+  '/booking-change': {
+    post: {
+      tags, operationId: 'booking_change', summary: 'Change a booking (dates, unit, occupancy, extras, coupons)',
+      description: 'Re-checks every rule of `/book` and re-prices with the code of `/quote`; `dry_run` returns the new quote and the delta without changing anything (docs/booking.md#changing-a-booking). Scope `bookings:write`.',
+      parameters: [idempotent],
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          properties: {
+            booking_id: uuid, dry_run: { type: 'boolean', default: false }, product_id: uuid, interval: ref('schemas', 'Interval'),
+            occupancy: ref('schemas', 'Occupancy'), form_values: stayProperties.form_values!, coupon_codes: { type: 'array', items: { type: 'string' } },
+          },
+          required: ['booking_id'],
+          additionalProperties: false,
+        }),
+      },
+      responses: {
+        200: {
+          description: 'The new quote and what changed (written unless `dry_run`).',
+          headers: replayed,
+          content: json({
+            type: 'object',
+            properties: {
+              booking_id: uuid, reference: { type: 'string' }, dry_run: { type: 'boolean' },
+              changes: { type: 'object', additionalProperties: { type: 'object', properties: { old: {}, new: {} } } },
+              previous_total: { type: 'integer' }, total: { type: 'integer' }, delta: { type: 'integer' }, quote: ref('schemas', 'Quote'),
+            },
+            required: ['booking_id', 'reference', 'dry_run', 'changes', 'previous_total', 'total', 'delta', 'quote'],
+          }),
+        },
+        ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'Conflict', 'UnprocessableContent'),
+      },
+    },
+  },
   '/booking-cancel': {
     post: {
       tags, operationId: 'booking_cancel', summary: 'Cancel a booking, saying why',

@@ -155,6 +155,39 @@ forEachBackend('member permissions', (ctx) => {
     });
   });
 
+  describe('field staff (cleaner, maintenance)', () => {
+    it('see only the tasks assigned to them; other roles and API keys see every task', async () => {
+      const taskGrants = [
+        { resource: 'calendar_event_tasks', access: 'read' }, { resource: 'tasks', access: 'read' }, { resource: 'task_assignees', access: 'read' },
+      ] as const;
+      const mover = await createUser(ctx.db, org.id, 'mover@example.com', { role: 'maintenance', permissions: [...taskGrants] });
+      const planner = await createUser(ctx.db, org.id, 'planner@example.com', { role: 'staff', permissions: [...taskGrants] });
+      const eventTask = (label: string, assignee: string | null) => insert(ctx.db, 'calendar_event_tasks', {
+        organization_id: org.id, calendar_event_id: eventId, label, due_at: '2027-02-06T10:00:00Z', assignee_id: assignee,
+      });
+      await eventTask('Clean for the mover', mover.memberId);
+      await eventTask('Clean for the planner', planner.memberId);
+      await eventTask('Nobody yet', null);
+      for (const [title, member] of [['Fix the tap', mover.memberId], ['Order towels', planner.memberId]] as const) {
+        const task = await insert<{ id: string }>(ctx.db, 'tasks', { organization_id: org.id, title });
+        await insert(ctx.db, 'task_assignees', { organization_id: org.id, task_id: task.id, member_id: member });
+      }
+      const labels = async (session: Session | undefined) => {
+        const headers = session ? { cookie: session.cookie } : { authorization: `Bearer ${org.key}` };
+        const read = async (url: string) => (await app.inject({ method: 'GET', url, headers })).json().map((row: Record<string, string>) => Object.values(row)[0]).sort();
+        return {
+          eventTasks: await read('/v1/calendar_event_tasks?select=label'),
+          tasks: await read('/v1/tasks?select=title'),
+          assignees: (await read('/v1/task_assignees?select=member_id')).length,
+        };
+      };
+      assert.deepEqual(await labels(await login(app, mover.email, mover.password)), { eventTasks: ['Clean for the mover'], tasks: ['Fix the tap'], assignees: 1 });
+      const everything = { eventTasks: ['Clean for the mover', 'Clean for the planner', 'Nobody yet'], tasks: ['Fix the tap', 'Order towels'], assignees: 2 };
+      assert.deepEqual(await labels(await login(app, planner.email, planner.password)), everything);
+      assert.deepEqual(await labels(undefined), everything);
+    });
+  });
+
   it('ends the sessions of a member who is deactivated', async () => {
     const leaving = await createUser(ctx.db, org.id, 'leaving@example.com', { role: 'staff', permissions: [{ resource: '*', access: 'read' }] });
     const session = await login(app, leaving.email, leaving.password);

@@ -84,6 +84,9 @@ before(async () => {
   const year = new Date().getUTCFullYear();
   org = await widgetOrganization(testDb.db, 'Seaside Rentals', [allowedSite.origin, iframeSite.origin], `{[${year - 1}-01-01,${year + 3}-01-01)}`);
   key = await publishableKeyFor(app, org.secretKey, org.widget);
+  // Prices shown in US dollars too, at the organization's own rate.
+  await testDb.db.query(`UPDATE api.widgets SET settings = '{"display_currency": "USD"}' WHERE id = $1`, [org.widget]);
+  await testDb.db.query(`UPDATE api.organizations SET settings = settings || '{"exchange_rates": {"EUR": {"USD": 1.1}}}' WHERE id = $1`, [org.id]);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 });
 
@@ -135,6 +138,7 @@ it('a page on an allowed origin shows availability, quotes and books by keyboard
   const total = widget.locator('#quote [data-total]');
   await total.waitFor();
   assert.equal(await total.textContent(), '€350.00'); // 3 nights × €100 + cleaning €50
+  assert.equal(await widget.locator('#quote [data-display-total]').textContent(), '$385.00');
   assert.deepEqual(await seriousViolations(page), []);
 
   // Extras, an option and a coupon: the quote shows each line, and a changed form hides the stale quote.
@@ -161,10 +165,10 @@ it('a page on an allowed origin shows availability, quotes and books by keyboard
   assert.equal(booked.reference, reference);
 
   const response = await app.inject({
-    method: 'GET', url: `/v1/bookings?id=eq.${String(booked.booking_id)}&select=widget_id,reference,calendar_events(start_date,status)`,
+    method: 'GET', url: `/v1/bookings?id=eq.${String(booked.booking_id)}&select=widget_id,reference,display_currency,calendar_events(start_date,status)`,
     headers: { authorization: `Bearer ${org.secretKey}` },
   });
-  assert.deepEqual(response.json(), [{ widget_id: org.widget, reference, calendar_events: [{ start_date: start, status: 'CONFIRMED' }] }]);
+  assert.deepEqual(response.json(), [{ widget_id: org.widget, reference, display_currency: 'USD', calendar_events: [{ start_date: start, status: 'CONFIRMED' }] }]);
   await page.close();
 });
 

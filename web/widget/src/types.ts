@@ -54,6 +54,9 @@ export interface Quote {
   currency: string;
   total: number;
   deposit: number;
+  /** The widget's display currency (settings.display_currency) and the total in it, when it differs. */
+  display_currency: string;
+  display_total: number;
   line_items: { name: string; quantity: number; amount: number; fee_type: string }[];
 }
 

@@ -17,6 +17,7 @@ const SCRIPT_ORIGIN = document.currentScript instanceof HTMLScriptElement ? new 
 
 const FORM_FIELD_TYPES = new Set(['text', 'email', 'phone']);
 const COLOR = /^#[0-9a-f]{3,8}$/i;
+const CURRENCY = /^[A-Z]{3}$/;
 
 class StaykitWidget extends HTMLElement {
   private readonly root = this.attachShadow({ mode: 'open' });
@@ -236,9 +237,11 @@ class StaykitWidget extends HTMLElement {
       if (value) contact[name] = value;
     }
     const coupon = (this.$('#coupon') as HTMLInputElement).value.trim();
+    const display = this.catalogue.widget?.settings.display_currency;
     return {
       product_id: this.product.id, interval: { start: this.selection.start, end: this.selection.end }, occupancy,
       form_values: formValues, coupon_codes: coupon ? [coupon] : [], language: this.language, contact,
+      ...(typeof display === 'string' && CURRENCY.test(display) && display !== this.product.currency ? { currency: display } : {}),
     };
   }
 
@@ -260,6 +263,8 @@ class StaykitWidget extends HTMLElement {
     const section = this.$('#quote');
     section.innerHTML = `<h3 id="quote-title">${esc(t('price'))}</h3><table><tbody>${fees.map((item) => `<tr><td>${esc(item.name)}${item.quantity > 1 ? ` × ${item.quantity}` : ''}</td><td class="n">${fmt(item.amount)}</td></tr>`).join('')}</tbody>`
       + `<tfoot><tr><th scope="row">${esc(t('total'))}</th><td class="n" data-total>${fmt(quote.total)}</td></tr>`
+      + (quote.display_currency !== quote.currency
+        ? `<tr><th scope="row">≈ ${esc(quote.display_currency)}</th><td class="n" data-display-total>${esc(money(quote.display_total, quote.display_currency, this.language))}</td></tr>` : '')
       + `${quote.deposit > 0 ? `<tr><th scope="row">${esc(t('deposit'))}</th><td class="n">${fmt(quote.deposit)}</td></tr>` : ''}</tfoot></table>`;
     section.hidden = false;
   }

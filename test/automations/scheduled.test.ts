@@ -50,6 +50,11 @@ forEachBackend('scheduled e-mails', (ctx) => {
     const response = await app.inject({ method: 'PATCH', url: `/v1/calendar_events?id=eq.${id}`, headers: { authorization: `Bearer ${org.key}` }, payload: body as object });
     assert.equal(response.statusCode, 204, response.body);
   };
+  /** Moves a booking as a client does: POST /v1/booking-change (the rules and the price are checked again). */
+  const move = async (bookingId: string, start: string, end: string) => {
+    const response = await client(app, org.key).post('/v1/booking-change', { booking_id: bookingId, interval: { start, end } });
+    assert.equal(response.statusCode, 200, response.body);
+  };
   const sentTo = (address: string) => smtp.received.map(parseMime).filter((mail) => (mail.headers.to ?? '').endsWith(`<${address}>`));
 
   it('sends at the moment in the unit\'s time zone, not before', async () => {
@@ -69,15 +74,15 @@ forEachBackend('scheduled e-mails', (ctx) => {
   });
 
   it('moves with the booking\'s dates', async () => {
-    const { event } = await book('2027-07-10', '2027-07-12', 'Grace');
-    await patchEvent(event, { start_date: '2027-07-20', end_date: '2027-07-22' });
+    const { bookingId } = await book('2027-07-10', '2027-07-12', 'Grace');
+    await move(bookingId, '2027-07-20', '2027-07-22');
     time.set('2027-07-08T08:00:00Z'); // the old moment
     assert.deepEqual(await runDue(ctx.db, schedulerOptions(smtp, time)), []);
     time.set('2027-07-18T08:00:00Z'); // the new one
     assert.deepEqual((await runDue(ctx.db, schedulerOptions(smtp, time))).map((r) => r.outcome), ['queued', 'sent']);
     assert.equal(sentTo('grace@example.com').length, 1);
     // Moved again after it was sent: not sent a second time.
-    await patchEvent(event, { start_date: '2027-07-25', end_date: '2027-07-27' });
+    await move(bookingId, '2027-07-25', '2027-07-27');
     time.set('2027-07-23T08:00:00Z');
     assert.deepEqual(await runDue(ctx.db, schedulerOptions(smtp, time)), []);
     assert.equal(sentTo('grace@example.com').length, 1);

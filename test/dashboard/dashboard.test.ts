@@ -131,6 +131,18 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const overlapping = await row.locator('[data-event-id]').evaluateAll((bars, stay) =>
       bars.filter((bar) => bar.getAttribute('data-start')! < stay.end && bar.getAttribute('data-end')! > stay.start).length, { start: event.start_date, end: event.end_date });
     assert.equal(overlapping, 0, 'nothing occupies its dates any more');
+
+    // The freed days can be blocked right there: pick the first and the last day.
+    const lastNight = (await ctx.db.query<{ day: string }>(`SELECT ($1::date - 1)::text AS day`, [event.end_date])).rows[0]!.day;
+    await row.locator(`button[data-date="${event.start_date}"]`).click();
+    await row.locator(`button[data-date="${lastNight}"]`).click();
+    await page.getByRole('dialog').getByLabel('Title').fill('Painting');
+    await page.getByRole('dialog').getByRole('button', { name: 'Block these days' }).click();
+    await row.locator(`[data-event-id][data-start="${event.start_date}"][data-end="${event.end_date}"]`).filter({ hasText: 'Painting' }).waitFor();
+    const { rows: blocks } = await ctx.db.query<{ type: string; title: string }>(
+      `SELECT type, title FROM api.calendar_events WHERE product_id = $1 AND start_date = $2 AND end_date = $3 AND status = 'CONFIRMED'`,
+      [booking!.product_id, event.start_date, event.end_date]);
+    assert.deepEqual(blocks, [{ type: 'blocked period', title: 'Painting' }]);
   });
 
   it('bookings list: search by guest and reference, filter by status, page with a count', { skip }, async () => {
@@ -206,7 +218,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
       await logIn(phone, cleaner);
       const expected = await bookingEventsThisMonth();
       await phone.locator(`[data-event-id="${expected[0]!.id}"]`).waitFor({ state: 'attached' });
-      assert.equal(await phone.locator('[data-event-id]').count(), expected.length);
+      assert.equal(await phone.locator('[data-event-id][data-booking-id]').count(), expected.length);
       const leaks = bodies.filter(({ body }) => /@example\.com/.test(body));
       assert.deepEqual(leaks, [], 'no response the page received holds a guest e-mail address');
       assert.ok(bodies.some(({ url }) => url.includes('/v1/calendar_events')));
@@ -268,6 +280,10 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await page.getByRole('link', { name: 'E-mail templates' }).click();
     await page.getByRole('heading', { name: 'E-mail templates' }).waitFor();
     await page.getByText('No templates yet.').or(page.getByRole('combobox', { name: 'Template' })).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    await page.getByRole('link', { name: 'iCal feeds' }).click();
+    await page.getByRole('region', { name: 'Export links of Beach House' }).getByText(/\/v1\/ical\/.+\.ics$/).first().waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
     await page.getByRole('link', { name: 'Members' }).click();

@@ -64,8 +64,9 @@ function Workspace() {
       currency: state.organization.currency,
       locale: state.organization.locale,
       signedOut: () => setState({ kind: 'signed-out' }),
+      reload: () => void load(),
     };
-  }, [state]);
+  }, [state, load]);
 
   if (state.kind === 'loading') return <Center mih="100vh"><Loader role="status" aria-label="Loading" /></Center>;
   if (state.kind === 'failed') return <Center mih="100vh" p="md"><ErrorAlert error={state.error} title="The dashboard could not start" /></Center>;

@@ -5,6 +5,7 @@ import { BookingPage } from '../bookings/BookingPage';
 import { BookingsList } from '../bookings/BookingsList';
 import { ApiKeys } from '../settings/ApiKeys';
 import { EmailTemplates } from '../settings/EmailTemplates';
+import { IcalFeeds } from '../settings/IcalFeeds';
 import { Members } from '../settings/Members';
 import { Webhooks } from '../settings/Webhooks';
 import { Timeline } from '../timeline/Timeline';
@@ -21,6 +22,7 @@ export function Page({ path }: { path: string }) {
     ['/settings/keys', () => <ApiKeys />],
     ['/settings/webhooks', () => <Webhooks />],
     ['/settings/templates', () => <EmailTemplates />],
+    ['/settings/ical', () => <IcalFeeds />],
     ['/settings/members', () => <Members />],
   ];
   for (const [pattern, render] of routes) {

@@ -3,9 +3,9 @@
  * a phone), and the page of the current path.
  */
 import { useState } from 'react';
-import { AppShell, Burger, Button, Group, NavLink, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, Select, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { logOut } from '../api/session';
+import { logOut, switchOrganization } from '../api/session';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { Link, useLocation } from '../common/router';
 import { useWorkspace } from './context';
@@ -38,7 +38,7 @@ export function Shell() {
           <Group wrap="nowrap" gap="sm">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
             <Title order={1} size="h4">Staykit</Title>
-            <Text size="sm" c="dimmed" truncate data-testid="organization-name">{workspace.session.organization.name}</Text>
+            <OrganizationName />
           </Group>
           <Group wrap="nowrap" gap="sm">
             <Text size="sm" visibleFrom="sm" c="dimmed">{workspace.session.user.email}</Text>
@@ -61,5 +61,30 @@ export function Shell() {
         <Page path={path} />
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** The organization worked in; a switch when the user belongs to several. */
+function OrganizationName() {
+  const { session, reload } = useWorkspace();
+  const [error, setError] = useState<unknown>(null);
+  if (session.organizations.length < 2) {
+    return <Text size="sm" c="dimmed" truncate data-testid="organization-name">{session.organization.name}</Text>;
+  }
+  const choose = async (id: string | null) => {
+    if (!id || id === session.organization.id) return;
+    try {
+      await switchOrganization(id);
+      reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <>
+      <Select aria-label="Organization" data-testid="organization-name" size="xs" w={220} value={session.organization.id} onChange={choose}
+        data={session.organizations.map((organization) => ({ value: organization.id, label: organization.name }))} allowDeselect={false} />
+      <ErrorAlert error={error} title="Could not switch organization" />
+    </>
   );
 }

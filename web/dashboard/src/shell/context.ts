@@ -13,6 +13,8 @@ export interface Workspace {
   locale: string;
   /** Ends the session (after logout on the server, or when the server says it is gone). */
   signedOut: () => void;
+  /** Reads the session again (after switching organization). */
+  reload: () => void;
 }
 
 export const WorkspaceContext = createContext<Workspace | null>(null);

@@ -13,6 +13,7 @@ export function navigationFor(can: Can): NavigationItem[] {
     { to: '/units', label: 'Units and prices', visible: can('products') },
     { to: '/settings/keys', label: 'API keys', visible: can('api_keys') },
     { to: '/settings/webhooks', label: 'Webhooks', visible: can('webhooks') },
+    { to: '/settings/ical', label: 'iCal feeds', visible: can('external_calendars') },
     { to: '/settings/templates', label: 'E-mail templates', visible: can('email_templates') },
     { to: '/settings/members', label: 'Members', visible: can('members') },
   ];

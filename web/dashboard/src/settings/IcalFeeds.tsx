@@ -1,0 +1,128 @@
+/**
+ * iCal: each unit's export links (with and without guest details) to paste into other calendars, and the imported
+ * feeds with their last sync and any problem (an unreadable feed, or an event that overlaps a booking: a conflict).
+ */
+import { useState, type FormEvent } from 'react';
+import { Button, Code, CopyButton, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { database, rowsOf } from '../api/database';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { localized } from '../common/format';
+import { useLoad } from '../common/use-load';
+import { useWorkspace } from '../shell/context';
+
+interface Unit {
+  id: string;
+  name: Record<string, string>;
+  ical_export_secret: string;
+  ical_export_secret_no_details: string;
+}
+
+interface Feed {
+  id: string;
+  product_id: string;
+  name: string | null;
+  ical_url: string;
+  active: boolean;
+  error: string | null;
+  last_synced: string | null;
+  sync_requested_at: string;
+}
+
+const feedUrl = (secret: string) => `${window.location.origin}/v1/ical/${secret}.ics`;
+
+function CopyLink({ label, url }: { label: string; url: string }) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Text size="sm" w={120}>{label}</Text>
+      <Code style={{ wordBreak: 'break-all', flex: 1 }}>{url}</Code>
+      <CopyButton value={url}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
+    </Group>
+  );
+}
+
+export function IcalFeeds() {
+  const { can, format, locale } = useWorkspace();
+  const units = useLoad(async () => rowsOf(await database.from('products').select('id,name,ical_export_secret,ical_export_secret_no_details')
+    .is('deleted_at', null).order('created_at')) as Unit[], []);
+  const feeds = useLoad(async () => rowsOf(await database.from('external_calendars')
+    .select('id,product_id,name,ical_url,active,error,last_synced,sync_requested_at').order('created_at')) as Feed[], []);
+  const [error, setError] = useState<unknown>(null);
+  const unitName = (id: string) => localized(units.data?.find((unit) => unit.id === id)?.name, locale);
+  const syncNow = async (id: string) => {
+    setError(null);
+    try {
+      rowsOf(await database.from('external_calendars').update({ sync_requested_at: new Date().toISOString() }).eq('id', id));
+      feeds.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <Stack>
+      <Title order={2}>iCal feeds</Title>
+      <ErrorAlert error={units.error ?? feeds.error ?? error} title="iCal feeds" />
+      <Title order={3} size="h4">Export links</Title>
+      <Text size="sm">Paste a link into Airbnb, Booking.com or a calendar app. Anyone with a link can read that calendar: the one with details shows guests' names.</Text>
+      {units.loading && !units.data && <Loader size="sm" role="status" aria-label="Loading units" />}
+      {units.data?.map((unit) => (
+        <Paper withBorder p="sm" key={unit.id} component="section" aria-label={`Export links of ${localized(unit.name, locale)}`}>
+          <Text fw={600} mb={4}>{localized(unit.name, locale)}</Text>
+          <CopyLink label="With details" url={feedUrl(unit.ical_export_secret)} />
+          <CopyLink label="Without details" url={feedUrl(unit.ical_export_secret_no_details)} />
+        </Paper>
+      ))}
+      <Title order={3} size="h4">Imported calendars</Title>
+      {can('external_calendars', 'write') && units.data && <NewFeed units={units.data} onAdded={feeds.reload} />}
+      {feeds.data?.length === 0 && <Text size="sm" c="dimmed">No imported calendars.</Text>}
+      {feeds.data && feeds.data.length > 0 && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table aria-label="Imported calendars">
+            <Table.Thead><Table.Tr><Table.Th>Unit</Table.Th><Table.Th>Feed</Table.Th><Table.Th>Last sync</Table.Th><Table.Th>Problems</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {feeds.data.map((feed) => (
+                <Table.Tr key={feed.id}>
+                  <Table.Td>{unitName(feed.product_id)}</Table.Td>
+                  <Table.Td><Text size="sm">{feed.name ?? ''}</Text><Text size="xs" style={{ wordBreak: 'break-all' }}>{feed.ical_url}</Text>{!feed.active && <Text size="xs">inactive</Text>}</Table.Td>
+                  <Table.Td>{format.moment(feed.last_synced)}</Table.Td>
+                  <Table.Td><Text size="sm" c={feed.error ? 'red.9' : undefined} style={{ whiteSpace: 'pre-line' }}>{feed.error ?? 'none'}</Text></Table.Td>
+                  <Table.Td>{can('external_calendars', 'write') && <Button size="xs" variant="default" onClick={() => syncNow(feed.id)}>Sync now</Button>}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+function NewFeed({ units, onAdded }: { units: Unit[]; onAdded: () => void }) {
+  const { locale } = useWorkspace();
+  const [unitId, setUnitId] = useState<string | null>(units[0]?.id ?? null);
+  const [url, setUrl] = useState('');
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      rowsOf(await database.from('external_calendars').insert({ product_id: unitId, ical_url: url, name: name || null }));
+      setUrl('');
+      onAdded();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <Paper withBorder p="md" component="form" onSubmit={submit} aria-label="Import a calendar">
+      <ErrorAlert error={error} title="The calendar was not added" />
+      <Group align="flex-end" wrap="wrap">
+        <Select label="Unit" required data={units.map((unit) => ({ value: unit.id, label: localized(unit.name, locale) }))} value={unitId} onChange={setUnitId} />
+        <TextInput label="Feed URL" type="url" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} placeholder="https://…/calendar.ics" miw={280} />
+        <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} placeholder="e.g. Airbnb" />
+        <Button type="submit">Import</Button>
+      </Group>
+    </Paper>
+  );
+}

@@ -20,6 +20,7 @@ import { INVOICE_DOCUMENT_TABLES, loadInvoiceDocument } from './invoices/queries
 import { paymentLinkFor, type PaymentLinkDeps } from './payment-links.js';
 import { deleteStripeAccount, saveStripeAccount, stripeAccountSummary } from './stripe/accounts.js';
 import { executeStripeRefunds } from './stripe/refunds.js';
+import { refuseOtherMethods } from '../widget/other-methods.js';
 import { receiveStripeEvent } from './stripe/webhook.js';
 
 export type MoneyRouteDeps = PaymentLinkDeps & { authorize: Authorize };
@@ -44,6 +45,10 @@ const HTTP_URL = /^https?:\/\/[^\s]{1,2000}$/;
 
 export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps) => {
   const { db, authorize } = deps;
+  // Methods a route does not offer answer 405 with Allow, as the resources do.
+  refuseOtherMethods(app, '/invoices/:id', ['GET']);
+  refuseOtherMethods(app, '/payment-settings', ['GET', 'PUT', 'DELETE']);
+  refuseOtherMethods(app, '/payment-link', ['POST']);
 
   app.get<{ Params: { id: string } }>('/invoices/:id', async (request, reply) => {
     const principal = await authorize(request, 'invoices', 'read');
@@ -98,6 +103,7 @@ export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps)
   // Stripe signs the exact bytes it sent: this route keeps the raw body.
   await app.register(async (stripeScope) => {
     stripeScope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    refuseOtherMethods(stripeScope, '/stripe/webhook/:organization', ['POST']);
     stripeScope.post<{ Params: { organization: string } }>('/stripe/webhook/:organization', async (request, reply) => {
       const { organization } = request.params;
       if (!UUID.test(organization)) throw notFound(`No organization ${organization}`);

@@ -7,6 +7,7 @@ import type { SchemaCache } from '../schema/index.js';
 import { bookingPaths, bookingSchemas } from './booking.js';
 import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
+import { moneyPaths, moneySchemas } from '../money/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
@@ -118,6 +119,8 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     Object.assign(paths, automationPaths);
     Object.assign(schemas, automationSchemas);
     Object.assign(paths, widgetPaths);
+    Object.assign(paths, moneyPaths);
+    Object.assign(schemas, moneySchemas);
     Object.assign(schemas, widgetSchemas);
   }
   paths['/openapi.json'] = documentPath;

@@ -123,7 +123,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const { rows: [stored] } = await ctx.db.query<{ status: string }>('SELECT status FROM api.calendar_events WHERE id = $1', [event.id]);
     assert.equal(stored!.status, 'CANCELLED');
 
-    await page.getByRole('link', { name: 'Calendar' }).click();
+    await page.getByRole('link', { name: 'Calendar', exact: true }).click();
     await page.getByRole('heading', { name: 'Calendar' }).waitFor();
     const row = page.locator(`[data-unit-id="${booking!.product_id}"]`);
     await row.locator('[data-event-id]').first().waitFor();
@@ -145,8 +145,24 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     assert.deepEqual(blocks, [{ type: 'blocked period', title: 'Painting' }]);
   });
 
+  it('changes a booking\'s stay: the price of the change first, then applied (re-priced like a quote)', { skip }, async () => {
+    const event = (await bookingEventsThisMonth()).find((candidate) => candidate.start_date > new Date().toISOString().slice(0, 10))
+      ?? (await bookingEventsThisMonth()).at(-1)!;
+    await page.goto(`${base}/admin/bookings/${event.booking_id}`);
+    await page.getByRole('region', { name: 'Price' }).getByText('None.').waitFor();
+    await page.getByRole('button', { name: 'Change stay' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Check price' }).click();
+    await page.getByRole('dialog').getByText(/^Difference: /).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Apply change' }).click();
+    await page.getByRole('table', { name: 'Price lines' }).waitFor();
+    const { rows: lines } = await ctx.db.query<{ total: number }>(
+      `SELECT coalesce(sum(amount), 0)::int AS total FROM api.line_items WHERE booking_id = $1 AND fee_type = 'fee'`, [event.booking_id]);
+    assert.ok(lines[0]!.total > 0, 'the booking now has its price lines');
+    await page.getByRole('table', { name: 'Price lines' }).getByText(/€/).first().waitFor();
+  });
+
   it('bookings list: search by guest and reference, filter by status, page with a count', { skip }, async () => {
-    await page.getByRole('link', { name: 'Bookings' }).click();
+    await page.getByRole('link', { name: 'Bookings', exact: true }).click();
     await page.getByRole('heading', { name: 'Bookings' }).waitFor();
     const { total } = (await ctx.db.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM api.calendar_events WHERE organization_id = $1 AND type = 'booking'`, [organizationId])).rows[0]!;
@@ -175,7 +191,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
   });
 
   it('creates an API key whose secret, shown once, works in a plain HTTP request; revokes it', { skip }, async () => {
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.getByLabel(/^Name/).fill('Website');
     const scopes = page.getByRole('combobox', { name: 'Scopes' });
@@ -229,7 +245,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
         assert.doesNotMatch(await answer.text(), /@example\.com/);
       }
       await phone.getByRole('button', { name: 'Navigation' }).click();
-      assert.equal(await phone.getByRole('link', { name: 'Bookings' }).count(), 0, 'no bookings page for a cleaner');
+      assert.equal(await phone.getByRole('link', { name: 'Bookings', exact: true }).count(), 0, 'no bookings page for a cleaner');
       assert.deepEqual(await seriousAccessibilityViolations(phone), []);
     } finally {
       await cleanerContext.close();
@@ -238,7 +254,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
 
   it('units and prices: a rate edited, a coupon added', { skip }, async () => {
     await page.getByRole('link', { name: 'Units and prices', exact: true }).click();
-    await page.getByRole('link', { name: 'Beach House' }).click();
+    await page.getByRole('link', { name: 'Beach House', exact: true }).click();
     await page.getByRole('heading', { name: 'Beach House' }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     const rate = page.getByRole('region', { name: 'All year' }).getByLabel('Rate from 1 nights and 1 guests');
@@ -260,7 +276,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
   });
 
   it('settings: webhooks with their delivery log and redelivery, e-mail templates, members and permissions', { skip }, async () => {
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByLabel(/^Endpoint/).fill('https://hooks.invalid/staykit');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await page.getByText(/^whsec_/).waitFor();
@@ -277,16 +293,16 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const { rows: [requeued] } = await ctx.db.query<{ status: string }>('SELECT status FROM api.webhook_notifications WHERE id = $1', [failed!.id]);
     assert.equal(requeued!.status, 'pending');
 
-    await page.getByRole('link', { name: 'E-mail templates' }).click();
+    await page.getByRole('link', { name: 'E-mail templates', exact: true }).click();
     await page.getByRole('heading', { name: 'E-mail templates' }).waitFor();
     await page.getByText('No templates yet.').or(page.getByRole('combobox', { name: 'Template' })).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
-    await page.getByRole('link', { name: 'iCal feeds' }).click();
+    await page.getByRole('link', { name: 'iCal feeds', exact: true }).click();
     await page.getByRole('region', { name: 'Export links of Beach House' }).getByText(/\/v1\/ical\/.+\.ics$/).first().waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
-    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('link', { name: 'Members', exact: true }).click();
     const cleanerCard = page.getByRole('region', { name: 'Member cleaner' });
     await cleanerCard.getByText('calendar_events:read').waitFor();
     await cleanerCard.getByRole('combobox', { name: 'Resource for cleaner' }).fill('calendar_event_tasks');

@@ -29,12 +29,12 @@ export const sessionFetch: typeof fetch = async (input, init = {}) => {
 };
 
 /** A JSON request; a non-2xx answer is thrown as the API's error body. 204 gives `undefined`. */
-export async function requestJson<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function requestJson<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   let response: Response;
   try {
     response = await sessionFetch(path, {
       method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {

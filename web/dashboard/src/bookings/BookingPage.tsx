@@ -3,7 +3,8 @@
  * may read it; cancel it (its dates become free at once).
  */
 import { useState } from 'react';
-import { Anchor, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { ChangeStay } from './ChangeStay';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { Link } from '../common/router';
@@ -39,8 +40,11 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
           <Title order={2}>Booking <span style={{ fontFamily: 'monospace' }}>{detail.booking.reference}</span></Title>
           {detail.event && <StatusBadge status={detail.event.status} />}
         </Group>
-        {detail.event && detail.event.status !== 'CANCELLED' && can('calendar_events', 'write') && (
-          <CancelButton eventId={detail.event.id} reference={detail.booking.reference} onCancelled={loaded.reload} />
+        {detail.event && detail.event.status !== 'CANCELLED' && can('bookings', 'write') && (
+          <Group gap="xs">
+            <ChangeStay detail={detail} onChanged={loaded.reload} />
+            <CancelButton bookingId={detail.booking.id} reference={detail.booking.reference} onCancelled={loaded.reload} />
+          </Group>
         )}
       </Group>
       <ErrorAlert error={loaded.error} title="The booking could not be refreshed" />
@@ -59,15 +63,16 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
   );
 }
 
-function CancelButton({ eventId, reference, onCancelled }: { eventId: string; reference: string; onCancelled: () => void }) {
+function CancelButton({ bookingId, reference, onCancelled }: { bookingId: string; reference: string; onCancelled: () => void }) {
   const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const confirm = async () => {
     setBusy(true);
     setError(null);
     try {
-      await cancelBooking(eventId);
+      await cancelBooking(bookingId, reason);
       setOpen(false);
       onCancelled();
     } catch (failure) {
@@ -82,7 +87,8 @@ function CancelButton({ eventId, reference, onCancelled }: { eventId: string; re
       <Modal opened={open} onClose={() => setOpen(false)} title={`Cancel booking ${reference}?`}>
         <Stack>
           <ErrorAlert error={error} title="The booking was not cancelled" />
-          <Text size="sm">The booking becomes cancelled and its dates are free for other guests at once.</Text>
+          <Text size="sm">The booking becomes cancelled and its dates are free for other guests at once; coupons it used can be used again.</Text>
+          <Textarea label="Reason" placeholder="e.g. the guest fell ill" value={reason} onChange={(event) => setReason(event.currentTarget.value)} maxLength={2000} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpen(false)}>Keep it</Button>
             <Button color="red" onClick={confirm} loading={busy}>Cancel booking</Button>

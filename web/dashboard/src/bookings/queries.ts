@@ -4,6 +4,7 @@
  * left out of the request (asking for it would refuse the whole request).
  */
 import { database, rowsOf } from '../api/database';
+import { requestJson } from '../api/http';
 import type { Can } from '../api/permissions';
 
 export type Status = 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
@@ -165,7 +166,22 @@ export async function loadBooking(bookingId: string, can: Can): Promise<BookingD
   return { booking, event, contacts, lineItems, payments, messages, tasks, changes, details };
 }
 
-/** Cancels the booking: its calendar event moves to CANCELLED and its dates are free again. */
-export async function cancelBooking(eventId: string): Promise<void> {
-  rowsOf(await database.from('calendar_events').update({ status: 'CANCELLED' }).eq('id', eventId));
+/** Cancels the booking with a reason (POST /v1/booking-cancel): its dates are free at once, its coupon uses released. */
+export async function cancelBooking(bookingId: string, reason: string): Promise<void> {
+  await requestJson('POST', '/v1/booking-cancel', reason.trim() ? { booking_id: bookingId, reason: reason.trim() } : { booking_id: bookingId });
+}
+
+export interface ChangeAnswer {
+  previous_total: number;
+  total: number;
+  delta: number;
+  changes: Record<string, { old: unknown; new: unknown }>;
+}
+
+/**
+ * Changes the stay (POST /v1/booking-change): every rule of /book again, re-priced like /quote. `dryRun` shows the new
+ * total without changing anything; the real change carries an Idempotency-Key, so a retry cannot apply it twice.
+ */
+export function changeBooking(change: { booking_id: string; interval: { start: string; end: string }; product_id?: string }, dryRun: boolean, idempotencyKey: string): Promise<ChangeAnswer> {
+  return requestJson<ChangeAnswer>('POST', '/v1/booking-change', { ...change, dry_run: dryRun }, dryRun ? {} : { 'Idempotency-Key': idempotencyKey });
 }

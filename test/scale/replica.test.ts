@@ -15,6 +15,7 @@ import { openPostgres } from '../../src/db/postgres.js';
 import { migrate } from '../../src/db/migrate.js';
 import { routeReads, type RoutedDatabase } from '../../src/db/replicas.js';
 import type { Database } from '../../src/db/types.js';
+import { startServerProcess } from '../support/server-process.js';
 import { replicaBinariesAvailable, startReplicatedServers, type ReplicatedServers } from './support/replica.js';
 
 const required = process.env.STAYKIT_TEST_REQUIRE_REPLICA === '1';
@@ -86,6 +87,18 @@ describe('read replicas [postgres]', { skip: missing ?? false }, () => {
     assert.match(metrics, /^staykit_replica_lag_seconds\{replica="0"\} [\d.e+-]+$/m);
     assert.match(metrics, /^staykit_replica_lag_bytes\{replica="0"\} \d+$/m);
     assert.match(metrics, /^staykit_replica_transactions_total\{replica="0"\} [1-9]\d*$/m);
+  });
+
+  it('is what staykit serve does with DATABASE_READ_URL', async () => {
+    const server = await startServerProcess({ DATABASE_URL: servers.primaryUrl, DATABASE_READ_URL: servers.replicaUrl });
+    try {
+      const response = await fetch(`${server.url}/v1/products?select=id`, { headers: bearer(reader.key) });
+      assert.equal(response.status, 200, await response.text());
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      assert.match(metrics, /^staykit_replica_transactions_total\{replica="0"\} 1$/m, server.output());
+    } finally {
+      await server.stop();
+    }
   });
 
   describe('while the replica has stopped replaying (it lags behind the primary)', () => {

@@ -4,7 +4,7 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: staykit <command> [options]
 
 Commands:
-  serve [--port N] [--host H] [--database-url URL] [--data-dir DIR]   start the API (migrates first)
+  serve [--port N] [--host H] [--database-url URL] [--data-dir DIR] [--processes N]   start the API (migrates first)
   rest --schema NAME [--role R] [serve's flags]   PostgREST-compatible server for any schema (no keys)
   worker [--database-url URL]               background work (webhook deliveries, iCal sync) on its own; PostgreSQL only
   migrate                                   apply pending database migrations

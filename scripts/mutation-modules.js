@@ -27,13 +27,15 @@ export const MUTATION_MODULES = [
     name: 'outbound',
     mutate: ['src/outbound/addresses.ts'],
     tests: ['test/outbound/*.test.ts'],
-    threshold: 0,
+    // 83.3 % on the baseline run of 2026-11-25 (153 valid mutants; see docs/testing.md).
+    threshold: 83,
   },
   {
     name: 'webhooks',
     mutate: ['src/webhooks/signature.ts', 'src/webhooks/retry.ts'],
     tests: ['test/webhooks/signature.test.ts', 'test/webhooks/retry.test.ts'],
-    threshold: 0,
+    // 75.0 % on the baseline run of 2026-11-25 (88 valid mutants).
+    threshold: 75,
   },
   {
     name: 'limits',

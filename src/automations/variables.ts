@@ -53,9 +53,9 @@ function longDate(date: string, language: string): string {
 
 const DAY_MS = 86_400_000;
 
-/** The booking status page: `<public URL>/bookings/<secret>` (the secret is the guest's credential). */
+/** The guest's booking page: `<public URL>/g/<secret>` (src/guest; the secret is the guest's credential). */
 export function bookingStatusUrl(publicUrl: string, secret: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/bookings/${encodeURIComponent(secret)}`;
+  return `${publicUrl.replace(/\/+$/, '')}/g/${encodeURIComponent(secret)}`;
 }
 
 export function templateVariables(record: BookingRecord, publicUrl: string): TemplateVariables {

@@ -83,7 +83,7 @@ forEachBackend('triggered e-mails', (ctx) => {
     assert.equal(mail.headers['reply-to'], 'Seaside Høst <host@seaside.example>');
     const text = textOf(mail);
     assert.match(text, /^Beste Zoë, tot 2027-06-10 in Duinhuis\. Totaal €\s200,00\./);
-    assert.match(text, /Your booking: https:\/\/stay\.example\.com\/bookings\/\w+/);
+    assert.match(text, /Your booking: https:\/\/stay\.example\.com\/g\/\w+/);
     const ics = mail.parts.find((part) => (part.headers['content-type'] ?? '').startsWith('text/calendar'));
     assert.ok(ics, 'an .ics attachment');
     assert.match(ics.headers['content-disposition'] ?? '', new RegExp(`booking-${booking.reference}\\.ics`));

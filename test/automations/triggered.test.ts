@@ -173,6 +173,20 @@ forEachBackend('triggered e-mails', (ctx) => {
     assert.equal(row!.status, 'sent');
   });
 
+  it('fails an SMS at once, saying that no sender exists for it', async () => {
+    const response = await app.inject({
+      method: 'POST', url: '/v1/messages', headers: { authorization: `Bearer ${org.key}`, prefer: 'return=representation' },
+      payload: { channel: 'sms', to_address: '+31 6 1234 5678', body: 'Hi' },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const id = (response.json() as { id: string }[])[0]!.id;
+    const row = (await ctx.db.query<{ status: string }>('SELECT status FROM api.messages WHERE id = $1', [id])).rows[0];
+    assert.equal(row!.status, 'failed');
+    const failed = (await events(id)).find((e) => e.type === 'failed')!;
+    assert.equal(failed.payload.response, 'no sender is configured for channel sms');
+    assert.deepEqual(await runDue(ctx.db, schedulerOptions(smtp, time)), []);
+  });
+
   it('refuses a message whose to_address is not one e-mail address', async () => {
     const response = await app.inject({
       method: 'POST', url: '/v1/messages', headers: { authorization: `Bearer ${org.key}` },

@@ -46,6 +46,7 @@ const definitions = {
     message: 'Query result exceeds max-affected preference constraint',
     meaning: 'A PATCH, DELETE or function call under Prefer: handling=strict, max-affected=N touched more than N rows; nothing was applied',
   },
+  PGRST127: { status: 400, message: 'Feature not implemented', meaning: 'A PostgREST feature that PostgREST itself does not implement (details names it), e.g. aggregates in a to-many spread' },
   PGRST200: { status: 400, message: "Could not find a relationship between '{parent}' and '{child}' in the schema cache", meaning: 'No relationship fits an embed' },
   PGRST201: { status: 300, message: "Could not embed because more than one relationship was found for '{parent}' and '{child}'", meaning: 'More than one relationship fits an embed; details lists them' },
   PGRST202: { status: 404, message: 'Could not find the function {function} in the schema cache', meaning: 'The function does not exist' },

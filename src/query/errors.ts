@@ -28,3 +28,8 @@ export function aggregatesNotAllowed(): ApiError {
 export function duplicateEmbed(parent: string, embed: string, depth: number): ApiError {
   return apiError('42712', { params: { alias: `${parent}_${embed}_${depth}` } });
 }
+
+/** 400 PGRST127, as PostgREST 13 answers an aggregate inside a to-many spread. */
+export function toManySpreadAggregate(): ApiError {
+  return apiError('PGRST127', { details: 'Aggregates are not implemented for one-to-many or many-to-many spreads.' });
+}

@@ -55,6 +55,8 @@ export interface RoutineRow {
   return_is_composite: boolean;
   volatility: string;
   can_execute: boolean;
+  /** The table of this schema whose row type is the function's only argument (computed fields/relationships). */
+  row_arg_table: string | null;
 }
 
 const TABLES = `
@@ -117,7 +119,9 @@ SELECT p.proname AS name,
   CASE WHEN rn.nspname = $1 AND rc.relkind IN ('r', 'v', 'm', 'f', 'p') THEN rc.relname END AS return_table,
   (rt.typtype = 'c' OR rt.oid = 'record'::regtype) AS return_is_composite,
   p.provolatile::text AS volatility,
-  has_function_privilege(${ROLE}, p.oid, 'EXECUTE') AS can_execute
+  has_function_privilege(${ROLE}, p.oid, 'EXECUTE') AS can_execute,
+  (SELECT ac.relname FROM pg_type at JOIN pg_class ac ON ac.oid = at.typrelid JOIN pg_namespace an ON an.oid = ac.relnamespace
+     WHERE p.pronargs = 1 AND at.oid = p.proargtypes[0] AND an.nspname = $1 AND ac.relkind IN ('r', 'v', 'm', 'f', 'p')) AS row_arg_table
 FROM pg_proc p
 JOIN pg_namespace n ON n.oid = p.pronamespace
 JOIN pg_type rt ON rt.oid = p.prorettype

@@ -56,7 +56,22 @@ function toRoutine(schema: string, row: RoutineRow): Routine {
     returnsVoid: row.return_type === 'void',
     volatility,
     canExecute: row.can_execute,
+    rowArgTable: row.row_arg_table,
   };
+}
+
+/** Functions of one table-row argument returning a scalar (not a set, not a row, not void). */
+function computedFields(routines: Map<string, Routine[]>): Map<string, Map<string, Routine>> {
+  const result = new Map<string, Map<string, Routine>>();
+  for (const overloads of routines.values()) {
+    for (const routine of overloads) {
+      if (!routine.rowArgTable || routine.returnsSet || routine.returnsComposite || routine.returnsVoid) continue;
+      const fields = result.get(routine.rowArgTable) ?? new Map<string, Routine>();
+      fields.set(routine.name, routine);
+      result.set(routine.rowArgTable, fields);
+    }
+  }
+  return result;
 }
 
 export async function loadSchemaCache(db: Queryable, options: { schema: string; role?: string }): Promise<SchemaCache> {
@@ -103,7 +118,8 @@ export async function loadSchemaCache(db: Queryable, options: { schema: string; 
     schema,
     role: options.role ?? 'current_user',
     tables,
-    relationships: deriveRelationships(schema, tables),
+    relationships: deriveRelationships(schema, tables, routines),
     routines,
+    computedFields: computedFields(routines),
   };
 }

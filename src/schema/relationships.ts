@@ -2,9 +2,10 @@
  * Relationships derived from foreign keys, by PostgREST's rules: a FK from T to R gives T → R many-to-one and
  * R → T one-to-many (one-to-one both ways when the FK columns are T's primary key or a unique key); a table J with
  * FKs to A and B whose columns are all part of J's primary key is a junction: A ↔ B many-to-many. Only tables of
- * the exposed schema take part.
+ * the exposed schema take part. A function taking one table's row type and returning another table's rows is a
+ * computed relationship between them (to-many for SETOF, to-one otherwise), embedded by the function's name.
  */
-import type { ForeignKey, Relationship, Table } from './types.js';
+import type { ForeignKey, Relationship, Routine, Table } from './types.js';
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
@@ -19,7 +20,11 @@ function isOneToOne(table: Table, fk: ForeignKey): boolean {
   return table.uniqueKeys.some((key) => sameSet(fk.columns, key));
 }
 
-export function deriveRelationships(schema: string, tables: Map<string, Table>): Map<string, Relationship[]> {
+export function deriveRelationships(
+  schema: string,
+  tables: Map<string, Table>,
+  routines: ReadonlyMap<string, Routine[]> = new Map(),
+): Map<string, Relationship[]> {
   const result = new Map<string, Relationship[]>();
   const add = (rel: Relationship): void => {
     const list = result.get(rel.table) ?? [];
@@ -85,6 +90,25 @@ export function deriveRelationships(schema: string, tables: Map<string, Table>):
           },
         });
       }
+    }
+  }
+  for (const overloads of routines.values()) {
+    for (const routine of overloads) {
+      const origin = routine.rowArgTable;
+      const target = routine.returnsTable;
+      if (!origin || !target || !tables.has(origin) || !tables.has(target)) continue;
+      add({
+        cardinality: routine.returnsSet ? 'one-to-many' : 'many-to-one',
+        table: origin,
+        foreignTable: target,
+        constraint: routine.name,
+        columns: [],
+        foreignColumns: [],
+        fkOnTableSide: !routine.returnsSet,
+        isSelf: origin === target,
+        junction: null,
+        computed: routine,
+      });
     }
   }
   return result;

@@ -88,6 +88,11 @@ export interface Relationship {
   fkOnTableSide: boolean;
   isSelf: boolean;
   junction: Junction | null;
+  /**
+   * A computed relationship (PostgREST): `function(table) RETURNS SETOF other` (to-many) or `RETURNS other`
+   * (to-one); embedded by the function's name, which is `constraint`. `columns` are then empty.
+   */
+  computed?: Routine;
 }
 
 export interface RoutineArg {
@@ -111,6 +116,8 @@ export interface Routine {
   returnsVoid: boolean;
   volatility: 'immutable' | 'stable' | 'volatile';
   canExecute: boolean;
+  /** The table whose row type is the only argument: a computed field or computed relationship of that table. */
+  rowArgTable: string | null;
 }
 
 export interface SchemaCache {
@@ -120,6 +127,11 @@ export interface SchemaCache {
   /** Relationships keyed by origin table name. */
   relationships: Map<string, Relationship[]>;
   routines: Map<string, Routine[]>;
+  /**
+   * Computed fields by table name, then by field name: functions taking the table's row type and returning a
+   * scalar, selectable, filterable and orderable like columns.
+   */
+  computedFields: Map<string, Map<string, Routine>>;
 }
 
 export function columnOf(table: Table, name: string): Column | undefined {

@@ -139,6 +139,26 @@ forEachBackend('aggregates on /v1', (ctx) => {
     assert.deepEqual(res.json(), rows.map((row) => ({ sum: row.total, item_type: row.item_type })));
   });
 
+  it('revenue per product for a month: line items grouped by the product of their booking\'s stay', async () => {
+    const url =
+      '/v1/line_items?select=amount.sum(),bookings!inner(calendar_events!inner(product_id))' +
+      '&bookings.calendar_events.start_date=gte.2026-07-01&bookings.calendar_events.start_date=lt.2026-08-01';
+    const res = await get(url);
+    assert.equal(res.statusCode, 200, res.body);
+    type Group = { sum: number; bookings: { calendar_events: { product_id: string }[] } };
+    const answered = (res.json() as Group[]).map((group) => `${group.bookings.calendar_events.map((e) => e.product_id).join('+')} ${group.sum}`).sort();
+    const { rows } = await ctx.db.query<{ products: string; total: number }>(
+      `SELECT products, sum(amount)::int AS total FROM (
+         SELECT li.amount, (SELECT string_agg(e.product_id::text, '+' ORDER BY e.id) FROM api.calendar_events e
+                            WHERE e.booking_id = li.booking_id AND e.start_date >= '2026-07-01' AND e.start_date < '2026-08-01') AS products
+         FROM api.line_items li WHERE li.organization_id = $1) AS t
+       WHERE products IS NOT NULL GROUP BY products`,
+      [demo.organization_id],
+    );
+    assert.ok(answered.length > 0, 'the demo organization has stays in July 2026');
+    assert.deepEqual(answered, rows.map((row) => `${row.products} ${row.total}`).sort());
+  });
+
   it('scopes: an aggregate over an embedded table needs that table\'s read scope (403 otherwise)', async () => {
     const productsOnly = await createKey(ctx.db, demo.organization_id, ['products:read']);
     const own = await get('/v1/products?select=count()', productsOnly);

@@ -128,12 +128,25 @@ forEachBackend('engine reads', (ctx) => {
     assert.equal(innerCount.headers['Content-Range'], '0-0/1');
   });
 
-  it('spread embeds merge to-one columns into the parent', async () => {
+  it('spread embeds merge to-one columns into the parent; a to-many spread gives arrays (PostgREST 13)', async () => {
     const res = await get('projects?select=name,...clients(client_name:name)&id=eq.3');
     assert.deepEqual(res.json, [{ name: 'IOS', client_name: 'Apple' }]);
-    const bad = await get('clients?select=name,...projects(name)');
-    assert.equal(bad.status, 400);
-    assert.equal((bad.json as Row).code, 'PGRST119');
+    const many = await get('clients?select=name,...projects(project:name,id)&projects.order=id&id=in.(1,3)');
+    assert.equal(many.status, 200, many.body);
+    assert.deepEqual(many.json, [
+      { name: 'Microsoft', project: ['Windows 7', 'Windows 10'], id: [1, 2] },
+      { name: 'Oracle', project: [], id: [] },
+    ]);
+    const inner = await get('clients?select=name,...projects!inner(id)&projects.id=eq.3');
+    assert.deepEqual(inner.json, [{ name: 'Apple', id: [3] }]);
+    const aggregate = await get('clients?select=name,...projects(id.count())');
+    assert.equal(aggregate.status, 400);
+    assert.deepEqual(aggregate.json, {
+      code: 'PGRST127',
+      message: 'Feature not implemented',
+      details: 'Aggregates are not implemented for one-to-many or many-to-many spreads.',
+      hint: null,
+    });
   });
 
   it('orders by several columns, nulls first/last, JSON paths and embedded to-one columns', async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { forEachBackend } from '../support/databases.js';
-import { bearer, createOrganization, startApp } from '../support/app.js';
+import { bearer, createKey, createOrganization, startApp } from '../support/app.js';
 import { buildRestApp } from '../../src/http/rest-app.js';
 
 const SCHEMAS_SQL = `
@@ -39,6 +39,11 @@ CREATE TABLE shop.shuffled (id int PRIMARY KEY, label text NOT NULL);
 INSERT INTO shop.shuffled VALUES (3, 'c'), (1, 'a'), (2, 'b');
 CREATE TABLE shop.reviews (id int PRIMARY KEY, item_id int NOT NULL REFERENCES shop.items (id), stars int NOT NULL);
 INSERT INTO shop.reviews VALUES (1, 1, 5), (2, 1, 3), (3, 2, 4);
+CREATE FUNCTION shop.shouting(shop.items) RETURNS text LANGUAGE sql STABLE AS 'SELECT upper($1.name)';
+CREATE FUNCTION shop.top_reviews(shop.items) RETURNS SETOF shop.reviews LANGUAGE sql STABLE
+  AS 'SELECT * FROM shop.reviews WHERE item_id = $1.id AND stars >= 4';
+CREATE FUNCTION shop.reviewed_item(shop.reviews) RETURNS shop.items LANGUAGE sql STABLE
+  AS 'SELECT * FROM shop.items WHERE id = $1.item_id';
 CREATE TABLE shop.tags (name text PRIMARY KEY);
 CREATE TABLE shop.bigtable (id int PRIMARY KEY, label text NOT NULL);
 INSERT INTO shop.bigtable SELECT g, 'row ' || g FROM generate_series(1, 1500) AS g;
@@ -222,6 +227,28 @@ forEachBackend('PostgREST 12/13 parity of staykit rest', (ctx) => {
     assert.ok(big.count !== null && big.count >= 1500, `estimated ${big.count}`);
   });
 
+  it('computed_fields.rst: a function of the row is selected, filtered and ordered like a column (not in *)', async () => {
+    const { data, error } = await client.from('items').select('id, shouting').like('shouting', 'ITEM 1*').order('shouting', { ascending: false }).limit(3);
+    assert.equal(error, null);
+    assert.deepEqual(data, [{ id: 14, shouting: 'ITEM 14' }, { id: 13, shouting: 'ITEM 13' }, { id: 12, shouting: 'ITEM 12' }]);
+    const star = await client.from('items').select().eq('id', 1);
+    assert.equal(Object.keys((star.data as Row[])[0]!).includes('shouting'), false);
+  });
+
+  it('resource_embedding.rst "Computed Relationships": embedded by the function name, to-many (SETOF) and to-one', async () => {
+    const many = await client.from('items').select('id, top_reviews(stars)').in('id', [1, 2, 3]).order('id');
+    assert.equal(many.error, null);
+    assert.deepEqual(many.data, [
+      { id: 1, top_reviews: [{ stars: 5 }] },
+      { id: 2, top_reviews: [{ stars: 4 }] },
+      { id: 3, top_reviews: [] },
+    ]);
+    const one = await client.from('reviews').select('id, item:reviewed_item(name)').eq('id', 3);
+    assert.deepEqual(one.data, [{ id: 3, item: { name: 'item 2' } }]);
+    const filtered = await client.from('items').select('id, top_reviews!inner(stars)').order('id');
+    assert.deepEqual(filtered.data, [{ id: 1, top_reviews: [{ stars: 5 }] }, { id: 2, top_reviews: [{ stars: 4 }] }]);
+  });
+
   it('ordering.rst: without order, rows come as PostgreSQL returns them (no ORDER BY added); order= sorts', async () => {
     const unordered = await client.from('shuffled').select('id');
     assert.deepEqual(unordered.data, [{ id: 3 }, { id: 1 }, { id: 2 }]);
@@ -295,5 +322,30 @@ forEachBackend('execution plans (application/vnd.pgrst.plan) on staykit rest --p
     const { error, status } = await offClient.from('tags').select('name').explain();
     assert.equal(status, 406);
     assert.equal(error?.code, 'PGRST107');
+  });
+});
+
+forEachBackend('computed relationships on /v1: the target table needs the key\'s read scope', (ctx) => {
+  let app: FastifyInstance;
+  let org: { id: string; key: string };
+  before(async () => {
+    await ctx.db.exec(`
+      CREATE FUNCTION api.own_contacts(api.organizations) RETURNS SETOF api.contacts LANGUAGE sql STABLE
+        AS 'SELECT * FROM api.contacts WHERE organization_id = $1.id';
+      GRANT EXECUTE ON FUNCTION api.own_contacts(api.organizations) TO staykit_api;`);
+    app = await startApp(ctx.db);
+    org = await createOrganization(ctx.db, 'Computed');
+    await ctx.db.query(`INSERT INTO api.contacts (organization_id, first_name) VALUES ($1, 'Ada')`, [org.id]);
+  });
+  after(() => app.close());
+
+  it('a key with the scope sees the rows; one lacking the target table\'s scope gets 403', async () => {
+    const ok = await app.inject({ method: 'GET', url: '/v1/organizations?select=name,own_contacts(first_name)', headers: bearer(org.key) });
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(ok.json(), [{ name: 'Computed', own_contacts: [{ first_name: 'Ada' }] }]);
+    const narrow = await createKey(ctx.db, org.id, ['organizations:read']);
+    const refused = await app.inject({ method: 'GET', url: '/v1/organizations?select=name,own_contacts(first_name)', headers: bearer(narrow) });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().code, 'SK403');
   });
 });

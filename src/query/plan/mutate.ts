@@ -39,9 +39,9 @@ export function neededColumns(node: ReadNode, extra: string[]): string[] {
   const names = new Set<string>();
   for (const item of node.items) {
     if (item.kind === 'field') {
-      if (item.expr.column !== '*') names.add(item.expr.column);
+      if (item.expr.column !== '*' && !item.expr.computed) names.add(item.expr.column);
     } else if (item.kind === 'aggregate') {
-      if (item.expr) names.add(item.expr.column);
+      if (item.expr && !item.expr.computed) names.add(item.expr.column);
     } else {
       for (const column of item.relationship.columns) names.add(column);
     }

@@ -6,14 +6,13 @@ import {
   notEmbedded,
   notSupported,
   relatedOrderNotToOne,
-  spreadNotToOne,
   tableNotFound,
   unacceptableFilter,
   undefinedColumn,
 } from '../../errors/catalogue.js';
 import type { SchemaCache, Table } from '../../schema/types.js';
 import type { EmbedPath, Field, Filter, LogicTree, QueryParams, SelectItem } from '../parse/types.js';
-import { aggregatesNotAllowed, duplicateEmbed } from '../errors.js';
+import { aggregatesNotAllowed, duplicateEmbed, toManySpreadAggregate } from '../errors.js';
 import { closest } from './fuzzy.js';
 import { findRelationship, isToOne } from './relationship.js';
 import type { AggregateItem, ColumnExpr, Condition, EmbedItem, EngineOptions, OutputItem, ReadNode, Source } from './types.js';
@@ -36,8 +35,10 @@ export interface BuildContext {
 export function resolveColumn(node: ReadNode, field: Field): ColumnExpr {
   if (!node.knownColumns) return { column: field.name, jsonPath: field.jsonPath, info: undefined };
   const info = node.table.columns.find((column) => column.name === field.name);
-  if (!info) throw undefinedColumn(node.table.name, field.name);
-  return { column: field.name, jsonPath: field.jsonPath, info };
+  if (info) return { column: field.name, jsonPath: field.jsonPath, info };
+  const computed = node.computedFields?.get(field.name);
+  if (computed) return { column: field.name, jsonPath: field.jsonPath, info: undefined, computed };
+  throw undefinedColumn(node.table.name, field.name);
 }
 
 function outputName(field: Field, alias: string | undefined): string {
@@ -82,6 +83,8 @@ export function buildNode(
     offset: 0,
     limit: undefined,
     junctionTenant: undefined,
+    // Computed fields take the table's row: not offered over a mutation's returned rows (a CTE's record).
+    computedFields: source.kind === 'table' || source.kind === 'computed' ? ctx.cache.computedFields.get(table.name) : undefined,
   };
   const tenant = tenantFor(ctx, table);
   if (tenant && source.kind !== 'mutation') node.where.push({ kind: 'tenant', column: tenant.column, value: tenant.value });
@@ -131,10 +134,14 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: 
   const child = lookupTable(ctx, rel.foreignTable);
   const toOne = isToOne(rel);
   const name = item.alias ?? item.name;
-  if (item.spread && !toOne) throw spreadNotToOne(node.table.name, item.name);
-  const childNode = buildNode(ctx, child, { kind: 'table' }, item.select, true, depth + 1);
-  // PostgREST aggregates a spread's columns at the parent's level; that is not implemented (docs/query-engine.md).
-  if (item.spread && aggregates(childNode)) throw notSupported('an aggregate inside a spread embed');
+  // A computed relationship's rows come from its function, called with the parent's row.
+  const source: Source = rel.computed ? { kind: 'computed', routine: rel.computed, parentAlias: node.alias } : { kind: 'table' };
+  const childNode = buildNode(ctx, child, source, item.select, true, depth + 1);
+  if (item.spread && aggregates(childNode)) {
+    // PostgREST 13 refuses these on a to-many spread; on a to-one spread it aggregates at the parent's level, which
+    // Staykit does not implement (docs/query-engine.md).
+    throw toOne ? notSupported('an aggregate inside a spread embed') : toManySpreadAggregate();
+  }
   if (rel.junction) {
     const junction = lookupTable(ctx, rel.junction.table);
     childNode.junctionTenant = tenantFor(ctx, junction);

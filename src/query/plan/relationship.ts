@@ -23,6 +23,8 @@ function fkSides(rel: Relationship): { local: string | undefined; foreign: strin
 }
 
 function matches(rel: Relationship, target: string, hint: string | undefined): boolean {
+  // A computed relationship is named by its function, without a hint.
+  if (rel.computed) return hint === undefined && target === rel.constraint;
   const { local, foreign } = fkSides(rel);
   const isM2M = rel.cardinality === 'many-to-many';
   const isO2M = rel.cardinality === 'one-to-many' || (rel.cardinality === 'one-to-one' && !rel.fkOnTableSide);
@@ -72,6 +74,9 @@ export function findRelationship(
   const all = cache.relationships.get(origin) ?? [];
   const candidates = all.filter((rel) => matches(rel, target, hint));
   if (candidates.length === 1) return candidates[0] as Relationship;
+  // PostgREST: a computed relationship overrides a foreign-key one of the same name.
+  const computed = candidates.filter((rel) => rel.computed !== undefined);
+  if (computed.length === 1) return computed[0] as Relationship;
   if (candidates.length === 0) {
     let suggestion: string | null = null;
     if (!cache.relationships.has(origin)) {

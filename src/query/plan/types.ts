@@ -51,7 +51,9 @@ export type Source =
   /** The mutation CTE (`pgrst_source`) of an insert/update/delete. */
   | { kind: 'mutation' }
   /** A set-returning or composite function call: `FROM fn(args)`. */
-  | { kind: 'function'; routine: Routine; args: RpcArg[] };
+  | { kind: 'function'; routine: Routine; args: RpcArg[] }
+  /** A computed relationship: `FROM fn(parent row)`, the parent being the node aliased `parentAlias`. */
+  | { kind: 'computed'; routine: Routine; parentAlias: string };
 
 export interface RpcArg {
   name: string;
@@ -70,6 +72,8 @@ export interface ColumnExpr {
   jsonPath: JsonOperation[];
   /** Known column (undefined for opaque function results). */
   info: Column | undefined;
+  /** A computed field: `column` is the function's name, called with the node's row. */
+  computed?: Routine | undefined;
 }
 
 export type Condition =
@@ -137,6 +141,8 @@ export interface ReadNode {
   limit: number | undefined;
   /** Tenant predicate for the junction of a many-to-many embed. */
   junctionTenant: { column: string; value: string } | undefined;
+  /** The table's computed fields, where the node's rows are the table's own rows. */
+  computedFields: ReadonlyMap<string, Routine> | undefined;
 }
 
 export type CountMode = 'exact' | 'planned' | 'estimated' | undefined;

@@ -1,7 +1,7 @@
 /** Conditions → SQL: every filter operator of PostgREST, values always as parameters. */
 import type { JsonOperation, Operation } from '../parse/types.js';
 import type { ColumnExpr, Condition } from '../plan/types.js';
-import { Params, quoteIdent, safeTypeName } from './quote.js';
+import { Params, qualified, quoteIdent, safeTypeName } from './quote.js';
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
 
@@ -18,7 +18,10 @@ export function jsonPathSql(path: JsonOperation[], params: Params): string {
 }
 
 export function columnSql(alias: string, expr: ColumnExpr, params: Params): string {
-  const base = `${quoteIdent(alias)}.${quoteIdent(expr.column)}`;
+  // A computed field is its function called with the row (PostgREST's computed fields).
+  const base = expr.computed
+    ? `${qualified(expr.computed.schema, expr.computed.name)}(${quoteIdent(alias)})`
+    : `${quoteIdent(alias)}.${quoteIdent(expr.column)}`;
   return expr.jsonPath.length === 0 ? base : `(${base}${jsonPathSql(expr.jsonPath, params)})`;
 }
 

@@ -20,6 +20,8 @@ function sourceSql(node: ReadNode, params: Params): string {
       return `${quoteIdent('pgrst_source')} AS ${alias}`;
     case 'function':
       return functionSourceSql(source, alias, params);
+    case 'computed':
+      return `${qualified(source.routine.schema, source.routine.name)}(${quoteIdent(source.parentAlias)}) AS ${alias}`;
   }
 }
 
@@ -53,6 +55,8 @@ function joinCondition(embed: EmbedItem, parentAlias: string, params: Params): s
     if (tenant) parts.push(`${jAlias}.${quoteIdent(tenant.column)} = ${params.add(tenant.value)}`);
     return `EXISTS (SELECT 1 FROM ${qualified(embed.node.table.schema, j.table)} AS ${jAlias} WHERE ${parts.join(' AND ')})`;
   }
+  // A computed relationship's function already chose the rows of this parent.
+  if (rel.computed) return 'TRUE';
   return rel.foreignColumns
     .map((c, i) => `${child}.${quoteIdent(c)} = ${parent}.${quoteIdent(rel.columns[i] as string)}`)
     .join(' AND ');
@@ -72,6 +76,12 @@ function lateralSql(embed: EmbedItem, parentAlias: string, params: Params): stri
     return `${joinType} JOIN LATERAL (SELECT row_to_json(${rows}) AS ${BODY}${spreadCols} FROM (${inner}) AS ${rows}) AS ${alias} ON TRUE`;
   }
   const on = embed.join === 'inner' ? `${alias}.${BODY} IS NOT NULL` : 'TRUE';
+  if (embed.spread) {
+    // PostgREST 13's spread of a to-many embed: each column becomes the array of its values.
+    const columns = outputNames(embed.node).map((name) => `, json_agg(${rows}.${quoteIdent(name)}) AS ${quoteIdent(name)}`);
+    const body = `CASE WHEN count(*) > 0 THEN true END AS ${BODY}`;
+    return `${joinType} JOIN LATERAL (SELECT ${body}${columns.join('')} FROM (${inner}) AS ${rows}) AS ${alias} ON ${on}`;
+  }
   return `${joinType} JOIN LATERAL (SELECT json_agg(${rows}) AS ${BODY} FROM (${inner}) AS ${rows}) AS ${alias} ON ${on}`;
 }
 
@@ -120,7 +130,9 @@ function projected(node: ReadNode, params: Params): Projected[] {
       continue;
     } else if (item.spread) {
       for (const name of outputNames(item.node)) {
-        parts.push({ expr: `${quoteIdent(item.sqlAlias)}.${quoteIdent(name)}`, name, aggregate: false });
+        const column = `${quoteIdent(item.sqlAlias)}.${quoteIdent(name)}`;
+        const expr = item.toOne ? column : `coalesce(${grouped ? `${column}::jsonb` : column}, '[]'::${json})`;
+        parts.push({ expr, name, aggregate: false });
       }
     } else if (item.toOne || item.join === 'inner') {
       const body = `${quoteIdent(item.sqlAlias)}.${BODY}`;

@@ -4,10 +4,7 @@
  * internal settings), their capacities, services with options, the organization's capacity groups and attributes.
  * Run as the API role in the key's transaction, where products not listed are invisible anyway (migration 0150).
  */
-export interface SqlQuery {
-  text: string;
-  values: unknown[];
-}
+import type { SqlQuery } from '../booking/queries.js';
 
 /** The tables the catalogue statement reads. */
 export const CATALOGUE_TABLES = [

@@ -23,8 +23,8 @@ export function shiftMonth(month: string, by: number): string {
   return new Date(Date.UTC(year, index - 1 + by, 1)).toISOString().slice(0, 7);
 }
 
-export function formatDate(date: string, language: string, style: 'full' | 'medium' = 'full'): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: style, timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+export function formatDate(date: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }
 
 export function formatMonth(month: string, language: string): string {

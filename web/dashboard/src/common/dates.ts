@@ -1,6 +1,9 @@
-/** Calendar-date (`YYYY-MM-DD`) arithmetic, in UTC so no daylight-saving day is 23 or 25 hours long. */
+/**
+ * Calendar-date (`YYYY-MM-DD`) arithmetic, in UTC so no daylight-saving day is 23 or 25 hours long. Imports carry
+ * `.js` because Node's test runner loads this file too (test/dashboard/timeline-layout.test.ts).
+ */
 import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc';
+import utc from 'dayjs/plugin/utc.js';
 
 dayjs.extend(utc);
 

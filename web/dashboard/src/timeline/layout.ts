@@ -1,5 +1,5 @@
 /** Where an event's bar sits in a month: pure arithmetic on calendar dates, so it is easy to reason about. */
-import { addDays, daysBetween } from '../common/dates';
+import { addDays, daysBetween } from '../common/dates.js';
 
 export interface BarPlacement {
   /** Index of the first visible day in the month. */

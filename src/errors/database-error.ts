@@ -107,6 +107,7 @@ export function fromDatabaseError(error: unknown, options: { authenticated?: boo
  * status, with the database's own message and hint.
  */
 function staykitCodeStatus(code: string): number | undefined {
+  return /^SK\d{3}$/.test(code) && code in ERROR_REGISTRY ? ERROR_REGISTRY[code as ErrorCode].status : undefined;
 }
 
 /** The `<table>_<column>_in_range` CHECKs bound every client-written date and timestamp (migration 0093). */

@@ -66,3 +66,21 @@ export function currentBookingQuery(bookingId: string): SqlQuery {
 export function changeBookingQuery(bookingId: string, payload: Record<string, unknown>): SqlQuery {
   return { text: 'SELECT staykit_internal.change_booking($1::uuid, $2::jsonb) AS result', values: [bookingId, JSON.stringify(payload)] };
 }
+
+export interface ImportedBookingRow {
+  result: { booking_id: string; reference: string; created: boolean; unchanged: boolean };
+}
+
+export function importBookingQuery(payload: Record<string, unknown>): SqlQuery {
+  return { text: 'SELECT staykit_internal.import_booking($1::jsonb) AS result', values: [JSON.stringify(payload)] };
+}
+
+/** The live calendar event of an imported reservation, if it was imported before. */
+export function importedEventQuery(channel: string, externalId: string): SqlQuery {
+  return {
+    text: `SELECT (SELECT e.id FROM api.calendar_events AS e
+                   WHERE e.booking_id = i.booking_id AND e.type = 'booking' AND e.status <> 'CANCELLED' LIMIT 1) AS event_id
+           FROM api.booking_imports AS i WHERE i.channel = $1 AND i.external_id = $2`,
+    values: [channel, externalId],
+  };
+}

@@ -1,5 +1,6 @@
 /**
- * The routes of a booking's later life (docs/booking.md): change it, cancel it with a reason. Registered under `/v1` next to
+ * The routes of a booking's later life (docs/booking.md): change it, cancel it with a reason, import a channel's
+ * reservation. Registered under `/v1` next to
  * the booking flow (routes.ts), with the same shape: authorize → parse (400s) → one tenant transaction → respond.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -9,6 +10,7 @@ import { methodNotAllowed } from '../errors/catalogue.js';
 import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
 import { cancelBooking, parseCancelInput } from './cancel.js';
 import { changeBooking, parseChangeInput } from './change.js';
+import { importBooking, parseImportInput } from './import.js';
 import { parseIdempotencyKey, withIdempotency, type StoredResponse } from './idempotency.js';
 import { FLOW_TRANSACTION, guarded, send } from './routes.js';
 
@@ -20,7 +22,12 @@ export interface LifecycleRouteDeps {
 }
 
 /** Operations, not resources: every other method on their paths is a 405 naming the one they take. */
-const OPERATIONS = ['/booking-cancel', '/booking-change'];
+const OPERATIONS = ['/booking-cancel', '/booking-change', '/import-booking'];
+
+/** An import reads the units and their calendars, and which reservations were imported before. */
+const IMPORT_TRANSACTION: TenantTransactionOptions = {
+  readable: [...(FLOW_TRANSACTION.readable as string[]), 'booking_imports'],
+};
 
 /** A change reads what the booking flow reads, and the booking it starts from. */
 const CHANGE_TRANSACTION: TenantTransactionOptions = {
@@ -64,5 +71,15 @@ export const bookingLifecycleRoutes: FastifyPluginAsync<LifecycleRouteDeps> = as
       };
     }, CHANGE_TRANSACTION));
     return send(reply, response);
+  });
+
+  // Its own scope (booking_imports:write): a channel manager's key need not be able to book or change bookings.
+  app.post('/import-booking', async (request, reply) => {
+    const principal = await authorize(request, 'booking_imports', 'write');
+    const input = parseImportInput(request.body);
+    const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
+      result: await importBooking(tx, input, request.body), rollback: false,
+    }), IMPORT_TRANSACTION));
+    return reply.status(result.created ? 201 : 200).send(result);
   });
 };

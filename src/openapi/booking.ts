@@ -352,6 +352,50 @@ export const bookingPaths: Record<string, JsonSchema> = {
       },
     },
   },
+  '/import-booking': {
+    post: {
+      tags, operationId: 'import_booking', summary: 'Record a reservation sold on another channel',
+      description: 'Stored with the channel\'s own price lines (no re-pricing, no stay rules) but held to the no-overlap rule (409 SK610 names the stay it meets). Idempotent on (channel, external_id): a repeat updates the same booking or, unchanged, does nothing (docs/booking.md#imported-reservations). Scope `booking_imports:write`.',
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          properties: {
+            channel: { type: 'string', pattern: '^[a-z0-9][a-z0-9_.-]{0,63}$', examples: ['airbnb'] }, external_id: { type: 'string', maxLength: 255 },
+            product_id: uuid, interval: ref('schemas', 'Interval'), status: { type: 'string', enum: ['CONFIRMED', 'TENTATIVE', 'CANCELLED'], default: 'CONFIRMED' },
+            occupancy: ref('schemas', 'Occupancy'), currency: { type: 'string', pattern: '^[A-Z]{3}$' }, language: { type: 'string' },
+            guest: bookingOptions.contact!,
+            price_lines: {
+              type: 'array', maxItems: 200,
+              items: {
+                type: 'object',
+                properties: {
+                  name: { type: 'string' }, amount: { type: 'integer' }, quantity: { type: 'integer', default: 1 },
+                  item_type: { type: 'string', enum: ['rent', 'adjustment', 'service', 'coupon', 'tax'], default: 'rent' },
+                  fee_type: { type: 'string', enum: ['fee', 'deposit'], default: 'fee' },
+                },
+                required: ['name', 'amount'],
+                additionalProperties: false,
+              },
+            },
+          },
+          required: ['channel', 'external_id', 'product_id', 'interval'],
+          additionalProperties: false,
+        }),
+      },
+      responses: {
+        ...Object.fromEntries([['201', 'Created.'], ['200', 'Updated, or unchanged.']].map(([status, description]) => [status, {
+          description,
+          content: json({
+            type: 'object',
+            properties: { booking_id: uuid, reference: { type: 'string' }, created: { type: 'boolean' }, unchanged: { type: 'boolean' }, total: { type: 'integer' } },
+            required: ['booking_id', 'reference', 'created', 'unchanged', 'total'],
+          }),
+        }])),
+        ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'Conflict'),
+      },
+    },
+  },
   '/booking-change': {
     post: {
       tags, operationId: 'booking_change', summary: 'Change a booking (dates, unit, occupancy, extras, coupons)',

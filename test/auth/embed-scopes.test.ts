@@ -172,7 +172,7 @@ forEachBackend('scopes through embeds', (ctx) => {
       const start = inDays(30);
       const end = inDays(33);
       const reader = await createKey(ctx.db, org.id, ['bookings:read']);
-      const availability = await get(reader, `/v1/availability?product_ids=${productId}&start_date=${start}&end_date=${end}`);
+      const availability = await get(reader, `/v1/availability?product_ids=${productId}&start=${start}&end=${end}`);
       assert.equal(availability.statusCode, 200, availability.body);
       const quote = await app.inject({
         method: 'POST', url: '/v1/quote', headers: { ...JSON_HEADERS, ...bearer(reader) }, payload: { product_id: productId, interval: { start, end } },

@@ -316,6 +316,11 @@ const CASES: Case[] = [
     bad: [{ label: q('') }, { schedule: q('weekly') }],
   },
   {
+    table: 'api.booking_imports',
+    base: (o) => ({ organization_id: q(o.id), channel: q('airbnb'), external_id: q('HM1'), booking_id: q(o.bookingId), payload: q('{}') }),
+    bad: [{ channel: q('Air BnB') }, { external_id: q('') }],
+  },
+  {
     table: 'api.product_tasks',
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.productId), label: q('Clean') }),
     bad: [{ label: q(' ') }, { schedule: q('noon') }],

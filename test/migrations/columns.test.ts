@@ -118,7 +118,7 @@ const INDEX_ONLY = [
   'product_reply_to_addresses', 'product_services', 'refunds', 'reply_to_addresses', 'review_widget_listings',
   'reviews', 'seasons', 'services', 'site_listings', 'site_nav_items', 'site_views', 'sites', 'task_assignees',
   'task_template_assignees', 'task_templates', 'tasks', 'taxes', 'user_profiles', 'widget_analytics',
-  'widget_listings', 'widgets', 'product_tasks', 'service_options', 'product_taxes',
+  'widget_listings', 'widgets', 'product_tasks', 'service_options', 'product_taxes', 'booking_imports',
 ];
 
 /** Not tenant-owned: the tenants themselves and the global plan catalogue. */
@@ -170,6 +170,7 @@ const REQUIRED_ON_CREATE: Record<string, string[]> = {
   product_reply_to_addresses: ['product_id', 'reply_to_address_id'],
   product_services: ['product_id', 'service_id'],
   product_tasks: ['product_id', 'label'],
+  booking_imports: ['channel', 'external_id', 'booking_id', 'payload'],
   product_taxes: ['product_id', 'tax_id'],
   products: ['name', 'rent_period', 'timezone'],
   refunds: ['payment_id', 'amount'],

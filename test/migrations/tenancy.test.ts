@@ -31,6 +31,8 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   site_views: 'SELECT', sites: CRUD, task_assignees: CRUD, task_template_assignees: CRUD, task_templates: CRUD,
   tasks: CRUD, taxes: CRUD, user_profiles: 'SELECT,UPDATE', widget_analytics: 'SELECT', widget_listings: CRUD,
   widgets: CRUD,
+  // Written by POST /v1/import-booking only.
+  booking_imports: 'SELECT',
 };
 
 /** Columns a client may never write, beyond organization_id / created_at / updated_at / fts everywhere. */

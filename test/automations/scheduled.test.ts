@@ -139,4 +139,36 @@ forEachBackend('scheduled e-mails', (ctx) => {
     assert.deepEqual(sentTo('linus@example.com').map((mail) => mail.headers.subject), ['Thanks for booking Dune House']);
     assert.equal(sentTo('barbara@example.com').length, 0);
   });
+
+  it('schedules a template created later for the bookings already made, and follows its changes', async () => {
+    const other = await createOrganization(ctx.db, 'Later Rentals');
+    const later = await bookableUnit(ctx.db, other.id);
+    for (const [start, end, name] of [['2027-10-10', '2027-10-12', 'Kathleen'], ['2027-10-20', '2027-10-22', 'Margaret']]) {
+      const response = await client(app, other.key).post('/v1/book', {
+        product_id: later.product, interval: { start, end }, occupancy: { [later.adults]: 1 },
+        contact: { first_name: name, email: `${name!.toLowerCase()}@example.com` },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+    }
+    const headers = { authorization: `Bearer ${other.key}`, prefer: 'return=representation' };
+    const created = await app.inject({
+      method: 'POST', url: '/v1/email_templates', headers,
+      payload: { moment: { type: 'check-in', offset: -1 }, time: '18:00', subject: { default: 'Tomorrow!' }, body: { default: 'See you' } },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = (created.json() as { id: string }[])[0]!.id;
+    // Moved to 08:00: 2027-10-09 08:00 in Amsterdam (summer time) is 06:00 UTC.
+    const changed = await app.inject({ method: 'PATCH', url: `/v1/email_templates?id=eq.${id}`, headers, payload: { time: '08:00' } });
+    assert.equal(changed.statusCode, 200, changed.body);
+    time.set('2027-10-09T05:59:59Z');
+    assert.deepEqual(await runDue(ctx.db, schedulerOptions(smtp, time)), []);
+    time.set('2027-10-09T06:00:00Z');
+    await runDue(ctx.db, schedulerOptions(smtp, time));
+    assert.equal(sentTo('kathleen@example.com').length, 1);
+    assert.equal(sentTo('margaret@example.com').length, 0);
+    time.set('2027-10-19T16:00:00Z'); // the old time for the second booking: already moved to 06:00 UTC
+    await runDue(ctx.db, schedulerOptions(smtp, time));
+    assert.equal(sentTo('margaret@example.com').length, 1);
+    assert.equal(sentTo('kathleen@example.com').length, 1);
+  });
 });

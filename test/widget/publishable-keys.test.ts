@@ -122,6 +122,17 @@ forEachBackend('publishable keys', (ctx) => {
     assert.deepEqual(events.filter((e) => e.event === 'booking'), [{ event: 'booking', product_id: org.listed, booking_id: bookingId }]);
   });
 
+  it('attributes its bookings to its own widget whatever the body names', async () => {
+    const booked = await call(pk, {
+      method: 'POST', url: '/v1/book',
+      payload: { ...stay(org.listed, { [org.adults]: 1 }, '2027-07-05', '2027-07-08'), form_values: { [org.email]: 'c@example.com' }, widget_id: org.otherWidget },
+    });
+    assert.equal(booked.statusCode, 201, booked.body);
+    const id = booked.json<{ booking_id: string }>().booking_id;
+    const row = await secret({ method: 'GET', url: `/v1/bookings?id=eq.${id}&select=widget_id` });
+    assert.deepEqual(row.json(), [{ widget_id: org.widget }]);
+  });
+
   it('gives the guest link to the booking request only, not to a replay of its Idempotency-Key', async () => {
     const request = {
       method: 'POST', url: '/v1/book', headers: { 'idempotency-key': 'widget-replay-1' },

@@ -93,6 +93,25 @@ forEachBackend('aggregates through postgrest-js on staykit rest --aggregates', (
   });
   after(() => app.close());
 
+  it('a computed field is a grouping column; an aggregate in a to-one spread is 400 SK402; order by an aggregate 42703', async () => {
+    await ctx.db.exec(`CREATE FUNCTION fixture.initial(fixture.clients) RETURNS text LANGUAGE sql STABLE AS 'SELECT left($1.name, 1)'`);
+    const rest = await buildRestApp({ db: ctx.db, schema: 'fixture', aggregates: true });
+    try {
+      const local = new PostgrestClient(await rest.listen({ port: 0, host: '127.0.0.1' }));
+      const grouped = await local.from('clients').select('initial, count()').order('initial');
+      assert.equal(grouped.error, null);
+      assert.deepEqual(grouped.data, [{ initial: 'A', count: 1 }, { initial: 'M', count: 1 }, { initial: 'O', count: 1 }]);
+      const spread = await local.from('projects').select('...clients(id.max())');
+      assert.equal(spread.status, 400);
+      assert.equal(spread.error?.code, 'SK402');
+      const ordered = await local.from('things').select('amount.sum()').order('sum');
+      assert.equal(ordered.status, 400);
+      assert.equal(ordered.error?.code, '42703');
+    } finally {
+      await rest.close();
+    }
+  });
+
   it('.select with count() and sum() grouped by a column', async () => {
     const { data, error } = await client.from('things').select('mood, count(), amount.sum()').not('mood', 'is', null).order('mood');
     assert.equal(error, null);
@@ -109,40 +128,55 @@ forEachBackend('aggregates on /v1', (ctx) => {
   let demo: SeededOrganization;
   before(async () => {
     demo = await seedDemoOrganization(ctx.db);
+    // Line items for the demo bookings (the seed has none): rent and a cleaning fee, amounts varying by booking.
+    await ctx.db.query(
+      `INSERT INTO api.line_items (organization_id, booking_id, amount, item_type, name)
+       SELECT organization_id, id, 10000 + (row_number() OVER (ORDER BY id))::int * 100, 'rent', '{"default": "Rent"}'::jsonb
+       FROM api.bookings WHERE organization_id = $1
+       UNION ALL
+       SELECT organization_id, id, 4500, 'fee', '{"default": "Cleaning"}'::jsonb FROM api.bookings WHERE organization_id = $1`,
+      [demo.organization_id],
+    );
     app = await startApp(ctx.db);
   });
   after(() => app.close());
 
   const get = (url: string, key = demo.api_key) => app.inject({ method: 'GET', url, headers: bearer(key) });
+  // Next month: the demo organization's year of bookings lies around the day it is seeded.
+  const today = new Date();
+  const from = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+  const to = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 1)).toISOString().slice(0, 10);
 
-  it('occupancy counts per product and status for a month, as documented in docs/query-engine.md', async () => {
-    const url = '/v1/calendar_events?select=product_id,status,count()&start_date=gte.2026-07-01&start_date=lt.2026-08-01';
+  it('occupancy counts per product and status for a month (next month), as documented in docs/query-engine.md', async () => {
+    const url = `/v1/calendar_events?select=product_id,status,count()&start_date=gte.${from}&start_date=lt.${to}`;
     const res = await get(url);
     assert.equal(res.statusCode, 200, res.body);
     const { rows } = await ctx.db.query<{ product_id: string; status: string; n: number }>(
       `SELECT product_id, status, count(*)::int AS n FROM api.calendar_events
-       WHERE organization_id = $1 AND start_date >= '2026-07-01' AND start_date < '2026-08-01' GROUP BY 1, 2`,
-      [demo.organization_id],
+       WHERE organization_id = $1 AND start_date >= $2 AND start_date < $3 GROUP BY 1, 2`,
+      [demo.organization_id, from, to],
     );
     const answered = (res.json() as { product_id: string; status: string; count: number }[])
       .map((row) => `${row.product_id} ${row.status} ${row.count}`).sort();
+    assert.ok(answered.length > 0, 'the demo organization has stays next month');
     assert.deepEqual(answered, rows.map((row) => `${row.product_id} ${row.status} ${row.n}`).sort());
   });
 
   it('revenue per kind of line item (rent, fees, taxes …)', async () => {
-    const res = await get('/v1/line_items?select=amount.sum(),item_type&order=item_type');
+    const res = await get('/v1/line_items?select=item_type,amount.sum()&order=item_type');
     assert.equal(res.statusCode, 200, res.body);
     const { rows } = await ctx.db.query<{ item_type: string; total: number }>(
       `SELECT item_type, sum(amount)::int AS total FROM api.line_items WHERE organization_id = $1 GROUP BY 1 ORDER BY 1`,
       [demo.organization_id],
     );
-    assert.deepEqual(res.json(), rows.map((row) => ({ sum: row.total, item_type: row.item_type })));
+    assert.deepEqual((res.json() as Row[]).map((row) => row.item_type), ['fee', 'rent']);
+    assert.deepEqual(res.json(), rows.map((row) => ({ item_type: row.item_type, sum: row.total })));
   });
 
   it('revenue per product for a month: line items grouped by the product of their booking\'s stay', async () => {
     const url =
       '/v1/line_items?select=amount.sum(),bookings!inner(calendar_events!inner(product_id))' +
-      '&bookings.calendar_events.start_date=gte.2026-07-01&bookings.calendar_events.start_date=lt.2026-08-01';
+      `&bookings.calendar_events.start_date=gte.${from}&bookings.calendar_events.start_date=lt.${to}`;
     const res = await get(url);
     assert.equal(res.statusCode, 200, res.body);
     type Group = { sum: number; bookings: { calendar_events: { product_id: string }[] } };
@@ -150,12 +184,12 @@ forEachBackend('aggregates on /v1', (ctx) => {
     const { rows } = await ctx.db.query<{ products: string; total: number }>(
       `SELECT products, sum(amount)::int AS total FROM (
          SELECT li.amount, (SELECT string_agg(e.product_id::text, '+' ORDER BY e.id) FROM api.calendar_events e
-                            WHERE e.booking_id = li.booking_id AND e.start_date >= '2026-07-01' AND e.start_date < '2026-08-01') AS products
+                            WHERE e.booking_id = li.booking_id AND e.start_date >= $2 AND e.start_date < $3) AS products
          FROM api.line_items li WHERE li.organization_id = $1) AS t
        WHERE products IS NOT NULL GROUP BY products`,
-      [demo.organization_id],
+      [demo.organization_id, from, to],
     );
-    assert.ok(answered.length > 0, 'the demo organization has stays in July 2026');
+    assert.ok(answered.length > 0, 'the demo organization has stays next month');
     assert.deepEqual(answered, rows.map((row) => `${row.products} ${row.total}`).sort());
   });
 

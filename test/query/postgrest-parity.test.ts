@@ -44,6 +44,7 @@ CREATE FUNCTION shop.top_reviews(shop.items) RETURNS SETOF shop.reviews LANGUAGE
   AS 'SELECT * FROM shop.reviews WHERE item_id = $1.id AND stars >= 4';
 CREATE FUNCTION shop.reviewed_item(shop.reviews) RETURNS shop.items LANGUAGE sql STABLE
   AS 'SELECT * FROM shop.items WHERE id = $1.item_id';
+CREATE VIEW shop.item_names AS SELECT id, name FROM shop.items;
 CREATE TABLE shop.tags (name text PRIMARY KEY);
 CREATE TABLE shop.bigtable (id int PRIMARY KEY, label text NOT NULL);
 INSERT INTO shop.bigtable SELECT g, 'row ' || g FROM generate_series(1, 1500) AS g;
@@ -247,6 +248,25 @@ forEachBackend('PostgREST 12/13 parity of staykit rest', (ctx) => {
     assert.deepEqual(one.data, [{ id: 3, item: { name: 'item 2' } }]);
     const filtered = await client.from('items').select('id, top_reviews!inner(stars)').order('id');
     assert.deepEqual(filtered.data, [{ id: 1, top_reviews: [{ stars: 5 }] }, { id: 2, top_reviews: [{ stars: 4 }] }]);
+  });
+
+  it('what is not supported answers as docs/query-engine.md "Not supported" says', async () => {
+    const view = await http('GET', '/item_names?select=id,reviews(id)');
+    assert.equal(view.status, 400);
+    assert.equal((view.json as Row).code, 'PGRST200');
+    const stripped = await http('GET', '/items?select=id&id=eq.1', { accept: 'application/vnd.pgrst.array+json;nulls=stripped' });
+    assert.equal(stripped.status, 200);
+    const form = await fetch(`${address}/tags`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=x' });
+    assert.equal(form.status, 415);
+    const csvWrite = await http('POST', '/tags', { accept: 'text/csv', prefer: 'return=representation' }, { name: 'csv' });
+    assert.equal(csvWrite.status, 406);
+    assert.equal((csvWrite.json as Row).code, 'PGRST107');
+    const computedWrite = await http('PATCH', '/items?id=eq.1&select=shouting', { prefer: 'return=representation' }, { stock: 1 });
+    assert.equal(computedWrite.status, 400);
+    assert.equal((computedWrite.json as Row).code, '42703');
+    const put = await http('PUT', '/tags?name=eq.sale', {}, { name: 'sale' });
+    assert.equal(put.status, 405);
+    assert.equal((put.json as Row).code, 'PGRST117');
   });
 
   it('ordering.rst: without order, rows come as PostgreSQL returns them (no ORDER BY added); order= sorts', async () => {

@@ -1,5 +1,5 @@
 /** The grid of one month: a header of days, then one row per unit with its bars, task dots and pickable days. */
-import type { CSSProperties, KeyboardEvent } from 'react';
+import { useEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
 import { Text, Tooltip } from '@mantine/core';
 import { isWeekend } from '../common/dates';
 import { navigate } from '../common/router';
@@ -31,6 +31,16 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
   const today = format.today();
   const first = days[0]!;
   const style = { '--days': days.length } as CSSProperties;
+  const scroller = useRef<HTMLDivElement>(null);
+  // On a narrow screen the month does not fit: start with today in view rather than the 1st.
+  useEffect(() => {
+    const box = scroller.current;
+    const column = box?.querySelector<HTMLElement>(`[data-day="${today}"]`);
+    const unitColumn = box?.querySelector<HTMLElement>('[role="columnheader"]');
+    if (!box || !column || !unitColumn) return;
+    const left = column.getBoundingClientRect().left - box.getBoundingClientRect().left + box.scrollLeft;
+    box.scrollLeft = Math.max(0, left - unitColumn.offsetWidth - 2 * column.offsetWidth);
+  }, [first, today]);
 
   const describe = (event: TimelineEvent) => {
     const what = event.type === 'booking'
@@ -56,14 +66,14 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
   if (data.units.length === 0) return <Text c="dimmed">No units yet: add one under Units and prices.</Text>;
 
   return (
-    <div className={classes.scroller} aria-busy={busy} onKeyDown={escape}>
+    <div className={classes.scroller} aria-busy={busy} onKeyDown={escape} ref={scroller}>
       <div className={classes.grid} style={style} role="table" aria-label={`Calendar of ${format.month(first)}`}>
         <div role="row" style={{ display: 'contents' }}>
           <div className={classes.unitName} role="columnheader">Unit</div>
           {days.map((date) => {
             const label = format.weekdayDay(date);
             return (
-              <div key={date} role="columnheader" aria-label={format.date(date)}
+              <div key={date} role="columnheader" aria-label={format.date(date)} data-day={date}
                 className={`${classes.dayHeader} ${isWeekend(date) ? classes.weekend : ''} ${date === today ? classes.today : ''}`}>
                 <div>{label.weekday}</div><div>{label.day}</div>
               </div>

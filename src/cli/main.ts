@@ -12,6 +12,7 @@ import { seedCommand } from './commands/seed.js';
 import { rest as restServer } from './commands/rest.js';
 import { benchCommand } from './commands/bench.js';
 import { runWorkerCommand } from './commands/worker.js';
+import { genCommand } from './commands/gen.js';
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
@@ -134,6 +135,10 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'user':
       return userCommand(rest);
+    case 'gen': {
+      const { values, positionals } = parse(rest, { schema: { type: 'string' }, output: { type: 'string' } });
+      return genCommand(positionals, values);
+    }
     case undefined:
     case 'help':
     case '--help':

@@ -15,6 +15,7 @@ Commands:
   key revoke KEY_ID                         revoke a key by its key_id or id
   user create --org ID --email E --role ROLE [--name N] [--password-stdin]   a dashboard user (prints a one-time set-password link)
   user reset-password --email E [--password-stdin]   a new set-password link (or the password from stdin)
+  gen types typescript [--schema api] [--output FILE]   the Database type for @supabase/postgrest-js (docs/clients.md)
   bench [--backend postgres|pglite|both] [--only TEXT] …   the benchmark (docs/benchmark.md; needs dev dependencies)
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, PORT, …); see the README.`;

@@ -341,6 +341,22 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     }
   });
 
+  it('dates and date pickers follow the organization\'s language', { skip }, async () => {
+    await ctx.db.query(`UPDATE api.organizations SET language = 'nl-NL' WHERE id = $1`, [organizationId]);
+    try {
+      await page.goto(`${base}/admin/bookings`);
+      const firstArrival = page.locator('tbody tr[data-booking-id] td').nth(3);
+      await firstArrival.waitFor();
+      assert.match((await firstArrival.textContent())!, /^\d{1,2} [a-z]{3,4}\.? \d{4}$/, 'a date as Dutch writes it, e.g. 3 dec 2026');
+      await page.getByRole('button', { name: /^Stay dates/ }).click();
+      // The picker's weekday row in Dutch: "wo" (woensdag), where English has "We".
+      await page.getByText('wo', { exact: true }).first().waitFor();
+      await page.keyboard.press('Escape');
+    } finally {
+      await ctx.db.query(`UPDATE api.organizations SET language = 'en' WHERE id = $1`, [organizationId]);
+    }
+  });
+
   it('logging out ends the session on the server', { skip }, async () => {
     const cookie = (await context.cookies(base)).find((candidate) => candidate.name === 'staykit_session');
     assert.ok(cookie, 'the session cookie');

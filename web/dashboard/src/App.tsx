@@ -4,11 +4,13 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
 import { onSessionLost } from './api/http';
 import { permissionsOf } from './api/permissions';
 import { currentSession, type Session } from './api/session';
 import { ErrorAlert } from './common/ErrorAlert';
 import { formatterFor, localeOf, type OrganizationLocale } from './common/format';
+import { loadPickerLocale } from './common/picker-locale';
 import { useLocation } from './common/router';
 import { Login } from './shell/Login';
 import { SetPassword } from './shell/SetPassword';
@@ -19,7 +21,7 @@ type State =
   | { kind: 'loading' }
   | { kind: 'signed-out' }
   | { kind: 'failed'; error: unknown }
-  | { kind: 'signed-in'; session: Session; organization: OrganizationLocale };
+  | { kind: 'signed-in'; session: Session; organization: OrganizationLocale; pickerLocale: string };
 
 /** The organization's language, time zone and currency, as the session tells them; the browser's if it does not. */
 function organizationLocale(organization: Session['organization']): OrganizationLocale {
@@ -44,7 +46,8 @@ function Workspace() {
     try {
       const session = await currentSession();
       if (!session) return setState({ kind: 'signed-out' });
-      setState({ kind: 'signed-in', session, organization: organizationLocale(session.organization) });
+      const organization = organizationLocale(session.organization);
+      setState({ kind: 'signed-in', session, organization, pickerLocale: await loadPickerLocale(organization.locale) });
     } catch (error) {
       setState({ kind: 'failed', error });
     }
@@ -73,7 +76,9 @@ function Workspace() {
   if (state.kind === 'signed-out' || !workspace) return <Login onLoggedIn={() => void load()} />;
   return (
     <WorkspaceContext.Provider value={workspace}>
-      <Shell />
+      <DatesProvider settings={{ locale: state.pickerLocale }}>
+        <Shell />
+      </DatesProvider>
     </WorkspaceContext.Provider>
   );
 }

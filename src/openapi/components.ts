@@ -7,7 +7,6 @@ import { authErrors } from '../errors/auth.js';
 import {
   filterRequired,
   invalidRange,
-  methodNotAllowed,
   queryParamError,
   singularityError,
   tableNotFound,
@@ -17,20 +16,20 @@ import {
 import { fromDatabaseError } from '../errors/database-error.js';
 import { apiError } from '../errors/registry.js';
 import { notAvailable, productNotFound, stayRulesViolated } from '../booking/errors.js';
+import { uriTooLong } from '../limits/errors.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** An example body, made by the constructor that makes the real one, so the two cannot drift apart. */
 const errorExample = (error: ApiError) => ({ value: error.toBody() });
 
-function errorResponse(description: string, examples: Record<string, { value: unknown }>, headers?: JsonSchema): JsonSchema {
+/** Every error response names its request (`X-Request-Id`): the id to quote when asking about it. */
+function errorResponse(description: string, examples: Record<string, { value: unknown }>, headers: JsonSchema = {}): JsonSchema {
   return {
     description,
-    ...(headers ? { headers } : {}),
+    headers: { ...headers, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples } },
   };
 }
-
-const ALLOW_EXAMPLE = 'OPTIONS,GET,HEAD,PATCH,DELETE';
 
 export const responses: Record<string, JsonSchema> = {
   BadRequest: errorResponse('The request is malformed: a query parameter, header or body could not be used.', {
@@ -49,9 +48,6 @@ export const responses: Record<string, JsonSchema> = {
     table: errorExample(tableNotFound('api', 'nope', null)),
     product: errorExample(productNotFound('3f2a6c1e-8b7d-4c55-9a0e-2d4b6f8a1c3e')),
   }),
-  MethodNotAllowed: errorResponse('The method is not offered on this resource; `Allow` lists those that are. Every method not documented for a path answers 405.', {
-    method: errorExample(methodNotAllowed('POST', 'bookings', ALLOW_EXAMPLE)),
-  }, { Allow: { schema: { type: 'string' }, example: ALLOW_EXAMPLE } }),
   NotAcceptable: errorResponse('The `Accept` header cannot be met, or a single object was asked for and the result is not one row.', {
     single: errorExample(singularityError(0)),
   }),
@@ -65,6 +61,9 @@ export const responses: Record<string, JsonSchema> = {
   }),
   RangeNotSatisfiable: errorResponse('The requested range starts past the end of the result.', {
     range: errorExample(invalidRange({ kind: 'out-of-bounds', offset: 100, total: 3 })),
+  }),
+  UriTooLong: errorResponse('The path and query string are longer than the server accepts (`STAYKIT_MAX_URL_LENGTH`); answered before any route.', {
+    uri: errorExample(uriTooLong(8192, 9100)),
   }),
   UnprocessableContent: errorResponse('The stay breaks a rule (stay rules, occupancy, rates, coupons), or an idempotency key was reused with another body.', {
     rules: errorExample(stayRulesViolated(['Check-in is not possible on Tuesday'])),

@@ -33,6 +33,9 @@ Every response carries \`X-Request-Id\`.
 
 `;
 
+/** The one client error of the unauthenticated operations: the request-size limit applies before any route. */
+const URI_TOO_LONG = { $ref: '#/components/responses/UriTooLong' };
+
 const healthPaths = (): Record<string, JsonSchema> => {
   const servers = [{ url: '/', description: 'The server root (outside /v1)' }];
   return {
@@ -60,6 +63,7 @@ const healthPaths = (): Record<string, JsonSchema> => {
               },
             },
           },
+          414: URI_TOO_LONG,
         },
       },
     },
@@ -75,6 +79,7 @@ const healthPaths = (): Record<string, JsonSchema> => {
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } },
           },
+          414: URI_TOO_LONG,
         },
       },
     },
@@ -96,7 +101,10 @@ const documentPath: JsonSchema = {
   get: {
     tags: ['operations'], operationId: 'openapi', summary: 'This OpenAPI document', security: [],
     description: 'Also served at `GET /v1/`.',
-    responses: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    responses: {
+      200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+      414: URI_TOO_LONG,
+    },
   },
 };
 

@@ -8,6 +8,8 @@ import { allowedMethods } from '../query/index.js';
 import type { Column, SchemaCache, Table } from '../schema/index.js';
 import type { CheckConstraints } from './check-enums.js';
 import { columnSchema, type JsonSchema } from './json-schema.js';
+import { sharedSchemas } from './components.js';
+import { objectExample } from './examples.js';
 
 export const TENANT_COLUMN = 'organization_id';
 
@@ -29,48 +31,6 @@ function schemaOf(table: Table, column: Column, checks: CheckConstraints): JsonS
   });
 }
 
-const SAMPLE_UUID = '3f2a6c1e-8b7d-4c55-9a0e-2d4b6f8a1c3e';
-
-/** A plausible value for an example row; null when nothing sensible can be made up. */
-function sampleValue(table: Table, column: Column, checks: CheckConstraints): unknown {
-  const values = column.enumValues ?? checks.enums.get(table.name)?.get(column.name);
-  if (values?.length) return column.isArray ? [values[0]] : values[0];
-  const predicate = checks.predicates.get(table.name)?.get(column.name);
-  if (predicate === 'is_multi_language_string') return { default: column.name === 'name' ? 'Beach house' : '' };
-  if (predicate === 'is_currency') return 'EUR';
-  if (predicate === 'is_time_zone') return 'Europe/Amsterdam';
-  if (predicate === 'is_language') return 'en';
-  if (predicate === 'is_weekday_mask') return [true, true, true, true, true, true, true];
-  if (column.isArray) return [];
-  switch (column.udtName) {
-    case 'uuid':
-      return SAMPLE_UUID;
-    case 'timestamptz':
-    case 'timestamp':
-      return column.nullable ? null : '2025-05-01T09:30:00Z';
-    case 'date':
-      return column.name.startsWith('end') ? '2025-07-15' : '2025-07-08';
-    case 'bool':
-      return false;
-    case 'int2':
-    case 'int4':
-    case 'int8':
-    case 'numeric':
-    case 'float4':
-    case 'float8':
-      return column.name === 'exchange_rate' ? 1 : 0;
-    case 'json':
-    case 'jsonb':
-      return column.nullable ? null : {};
-    case 'time':
-      return column.nullable ? null : '16:00:00';
-    case 'datemultirange':
-      return '{[2025-06-01,2025-09-01)}';
-    default:
-      return column.nullable ? null : '';
-  }
-}
-
 /** `components.schemas` for one table: `<t>`, `<t>.create` (when POST is allowed), `<t>.update` (when PATCH is). */
 export function tableSchemas(table: Table, checks: CheckConstraints): Record<string, JsonSchema> {
   const visible = table.columns.filter((column) => column.canSelect);
@@ -83,19 +43,20 @@ export function tableSchemas(table: Table, checks: CheckConstraints): Record<str
       return [column.name, schema];
     })),
     required: visible.filter((column) => !column.nullable).map((column) => column.name),
-    example: Object.fromEntries(visible.map((column) => [column.name, sampleValue(table, column, checks)])),
   };
+  row.example = objectExample(row, visible.map((column) => column.name), sharedSchemas);
   const schemas: Record<string, JsonSchema> = { [table.name]: row };
   if (table.privileges.insert) {
     const writable = table.columns.filter((column) => column.canInsert && !isServerOwned(column));
     const required = writable.filter(isRequiredOnInsert).map((column) => column.name);
-    schemas[`${table.name}.create`] = {
+    const create: JsonSchema = {
       type: 'object',
       description: `A new ${table.name} row. Server-owned columns (${serverOwnedList(table)}) are set by the server and ignored when sent (400 SK407 under \`Prefer: handling=strict\`).`,
       properties: Object.fromEntries(writable.map((column) => [column.name, schemaOf(table, column, checks)])),
       ...(required.length > 0 ? { required } : {}),
-      example: Object.fromEntries(required.map((name) => [name, sampleValue(table, table.columns.find((c) => c.name === name)!, checks)])),
     };
+    create.example = objectExample(create, required, sharedSchemas);
+    schemas[`${table.name}.create`] = create;
   }
   if (table.privileges.update) {
     const writable = table.columns.filter((column) => column.canUpdate && !isServerOwned(column));
@@ -124,9 +85,19 @@ export const FILTER_OPERATORS =
 /** `components.parameters` key of a column filter. */
 export const filterParameterName = (table: Table, column: Column) => `${table.name}.${column.name}`;
 
-/** `components.parameters`: one filter parameter per readable column, shared by GET, PATCH and DELETE. */
+/**
+ * Query parameters PostgREST always reads as themselves: a column with one of these names (`order` is common) can
+ * be selected and ordered by, but filtered only inside `or=(…)`/`and=(…)`, so no filter parameter is offered for it.
+ */
+const RESERVED_PARAMETERS = new Set(['select', 'columns', 'order', 'limit', 'offset', 'on_conflict', 'or', 'and']);
+
+/** The columns offered as filter parameters: readable, and not named like one of PostgREST's own parameters. */
+const filterableColumns = (table: Table): Column[] =>
+  table.columns.filter((column) => column.canSelect && !RESERVED_PARAMETERS.has(column.name));
+
+/** `components.parameters`: one filter parameter per filterable column, shared by GET, PATCH and DELETE. */
 export function filterParameters(table: Table, checks: CheckConstraints): Record<string, JsonSchema> {
-  return Object.fromEntries(table.columns.filter((column) => column.canSelect).map((column) => {
+  return Object.fromEntries(filterableColumns(table).map((column) => {
     // No `example`: reference pages pre-fill "try it" with examples, and an optional filter must start empty.
     const type = schemaOf(table, column, checks);
     const values = Array.isArray(type.enum) ? (type.enum as unknown[]).filter((value) => value !== null) : [];
@@ -152,7 +123,7 @@ function rowsContent(table: Table): JsonSchema {
 export function tablePathItem(table: Table): JsonSchema {
   const allowed = new Set(allowedMethods(table).split(','));
   const tags = [table.name];
-  const filters = table.columns.filter((column) => column.canSelect).map((column) => ref('parameters', filterParameterName(table, column)));
+  const filters = filterableColumns(table).map((column) => ref('parameters', filterParameterName(table, column)));
   const auth = [ref('responses', 'Unauthorized'), ref('responses', 'Forbidden')];
   const errors = (...names: string[]) => Object.fromEntries([
     ...names.map((name) => [ERROR_STATUS[name], ref('responses', name)]),
@@ -253,7 +224,7 @@ export const ERROR_STATUS: Record<string, string> = {
   Unauthorized: '401',
   Forbidden: '403',
   NotFound: '404',
-  MethodNotAllowed: '405',
+  UriTooLong: '414',
   NotAcceptable: '406',
   Conflict: '409',
   PayloadTooLarge: '413',

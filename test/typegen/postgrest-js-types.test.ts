@@ -7,17 +7,12 @@
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import ts from 'typescript';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { startApp } from '../support/app.js';
 import { seedDemoOrganization, type SeededOrganization } from '../../src/seed/demo-organization.js';
 import { databaseTypes } from '../../src/typegen/index.js';
-
-// Under the project's node_modules so that `@supabase/postgrest-js` resolves from the generated program.
-const CACHE = join(import.meta.dirname, '../../node_modules/.cache');
+import { scratchProgram, type ScratchProgram } from '../clients/typescript-program.js';
 
 /** Queries that must compile, and that the test then runs: what they return is checked below. */
 const VALID = `
@@ -70,62 +65,35 @@ export async function mistakes(client: PostgrestClient<Database>) {
 }
 `;
 
-const COMPILER_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  types: [],
-};
-
-// The previous program lends its parsed files (lib, postgrest-js) to the next compilation.
-let previous: ts.Program | undefined;
-
-function compile(files: string[]): string[] {
-  const program = ts.createProgram(files, COMPILER_OPTIONS, undefined, previous);
-  previous = program;
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file && diagnostic.start !== undefined
-      ? `${diagnostic.file.fileName.split('/').pop()}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1} `
-      : '';
-    return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
-  });
-}
-
 forEachBackend('gen types typescript: the Database type for @supabase/postgrest-js', (ctx) => {
-  let dir: string;
+  let scratch: ScratchProgram;
   let app: FastifyInstance;
   let demo: SeededOrganization;
   let address: string;
 
   before(async () => {
-    dir = await mkdtemp(join(CACHE, 'staykit-typegen-'));
-    await writeFile(join(dir, 'database.types.ts'), await databaseTypes(ctx.db));
-    await writeFile(join(dir, 'valid.ts'), VALID);
-    await writeFile(join(dir, 'invalid.ts'), INVALID);
+    scratch = await scratchProgram('staykit-typegen');
+    await scratch.write('database.types.ts', await databaseTypes(ctx.db));
     demo = await seedDemoOrganization(ctx.db);
     app = await startApp(ctx.db);
     address = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   after(async () => {
     await app.close();
-    await rm(dir, { recursive: true, force: true });
+    await scratch.remove();
   });
 
-  it('valid queries compile, and each mistake is a compile error', () => {
-    assert.deepEqual(compile([join(dir, 'valid.ts'), join(dir, 'invalid.ts')]), []);
+  it('valid queries compile, and each mistake is a compile error', async () => {
+    assert.deepEqual(scratch.compile([await scratch.write('valid.ts', VALID), await scratch.write('invalid.ts', INVALID)]), []);
   });
 
   it('without the expected errors the mistakes program does not compile (the check above can fail)', async () => {
-    await writeFile(join(dir, 'unmarked.ts'), INVALID.replace(/^\s*\/\/ @ts-expect-error.*$/gm, ''));
-    const errors = compile([join(dir, 'unmarked.ts')]);
+    const errors = scratch.compile([await scratch.write('unmarked.ts', INVALID.replace(/^\s*\/\/ @ts-expect-error.*$/gm, ''))]);
     assert.equal(errors.length, INVALID.match(/@ts-expect-error/g)!.length, errors.join('\n'));
   });
 
   it('the typed program runs against the server and gets what its types say', async () => {
-    const { typedQueries } = await import(join(dir, 'valid.ts')) as { typedQueries: (url: string, key: string) => Promise<Record<string, unknown>> };
+    const { typedQueries } = await import(await scratch.write('valid.ts', VALID)) as { typedQueries: (url: string, key: string) => Promise<Record<string, unknown>> };
     const result = await typedQueries(`${address}/v1`, demo.api_key);
     assert.ok(['daily', 'nightly'].includes(result.period as string));
     assert.ok((result.configurationNames as unknown[]).length > 0);

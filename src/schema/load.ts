@@ -4,6 +4,7 @@
 import type { Queryable } from '../db/types.js';
 import { readCatalog, type ColumnRow, type RoutineRow } from './introspect.js';
 import { deriveRelationships } from './relationships.js';
+import { addViewKeys, readViewSources } from './views.js';
 import type { Column, Routine, SchemaCache, Table, TableKind } from './types.js';
 
 const KINDS: Record<string, TableKind> = {
@@ -108,6 +109,7 @@ export async function loadSchemaCache(db: Queryable, options: { schema: string; 
       });
     }
   }
+  addViewKeys(tables, await readViewSources(db, schema));
   const routines = new Map<string, Routine[]>();
   for (const row of catalog.routines) {
     const list = routines.get(row.name) ?? [];

@@ -99,11 +99,14 @@ forEachBackend('money invariants', (ctx) => {
     });
     await inserted;
     const second = ctx.db.transaction((tx) => tx.query(refund(6000)));
-    // Wait (by observation, not by time) until the second is blocked on the payment's row lock, then commit the first.
+    let secondFinished = false;
+    second.then(() => { secondFinished = true; }, () => { secondFinished = true; });
+    // Wait (by observation, not by time) until the second is blocked on the payment's row lock — or has finished
+    // without waiting, which the outcome below then shows — and commit the first.
     for (;;) {
       const { rows } = await ctx.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-      if (rows[0]!.n > 0) break;
+      if (rows[0]!.n > 0 || secondFinished) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
     release();

@@ -165,15 +165,22 @@ forEachBackend('invoices', (ctx) => {
       throw new Abandon();
     });
     const year = new Date().getUTCFullYear();
-    assert.equal(await issuedFirst, `${year}-0001`);
-    const second = ctx.db.transaction(async (tx) => (await tx.query<{ number: string }>(issue(drafts[1]!))).rows[0]!.number);
-    for (;;) {
-      const { rows } = await ctx.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-      if (rows[0]!.n > 0) break;
-      await new Promise((resolve) => setImmediate(resolve));
+    let second: Promise<string> | undefined;
+    try {
+      assert.equal(await issuedFirst, `${year}-0001`);
+      second = ctx.db.transaction(async (tx) => (await tx.query<{ number: string }>(issue(drafts[1]!))).rows[0]!.number);
+      let secondFinished = false;
+      second.then(() => { secondFinished = true; }, () => { secondFinished = true; });
+      for (;;) {
+        const { rows } = await ctx.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        if (rows[0]!.n > 0 || secondFinished) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      // Whatever happened above, the first transaction ends (rolled back).
+      release();
     }
-    release();
     await assert.rejects(first, Abandon);
     assert.equal(await second, `${year}-0001`);
   });

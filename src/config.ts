@@ -33,6 +33,8 @@ export interface Config {
   webhookInFlightPerEndpoint: number;
   webhookInFlightPerOrganization: number;
   icalSyncIntervalSeconds: number;
+  /** Days GET /v1/changes keeps a change (docs/webhooks.md#change-feed). */
+  changeRetentionDays: number;
   rateLimitPerMinute: number;
   rateLimitBurst: number;
   bodyLimitBytes: number;
@@ -76,6 +78,7 @@ export const CONFIG_VARIABLES = {
   webhookInFlightPerEndpoint: 'STAYKIT_WEBHOOK_IN_FLIGHT_PER_ENDPOINT',
   webhookInFlightPerOrganization: 'STAYKIT_WEBHOOK_IN_FLIGHT_PER_ORGANIZATION',
   icalSyncIntervalSeconds: 'STAYKIT_ICAL_SYNC_INTERVAL',
+  changeRetentionDays: 'STAYKIT_CHANGE_RETENTION',
   rateLimitPerMinute: 'STAYKIT_RATE_LIMIT',
   rateLimitBurst: 'STAYKIT_RATE_LIMIT_BURST',
   bodyLimitBytes: 'STAYKIT_BODY_LIMIT',
@@ -177,6 +180,7 @@ export function loadConfig(source: Source = process.env): Config {
     webhookInFlightPerEndpoint: integer(source, CONFIG_VARIABLES.webhookInFlightPerEndpoint, 5, 1),
     webhookInFlightPerOrganization: integer(source, CONFIG_VARIABLES.webhookInFlightPerOrganization, 25, 1),
     icalSyncIntervalSeconds: integer(source, CONFIG_VARIABLES.icalSyncIntervalSeconds, 900, 1),
+    changeRetentionDays: integer(source, CONFIG_VARIABLES.changeRetentionDays, 30, 1),
     rateLimitPerMinute: integer(source, CONFIG_VARIABLES.rateLimitPerMinute, 600, 1),
     rateLimitBurst: integer(source, CONFIG_VARIABLES.rateLimitBurst, 100, 0),
     bodyLimitBytes: integer(source, CONFIG_VARIABLES.bodyLimitBytes, 1024 * 1024, 1024),

@@ -199,6 +199,13 @@ const definitions = {
     hint: 'Add the origin to allowed_origins of the widget or site',
   },
   SK725: { status: 400, message: '{message}', meaning: 'A publishable-key, widget or guest-page request is malformed' },
+  SK740: { status: 400, message: '{message}', meaning: 'A change feed request (GET /v1/changes) has a malformed cursor, limit or types' },
+  SK741: {
+    status: 410,
+    message: 'The cursor is older than the change feed keeps: changes after it may have been deleted',
+    meaning: 'GET /v1/changes was given a cursor from before the retention period (STAYKIT_CHANGE_RETENTION)',
+    hint: 'Resynchronize: read the resources you follow in full, then page GET /v1/changes from a cursor taken before that read',
+  },
   SK680: {
     status: 400,
     message: '{field} does not render: {message}',

@@ -14,6 +14,7 @@ import { stripeClientFactory } from '../money/stripe/client.js';
 import { openApiRoutes } from '../openapi/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';
+import { changeRoutes } from '../changes/routes.js';
 import { automationRoutes } from '../automations/routes.js';
 import { templateWriteHook } from '../automations/template-check.js';
 import { messageWriteHook } from '../automations/message-check.js';
@@ -60,5 +61,6 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
   await v1.register(bookingRoutes, { db, authorize, now: options.now, outboundAllowPrivate: config.outboundAllowPrivate, payments: money });
   await v1.register(bookingLifecycleRoutes, { db, authorize, now: options.now });
   await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
+  await v1.register(changeRoutes, { db, authorize });
   await v1.register(automationRoutes, { db, authorize, config, now: options.now });
 };

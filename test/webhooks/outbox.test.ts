@@ -64,7 +64,7 @@ forEachBackend('webhook outbox', (ctx) => {
     assert.deepEqual(rows.map((row) => row.event_type), ['contacts.created', 'contacts.updated', 'contacts.deleted']);
     for (const row of rows) {
       const body = row.payload as { id: string; date: number; event_type: string; payload: Record<string, unknown> };
-      assert.deepEqual(Object.keys(body).sort(), ['date', 'event_type', 'id', 'payload']);
+      assert.deepEqual(Object.keys(body).sort(), ['date', 'event_id', 'event_type', 'id', 'payload']);
       assert.equal(body.id, row.id);
       assert.equal(body.event_type, row.event_type);
       assert.ok(Number.isInteger(body.date) && body.date >= before - 1 && body.date <= Math.floor(Date.now() / 1000) + 1);

@@ -1,0 +1,96 @@
+/**
+ * `GET /v1/changes?since=<cursor>&limit=<n>&types=<type,…>` (docs/webhooks.md#change-feed): the organization's
+ * changes after the cursor, oldest first, `{"changes": [...], "next": "<cursor>", "has_more": bool}`. Without
+ * `since` the feed starts at the oldest change it keeps. A key sees the changes of the resources it may read
+ * (`read`, or `<resource>:read`); a key that may read none of them gets the usual 403.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Authorize } from '../auth/authorize.js';
+import type { Principal } from '../auth/principal.js';
+import { readableTables } from '../auth/scopes.js';
+import type { Database } from '../db/types.js';
+import { ApiError } from '../errors/api-error.js';
+import { apiError } from '../errors/registry.js';
+import { EVENT_RESOURCES, EVENT_TYPES } from '../webhooks/events.js';
+import { FEED_START, decodeCursor, encodeCursor, type FeedPosition } from './cursor.js';
+import { cursorExpired, readChanges } from './feed.js';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+/** The row-change types the feed holds: `<resource>.created|updated|deleted`. */
+const CHANGE_TYPES = new Set(EVENT_TYPES.filter((type) => /\.(created|updated|deleted)$/.test(type)));
+const MISSING_SCOPE_CODES = new Set(['SK403', 'SK703']);
+
+export interface ChangeRouteDeps {
+  db: Database;
+  authorize: Authorize;
+}
+
+const badRequest = (message: string) => apiError('SK740', { params: { message } });
+
+/**
+ * The key, and the resources whose changes it may see. The feed has no scope of its own: a key with only
+ * `contacts:read` reads the contacts' changes, so the scope check of `authorize` (which needs one resource) is
+ * replaced by the key's readable resources.
+ */
+async function feedReader(request: FastifyRequest, authorize: Authorize): Promise<{ principal: Principal; resources: string[] }> {
+  let principal: Principal;
+  let refusal: ApiError | undefined;
+  try {
+    principal = await authorize(request, 'changes', 'read');
+  } catch (error) {
+    if (!(error instanceof ApiError && MISSING_SCOPE_CODES.has(error.code) && request.principal)) throw error;
+    principal = request.principal;
+    refusal = error;
+  }
+  const readable = readableTables(principal.scopes);
+  const resources = EVENT_RESOURCES.filter((resource) => readable === 'all' || readable.includes(resource));
+  if (resources.length === 0) throw refusal ?? badRequest('The key may read no resource');
+  return { principal, resources };
+}
+
+function singleQuery(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown>)[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw badRequest(`"${name}" may be given once`);
+  return value;
+}
+
+function pageSize(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PAGE_SIZE;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE_SIZE) {
+    throw badRequest(`"limit" must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return Number(raw);
+}
+
+function changeTypes(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const types = raw.split(',').map((type) => type.trim()).filter(Boolean);
+  const unknown = types.filter((type) => !CHANGE_TYPES.has(type));
+  if (types.length === 0 || unknown.length > 0) {
+    throw badRequest(`"types" takes a comma-separated list of <resource>.created|updated|deleted${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+  }
+  return types;
+}
+
+function position(raw: string | undefined): FeedPosition {
+  if (raw === undefined) return FEED_START;
+  const decoded = decodeCursor(raw);
+  if (!decoded) throw badRequest('"since" is not a cursor of this feed: use the "next" of a previous page');
+  return decoded;
+}
+
+export const changeRoutes: FastifyPluginAsync<ChangeRouteDeps> = async (app, { db, authorize }) => {
+  app.get('/changes', async (request, reply) => {
+    const { principal, resources } = await feedReader(request, authorize);
+    const after = position(singleQuery(request, 'since'));
+    const limit = pageSize(singleQuery(request, 'limit'));
+    const types = changeTypes(singleQuery(request, 'types'));
+    // Without a cursor the feed starts at the oldest change it keeps; with one, deleted changes after it are a 410.
+    if (after !== FEED_START && await cursorExpired(db, principal.organizationId, after)) throw apiError('SK741');
+    const page = await readChanges(db, { organizationId: principal.organizationId, after, resources, types, limit });
+    return reply.send({ changes: page.changes, next: encodeCursor(page.next), has_more: page.changes.length === limit });
+  });
+};

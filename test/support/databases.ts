@@ -9,6 +9,7 @@ import pg from 'pg';
 import { openPGlite } from '../../src/db/pglite.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { migrate } from '../../src/db/migrate.js';
+import { sharedPgBouncer } from '../scale/support/pgbouncer.js';
 import type { Backend, Database } from '../../src/db/types.js';
 
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -77,7 +78,11 @@ export async function createTestDatabase(backend: Backend, options: { migrated?:
     const name = `staykit_test_${process.pid}_${randomBytes(4).toString('hex')}`;
     await adminQuery(`CREATE DATABASE ${name}`);
     const url = withDatabase(adminUrl, name);
-    const db = await openPostgres({ connectionString: url, maxConnections: 5 });
+    // STAYKIT_TEST_PGBOUNCER=1: the tests' connections go through PgBouncer in transaction mode (docs/testing.md).
+    const bouncer = process.env.STAYKIT_TEST_PGBOUNCER === '1' ? await sharedPgBouncer(adminUrl) : undefined;
+    const db = await openPostgres(bouncer
+      ? { connectionString: withDatabase(bouncer.url, name), maxConnections: 5, pooled: true }
+      : { connectionString: url, maxConnections: 5 });
     testDb = {
       db,
       url,

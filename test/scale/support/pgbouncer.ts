@@ -24,6 +24,17 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
+let shared: Promise<PgBouncer> | undefined;
+
+/**
+ * One PgBouncer per test process in front of the server of `target`, stopped when the process exits: what
+ * `STAYKIT_TEST_PGBOUNCER=1` puts between every PostgreSQL test database and its tests (test/support/databases.ts).
+ */
+export function sharedPgBouncer(target: string): Promise<PgBouncer> {
+  shared ??= startPgBouncer(target, 20);
+  return shared;
+}
+
 /** A port nothing listens on right now. */
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -72,6 +83,11 @@ export async function startPgBouncer(target: string, poolSize = 20): Promise<PgB
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Also when the test process ends without stopping it (a shared PgBouncer): it must not keep the process alive.
+  const orphaned = () => child.kill('SIGINT');
+  process.once('exit', orphaned);
+  child.unref();
+  for (const stream of [child.stdout, child.stderr] as unknown as { unref?: () => void }[]) stream.unref?.();
   for (let attempt = 0; !(await answers(port)); attempt += 1) {
     if (child.exitCode !== null || attempt > 100) {
       child.kill('SIGKILL');
@@ -86,6 +102,7 @@ export async function startPgBouncer(target: string, poolSize = 20): Promise<PgB
     url: url.toString(),
     output: () => output,
     async stop() {
+      process.off('exit', orphaned);
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGINT');
         await exited;

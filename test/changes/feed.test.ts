@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createKey, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { expireChanges } from '../../src/changes/feed.js';
+import { startChangeRetention } from '../../src/changes/retention.js';
+import { silentLogger } from '../../src/observability/worker-logger.js';
 import { createContact, createWebhook, notifications } from '../webhooks/support.js';
 import { drain, getChanges, settled } from './support.js';
 
@@ -101,5 +103,24 @@ forEachBackend('change feed', (ctx) => {
     assert.equal(body.code, 'SK741');
     assert.match(body.hint, /read the resources you follow in full/);
     assert.deepEqual((await drain(app, own.key)).changes.map((change) => change.id), [newer]);
+  });
+
+  it('the retention job deletes the changes older than the retention period, by its clock', async () => {
+    const own = await createOrganization(ctx.db, 'Retention job');
+    await createContact(ctx.db, own.id, 'Kept for now');
+    const count = async () => (await ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM staykit_internal.changes WHERE organization_id = $1', [own.id])).rows[0]?.n;
+    const days = 30;
+    for (const [day, expected] of [[days - 1, 1], [days + 1, 0]] as const) {
+      let looked = false;
+      const now = () => {
+        looked = true;
+        return new Date(Date.now() + day * 24 * 60 * 60 * 1000);
+      };
+      const job = startChangeRetention(ctx.db, { retentionDays: days, logger: silentLogger, now, intervalMs: 60_000 });
+      while (!looked) await new Promise((resolve) => setTimeout(resolve, 5));
+      await job.stop(); // waits for the run it started
+      assert.equal(await count(), expected, `${day} days later`);
+    }
   });
 });

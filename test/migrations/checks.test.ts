@@ -235,7 +235,7 @@ const CASES: Case[] = [
     table: 'api.sites',
     base: (o) => ({ organization_id: q(o.id), name: q('Beach houses') }),
     bad: [{ name: q('') }, { domain: q('Not A Domain') }, { default_language: q('english') }, { languages: q('{}') },
-      { theme: q('"dark"') }, { status: q('live') }],
+      { theme: q('"dark"') }, { status: q('live') }, { allowed_origins: q('{HTTPS://Example.com}') }],
   },
   {
     table: 'api.site_pages',
@@ -257,7 +257,8 @@ const CASES: Case[] = [
   {
     table: 'api.widgets',
     base: (o) => ({ organization_id: q(o.id), name: q('Main') }),
-    bad: [{ name: q('') }, { type: q('popup') }, { language: q('EN') }, { settings: q('1') }],
+    bad: [{ name: q('') }, { type: q('popup') }, { language: q('EN') }, { settings: q('1') },
+      { allowed_origins: q('{https://example.com/path}') }],
   },
   {
     table: 'api.widget_analytics',

@@ -18,6 +18,11 @@ export const SEMANTIC_EVENTS = [
   // Automations (docs/automations.md): a message's delivery recorded as sent, or as failed for good.
   'messages.sent',
   'messages.failed',
+  // The whole booking as one transaction commits it (docs/webhooks.md#booking-events, migration 0131).
+  'booking.created',
+  'booking.updated',
+  'booking.confirmed',
+  'booking.cancelled',
 ] as const;
 
 export const EVENT_TYPES: readonly string[] = [

@@ -208,14 +208,6 @@ function withJsonDetails(error: ApiError, details: Record<string, string>[]): Ap
   return new ApiErrorWithJsonDetails(error, details);
 }
 
-/** 400 PGRST119 (PostgREST v12): spread `...rel()` on a to-many relationship. */
-export function spreadNotToOne(origin: string, target: string): ApiError {
-  return apiError('PGRST119', {
-    params: { target },
-    details: `'${origin}' and '${target}' do not form a many-to-one or one-to-one relationship`,
-  });
-}
-
 /** 413 SK440: a bulk POST with more objects than allowed. */
 export function tooManyRows(max: number, given: number): ApiError {
   return apiError('SK440', { params: { max }, details: `The body holds ${given} rows` });

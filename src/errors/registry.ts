@@ -37,7 +37,6 @@ const definitions = {
   PGRST116: { status: 406, message: 'Cannot coerce the result to a single JSON object', meaning: 'A single object was asked for and the result is not one row' },
   PGRST117: { status: 405, message: 'Unsupported HTTP method: {method}', meaning: 'The HTTP method is not supported' },
   PGRST118: { status: 400, message: "A related order on '{target}' is not possible", meaning: 'An order by an embed that is not to-one' },
-  PGRST119: { status: 400, message: "A spread operation on '{target}' is not possible", meaning: 'A spread of an embed that is not to-one' },
   PGRST120: { status: 400, message: "Bad operator on the '{target}' embedded resource", meaning: 'A filter on an embed itself other than is.null / not.is.null' },
   PGRST122: { status: 400, message: 'Invalid preferences given with handling=strict', meaning: 'Unknown preferences under Prefer: handling=strict' },
   PGRST123: { status: 400, message: 'Use of aggregate functions is not allowed', meaning: 'An aggregate in select where aggregates are off (staykit rest without --aggregates)' },

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { icalRoutes } from '../ical/index.js';
 import { executeRefundsAfterResponse, moneyRoutes } from '../money/routes.js';
-import { stripeClientFactory } from '../money/stripe/client.js';
+import { stripeClientFactory } from '../money/stripe-client.js';
 import { openApiRoutes } from '../openapi/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { webhookRoutes, webhookWriteHook } from '../webhooks/routes.js';

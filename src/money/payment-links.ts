@@ -5,9 +5,9 @@
  * Stripe never holds or undoes a booking.
  */
 import type { Database } from '../db/types.js';
-import { loadStripeAccount } from './stripe/accounts.js';
-import { createCheckoutSession, nextPayablePayment } from './stripe/checkout.js';
-import type { StripeClientFactory } from './stripe/client.js';
+import { loadStripeAccount } from './stripe-accounts.js';
+import { createCheckoutSession, nextPayablePayment } from './stripe-checkout.js';
+import type { StripeClientFactory } from './stripe-client.js';
 
 export interface PaymentLinkDeps {
   db: Database;

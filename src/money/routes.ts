@@ -15,13 +15,13 @@ import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { invoicePdfOnly, moneyBodyInvalid, noPaymentDue, onlinePaymentNotSetUp } from './errors.js';
-import { renderInvoicePdf } from './invoices/pdf.js';
-import { INVOICE_DOCUMENT_TABLES, loadInvoiceDocument } from './invoices/queries.js';
+import { renderInvoicePdf } from './invoice-pdf.js';
+import { INVOICE_DOCUMENT_TABLES, loadInvoiceDocument } from './invoice-queries.js';
 import { paymentLinkFor, type PaymentLinkDeps } from './payment-links.js';
-import { deleteStripeAccount, saveStripeAccount, stripeAccountSummary } from './stripe/accounts.js';
-import { executeStripeRefunds } from './stripe/refunds.js';
-import { refuseOtherMethods } from '../widget/other-methods.js';
-import { receiveStripeEvent } from './stripe/webhook.js';
+import { deleteStripeAccount, saveStripeAccount, stripeAccountSummary } from './stripe-accounts.js';
+import { executeStripeRefunds } from './stripe-refunds.js';
+import { refuseOtherMethods } from '../common/other-methods.js';
+import { receiveStripeEvent } from './stripe-webhook.js';
 
 export type MoneyRouteDeps = PaymentLinkDeps & { authorize: Authorize };
 

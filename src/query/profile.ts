@@ -5,7 +5,7 @@
  * write can never land in a schema the client did not name.
  */
 import type { ApiError } from '../errors/api-error.js';
-import { unacceptableSchema } from './errors.js';
+import { unacceptableSchema } from '../errors/postgrest-features.js';
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 

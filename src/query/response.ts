@@ -5,7 +5,7 @@
  */
 import type { ApiError } from '../errors/api-error.js';
 import { invalidRange, singularityError } from '../errors/catalogue.js';
-import { maxAffectedViolation } from './errors.js';
+import { maxAffectedViolation } from '../errors/postgrest-features.js';
 import { preferenceApplied } from './parse/headers.js';
 import type { ParsedRequest } from './parse/types.js';
 import type { EngineOptions, Plan } from './plan/types.js';

@@ -65,7 +65,7 @@ async function execute(
   plan: Exclude<Plan, { type: 'options' }>,
   options: EngineOptions,
 ): Promise<EngineResponse> {
-  const statement = buildStatement(plan, options.maxRows);
+  const statement = buildStatement(plan);
   if (request.explain) return explainResponse(tx, statement, request.explain);
   // A read is the transaction's only statement unless its count needs an EXPLAIN afterwards; when reads have no
   // side effects and the client did not ask for a rollback, its COMMIT can go out with it (one round trip less).

@@ -10,7 +10,7 @@ import { UUID } from '../common/patterns.js';
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { widgetErrors } from './errors.js';
-import { refuseOtherMethods } from './other-methods.js';
+import { refuseOtherMethods } from '../common/other-methods.js';
 
 export interface PublishableKeyRouteOptions {
   db: Database;

@@ -16,7 +16,7 @@ import { authErrors } from '../errors/auth.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { CATALOGUE_TABLES, catalogueQuery, widgetEventQuery } from './catalogue-queries.js';
 import { publishableKeyRoutes } from './key-routes.js';
-import { refuseOtherMethods } from './other-methods.js';
+import { refuseOtherMethods } from '../common/other-methods.js';
 import { publishablePrincipal, requireAllowedOrigin, routeOf, withPublishableKeys } from './publishable-authorize.js';
 
 export interface PublishableApiOptions {

@@ -51,7 +51,7 @@ export function checkPipeline(request: EngineRequest, cache: SchemaCache, option
   if (plan.type === 'options') return 'options';
   let statement;
   try {
-    statement = buildStatement(plan, options.maxRows);
+    statement = buildStatement(plan);
   } catch (error) {
     expectClientError('buildStatement', error, request);
     return 'plan-error';

@@ -27,7 +27,7 @@ function plan(method: string, pathAndQuery: string, init: { body?: unknown; head
 }
 
 function sql(method: string, pathAndQuery: string, init: Parameters<typeof plan>[2] = {}): { text: string; values: (string | null)[] } {
-  return buildStatement(plan(method, pathAndQuery, init), 1000);
+  return buildStatement(plan(method, pathAndQuery, init));
 }
 
 function apiError(fn: () => unknown): ApiError {

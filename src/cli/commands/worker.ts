@@ -21,8 +21,8 @@ import { ICAL_WAKE_CHANNEL, startIcalWorker, type IcalWorker, type IcalWorkerOpt
 import { startPartitionMaintenance, type PartitionMaintenanceOptions } from '../../partitions/maintenance.js';
 import { startChangeRetention } from '../../changes/retention.js';
 import { mailerFor } from '../../automations/mailer.js';
-import { startStripeRefundRetries } from '../../money/stripe/refunds.js';
-import { stripeClientFactory } from '../../money/stripe/client.js';
+import { startStripeRefundRetries } from '../../money/stripe-refunds.js';
+import { stripeClientFactory } from '../../money/stripe-client.js';
 import {
   AUTOMATION_WAKE_CHANNEL, startAutomationScheduler, type AutomationScheduler, type SchedulerOptions,
 } from '../../automations/scheduler.js';

@@ -12,7 +12,7 @@ import {
 } from '../../errors/catalogue.js';
 import type { SchemaCache, Table } from '../../schema/types.js';
 import type { EmbedPath, Field, Filter, LogicTree, QueryParams, SelectItem } from '../parse/types.js';
-import { aggregatesNotAllowed, duplicateEmbed, toManySpreadAggregate } from '../errors.js';
+import { aggregatesNotAllowed, duplicateEmbed, toManySpreadAggregate } from '../../errors/postgrest-features.js';
 import { closest } from './fuzzy.js';
 import { findRelationship, isToOne } from './relationship.js';
 import type { AggregateItem, ColumnExpr, Condition, EmbedItem, EngineOptions, OutputItem, ReadNode, Source } from './types.js';

@@ -108,8 +108,7 @@ function rpcScalarStatement(plan: RpcPlan): Statement {
   return { text, values: params.values };
 }
 
-/** `_maxRows` is no longer needed here (estimated counts are exact first, as in PostgREST); callers still pass it. */
-export function buildStatement(plan: Plan, _maxRows?: number): Statement {
+export function buildStatement(plan: Plan): Statement {
   switch (plan.type) {
     case 'options':
       throw new Error('OPTIONS has no statement');

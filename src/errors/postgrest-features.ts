@@ -2,8 +2,8 @@
  * The engine's errors for the PostgREST 12/13 features of issue 16 (profiles, max-affected, aggregates, duplicate
  * embeds), worded as PostgREST words them. Codes and templates are in src/errors/registry.ts.
  */
-import type { ApiError } from '../errors/api-error.js';
-import { apiError } from '../errors/registry.js';
+import type { ApiError } from './api-error.js';
+import { apiError } from './registry.js';
 
 /** 406 PGRST106: `Accept-Profile` / `Content-Profile` names a schema that is not exposed. */
 export function unacceptableSchema(schemas: readonly string[]): ApiError {

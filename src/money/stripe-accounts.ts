@@ -2,8 +2,8 @@
  * An organization's Stripe account: stored encrypted in staykit_internal.payment_accounts by the server's
  * connection (the API role cannot reach the table), read back only to call Stripe or verify its events.
  */
-import type { Queryable } from '../../db/types.js';
-import { decryptSecret, encryptSecret } from '../secrets.js';
+import type { Queryable } from '../db/types.js';
+import { decryptSecret, encryptSecret } from './secrets.js';
 
 export interface StripeAccountInput {
   secret_key: string;

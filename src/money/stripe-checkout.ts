@@ -3,10 +3,10 @@
  * and the session carries the payment's id (metadata) so Stripe's events find it again. The session id is kept as
  * the payment's provider reference until the payment intent replaces it.
  */
-import type { Queryable } from '../../db/types.js';
-import { stripeRefused } from '../errors.js';
-import type { StripeAccount } from './accounts.js';
-import type { StripeClientFactory } from './client.js';
+import type { Queryable } from '../db/types.js';
+import { stripeRefused } from './errors.js';
+import type { StripeAccount } from './stripe-accounts.js';
+import type { StripeClientFactory } from './stripe-client.js';
 
 export interface PayablePayment {
   id: string;

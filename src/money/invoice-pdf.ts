@@ -3,8 +3,8 @@
  * and the total — the numbers exactly as stored, formatted in the invoice's currency.
  */
 import PDFDocument from 'pdfkit';
-import { formatAmount } from '../format.js';
-import type { InvoiceDocument } from './queries.js';
+import { formatAmount } from './format.js';
+import type { InvoiceDocument } from './invoice-queries.js';
 
 function localized(name: Record<string, string>, language: string): string {
   return name[language] ?? name.default ?? Object.values(name)[0] ?? '';

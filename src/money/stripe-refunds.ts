@@ -5,10 +5,10 @@
  * Stripe's refund id as its provider reference. Run after each POST /v1/refunds, and by the background workers for those Stripe could not take at once.
  */
 import Stripe from 'stripe';
-import type { Database } from '../../db/types.js';
-import type { WorkerLogger } from '../../observability/index.js';
-import { loadStripeAccount } from './accounts.js';
-import type { StripeClientFactory } from './client.js';
+import type { Database } from '../db/types.js';
+import type { WorkerLogger } from '../observability/index.js';
+import { loadStripeAccount } from './stripe-accounts.js';
+import type { StripeClientFactory } from './stripe-client.js';
 
 interface DueRefund {
   id: string;

@@ -1,5 +1,5 @@
 /** What an invoice document shows, read as the API role (row-level security applies). */
-import type { Queryable } from '../../db/types.js';
+import type { Queryable } from '../db/types.js';
 
 export interface InvoiceLine {
   name: Record<string, string>;

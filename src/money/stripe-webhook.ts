@@ -7,9 +7,9 @@
  * expired → expired. The database does the rest (payments.paid webhook, confirming a request booking).
  */
 import Stripe from 'stripe';
-import type { Database, Queryable } from '../../db/types.js';
-import { stripeSignatureInvalid } from '../errors.js';
-import { loadStripeAccount } from './accounts.js';
+import type { Database, Queryable } from '../db/types.js';
+import { stripeSignatureInvalid } from './errors.js';
+import { loadStripeAccount } from './stripe-accounts.js';
 
 export interface StripeEventOutcome {
   received: true;

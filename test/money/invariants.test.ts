@@ -1,6 +1,6 @@
 /**
  * Money invariants held by the database (migrations/0120), seen through the resource API: status moves and their
- * moments, a payment's currency, refunds never exceeding their payment (also when two race, on PostgreSQL), and
+ * moments, a payment's currency (its booking's, filled in when left out), refunds never exceeding their payment (also when two race, on PostgreSQL), and
  * what can no longer change or be deleted once money moved.
  */
 import { after, before, it } from 'node:test';
@@ -34,6 +34,16 @@ forEachBackend('money invariants', (ctx) => {
     assertRefused(response, 422, 'SK666', /USD is not its booking's currency EUR[\s\S]*"currency": "EUR"/);
     const { rows } = await ctx.db.query('SELECT 1 FROM api.payments WHERE booking_id = $1', [booked.bookingId]);
     assert.equal(rows.length, 0);
+  });
+
+  it('fills in the booking\'s currency when the payment leaves it out, and keeps the refusal of another one', async () => {
+    const dollars = await bookingFixture(ctx.db, org.id, { currency: 'USD' });
+    const payment = await api.create('payments', { booking_id: dollars.bookingId, amount: 2500 });
+    assert.equal(payment.currency, 'USD');
+    const euros = await api.call('POST', 'payments', { booking_id: dollars.bookingId, amount: 2500, currency: 'EUR' });
+    assertRefused(euros, 422, 'SK666', /EUR is not its booking's currency USD[\s\S]*"currency": "USD"/);
+    const withoutBooking = await api.create('payments', { amount: 900 });
+    assert.equal(withoutBooking.currency, 'EUR');
   });
 
   it('sets paid_at on the move into paid, and allows only the documented moves', async () => {

@@ -7,6 +7,7 @@ import { localize } from '../booking/model.js';
 import { addDays } from '../common/dates.js';
 import { escapeHtml as e } from '../common/html.js';
 import { calendarDate, money } from './format.js';
+import { guestTranslator, type GuestTranslate } from './labels.js';
 import type { GuestBooking } from './queries.js';
 
 export interface GuestPageContext {
@@ -17,77 +18,79 @@ export interface GuestPageContext {
   justRequested: boolean;
 }
 
-const STATUS_TEXT: Record<string, string> = { CONFIRMED: 'Confirmed', TENTATIVE: 'Awaiting confirmation', CANCELLED: 'Cancelled' };
+type Words = ReturnType<typeof guestTranslator>;
 
-function stayRows(booking: GuestBooking): string {
+function stayRows(booking: GuestBooking, t: GuestTranslate): string {
   const { product, start_date: start, end_date: end } = booking;
   if (!product || !start || !end) return '';
   const language = booking.language;
   const lastDay = product.rent_period === 'daily' ? addDays(end, -1) : end;
   const rows = [
-    ['Unit', e(localize(product.name, language))],
-    [product.rent_period === 'daily' ? 'First day' : 'Check-in', e(calendarDate(start, language))],
-    [product.rent_period === 'daily' ? 'Last day' : 'Checkout', e(calendarDate(lastDay, language))],
+    [t('unit'), e(localize(product.name, language))],
+    [t(product.rent_period === 'daily' ? 'firstDay' : 'checkIn'), e(calendarDate(start, language))],
+    [t(product.rent_period === 'daily' ? 'lastDay' : 'checkout'), e(calendarDate(lastDay, language))],
   ];
-  if (product.address) rows.push(['Address', e(product.address)]);
-  if (product.latest_arrival_time) rows.push(['Latest arrival', e(product.latest_arrival_time.slice(0, 5))]);
+  if (product.address) rows.push([t('address'), e(product.address)]);
+  if (product.latest_arrival_time) rows.push([t('latestArrival'), e(product.latest_arrival_time.slice(0, 5))]);
   const guests = booking.groups
     .filter((group) => (booking.occupancy[group.id] ?? 0) > 0)
     .map((group) => `${booking.occupancy[group.id]} × ${e(localize(group.name, language))}`);
-  if (guests.length > 0) rows.push(['Guests', guests.join(', ')]);
-  return rows.map(([label, value]) => `<dt>${label}</dt><dd>${value}</dd>`).join('');
+  if (guests.length > 0) rows.push([t('guests'), guests.join(', ')]);
+  return rows.map(([label, value]) => `<dt>${e(label!)}</dt><dd>${value}</dd>`).join('');
 }
 
-function priceTable(booking: GuestBooking): string {
+function priceTable(booking: GuestBooking, t: GuestTranslate): string {
   const fees = booking.line_items.filter((item) => item.fee_type === 'fee');
   if (fees.length === 0) return '';
   const total = fees.reduce((sum, item) => sum + item.amount, 0);
   const deposits = booking.line_items.filter((item) => item.fee_type === 'deposit');
   const row = (item: GuestBooking['line_items'][number]) =>
     `<tr><td>${e(localize(item.name, booking.language))}</td><td class="n">${item.quantity}</td><td class="n">${e(money(item.amount, booking.currency, booking.language))}</td></tr>`;
-  return `<h2>Price</h2><table><caption>Price lines of the booking</caption>
-<thead><tr><th scope="col">Item</th><th scope="col" class="n">Quantity</th><th scope="col" class="n">Amount</th></tr></thead>
+  return `<h2>${e(t('price'))}</h2><table><caption>${e(t('priceCaption'))}</caption>
+<thead><tr><th scope="col">${e(t('item'))}</th><th scope="col" class="n">${e(t('quantity'))}</th><th scope="col" class="n">${e(t('amount'))}</th></tr></thead>
 <tbody>${fees.map(row).join('')}</tbody>
-<tfoot><tr><th scope="row" colspan="2">Total</th><td class="n" data-total>${e(money(total, booking.currency, booking.language))}</td></tr>
-${deposits.map((item) => `<tr><th scope="row" colspan="2">${e(localize(item.name, booking.language))} (refundable deposit)</th><td class="n">${e(money(item.amount, booking.currency, booking.language))}</td></tr>`).join('')}</tfoot></table>`;
+<tfoot><tr><th scope="row" colspan="2">${e(t('total'))}</th><td class="n" data-total>${e(money(total, booking.currency, booking.language))}</td></tr>
+${deposits.map((item) => `<tr><th scope="row" colspan="2">${e(t('deposit', { name: localize(item.name, booking.language) }))}</th><td class="n">${e(money(item.amount, booking.currency, booking.language))}</td></tr>`).join('')}</tfoot></table>`;
 }
 
-function paymentsSection(booking: GuestBooking): string {
+function paymentsSection(booking: GuestBooking, { t, status }: Words): string {
   if (booking.payments.length === 0) return '';
   const paid = booking.payments.filter((p) => p.status === 'paid').reduce((sum, p) => sum + p.amount, 0);
   const rows = booking.payments.map((p) => {
-    const when = p.paid_at ? `paid ${p.paid_at.slice(0, 10)}` : p.due_at ? `due ${p.due_at.slice(0, 10)}` : '';
-    return `<li>${e(money(p.amount, p.currency, booking.language))} — ${e(p.status)}${when ? `, ${e(when)}` : ''}</li>`;
+    const when = p.paid_at ? t('paidOn', { date: p.paid_at.slice(0, 10) }) : p.due_at ? t('dueOn', { date: p.due_at.slice(0, 10) }) : '';
+    return `<li>${e(money(p.amount, p.currency, booking.language))} — ${e(status(p.status))}${when ? `, ${e(when)}` : ''}</li>`;
   });
-  return `<h2>Payments</h2><p>Paid so far: <strong data-paid>${e(money(paid, booking.currency, booking.language))}</strong></p><ul>${rows.join('')}</ul>`;
+  return `<h2>${e(t('payments'))}</h2><p>${e(t('paidSoFar'))} <strong data-paid>${e(money(paid, booking.currency, booking.language))}</strong></p><ul>${rows.join('')}</ul>`;
 }
 
-function invoicesSection(booking: GuestBooking, path: string): string {
+function invoicesSection(booking: GuestBooking, path: string, { t, status }: Words): string {
   if (booking.invoices.length === 0) return '';
   const rows = booking.invoices.map((i) =>
-    `<li><a href="${e(path)}/invoices/${e(i.id)}.pdf">Invoice ${e(i.number)} (PDF)</a>: ${e(money(i.total, i.currency, booking.language))} (${e(i.status)})</li>`);
-  return `<h2>Invoices</h2><ul>${rows.join('')}</ul>`;
+    `<li><a href="${e(path)}/invoices/${e(i.id)}.pdf">${e(t('invoice', { number: i.number }))}</a>: ${e(money(i.total, i.currency, booking.language))} (${e(status(i.status))})</li>`);
+  return `<h2>${e(t('invoices'))}</h2><ul>${rows.join('')}</ul>`;
 }
 
-function cancellationSection(booking: GuestBooking, context: GuestPageContext): string {
+function cancellationSection(booking: GuestBooking, context: GuestPageContext, t: GuestTranslate): string {
   if (context.justRequested || booking.cancellation_requested) {
-    return '<h2>Cancellation</h2><p role="status">Your cancellation request was sent to your host. They will get back to you.</p>';
+    return `<h2>${e(t('cancellation'))}</h2><p role="status">${e(t('cancellationSent'))}</p>`;
   }
   if (!context.cancellationAllowed) return '';
-  return `<h2>Cancellation</h2><form method="post" action="${e(context.path)}/cancellation-request">
-<label for="reason">Why do you want to cancel? (optional)</label>
+  return `<h2>${e(t('cancellation'))}</h2><form method="post" action="${e(context.path)}/cancellation-request">
+<label for="reason">${e(t('cancellationReason'))}</label>
 <textarea id="reason" name="reason" rows="3" maxlength="2000"></textarea>
-<button type="submit">Request cancellation</button></form>`;
+<button type="submit">${e(t('requestCancellation'))}</button></form>`;
 }
 
 export function guestPage(booking: GuestBooking, context: GuestPageContext): string {
-  const status = booking.status ? STATUS_TEXT[booking.status] ?? booking.status : '';
+  const words = guestTranslator(booking.language);
+  const { t } = words;
+  const status = booking.status ? words.status(booking.status) : '';
   const calendarLink = booking.start_date && booking.status !== 'CANCELLED'
-    ? `<p><a href="${e(context.path)}/calendar.ics" download="booking-${e(booking.reference)}.ics">Add to calendar (.ics)</a></p>` : '';
+    ? `<p><a href="${e(context.path)}/calendar.ics" download="booking-${e(booking.reference)}.ics">${e(t('addToCalendar'))}</a></p>` : '';
   return `<!doctype html>
 <html lang="${e(booking.language)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>Booking ${e(booking.reference)}</title>
+<title>${e(t('booking', { reference: booking.reference }))}</title>
 <style>
 body{font:16px/1.5 system-ui,sans-serif;color:#111827;background:#fff;margin:0}
 main{max-width:40rem;margin:0 auto;padding:1rem}
@@ -97,9 +100,9 @@ textarea{display:block;width:100%;box-sizing:border-box;margin:.25rem 0}button{f
 a{color:#1d4ed8}@media (max-width:30rem){dl{grid-template-columns:1fr}}
 </style></head>
 <body><main>
-<h1>Booking ${e(booking.reference)}</h1>
+<h1>${e(t('booking', { reference: booking.reference }))}</h1>
 <p data-status>${e(status)}</p>
-<dl>${stayRows(booking)}</dl>
-${calendarLink}${priceTable(booking)}${paymentsSection(booking)}${invoicesSection(booking, context.path)}${cancellationSection(booking, context)}
+<dl>${stayRows(booking, t)}</dl>
+${calendarLink}${priceTable(booking, t)}${paymentsSection(booking, words)}${invoicesSection(booking, context.path, words)}${cancellationSection(booking, context, t)}
 </main></body></html>`;
 }

@@ -13,10 +13,10 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
   let otherSecret: string;
   let bookingId: string;
 
-  const book = async (start: string, end: string) => {
+  const book = async (start: string, end: string, language = 'nl') => {
     const response = await client(app, org.secretKey).post('/v1/book', {
       product_id: org.listed, interval: { start, end }, occupancy: { [org.adults]: 2, [org.children]: 1 },
-      form_values: { [org.email]: 'guest@example.com' }, language: 'nl',
+      form_values: { [org.email]: 'guest@example.com' }, language,
     });
     assert.equal(response.statusCode, 201, response.body);
     const id = response.json<{ booking_id: string }>().booking_id;
@@ -47,14 +47,38 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
     assert.match(html, /Zeeweg 1, Bergen/); // confirmed booking: the exact address
     assert.match(html, /maandag 5 april 2027/);
     assert.match(html, /donderdag 8 april 2027/);
-    assert.match(html, /<dt>Guests<\/dt><dd>[^<]*2 × Adults/);
-    assert.match(html, /<dt>Guests<\/dt><dd>[^<]*1 × Children/);
+    assert.match(html, /<h1>Boeking [^<]+<\/h1>/);
+    assert.match(html, /<p data-status>Bevestigd<\/p>/);
+    assert.match(html, /<dt>Aankomst<\/dt><dd>maandag 5 april 2027/);
+    assert.match(html, /<dt>Gasten<\/dt><dd>[^<]*2 × Adults/);
+    assert.match(html, /<dt>Gasten<\/dt><dd>[^<]*1 × Children/);
     assert.match(html, /Cleaning/);
     assert.match(html, /data-total>€\s?350,00</); // 3 nights × 100 + cleaning 50
     assert.match(html, /data-paid>€\s?100,00</);
-    assert.match(html, /INV-2027-001/);
-    assert.match(html, /Request cancellation/);
+    assert.match(html, /Factuur INV-2027-001 \(PDF\)/);
+    assert.match(html, /betaald op 2027-03-01/);
+    assert.match(html, /te betalen vóór 2027-04-01/);
+    assert.match(html, /Annulering aanvragen/);
+    assert.doesNotMatch(html, />(Guests|Check-in|Payments|Invoices|Request cancellation)</);
     assert.doesNotMatch(html, /guest@example\.com/);
+  });
+
+  it('speaks German to a German booking, and English to a language the page does not speak', async () => {
+    const german = await book('2027-07-01', '2027-07-04', 'de-AT');
+    const page = (await app.inject({ method: 'GET', url: `/g/${german.secret}` })).body;
+    assert.match(page, /<h1>Buchung [^<]+<\/h1>/);
+    assert.match(page, /<dt>Anreise<\/dt><dd>Donnerstag, 1\. Juli 2027/);
+    assert.match(page, /<dt>Abreise<\/dt><dd>Sonntag, 4\. Juli 2027/);
+    assert.match(page, /<dt>Gäste<\/dt>/);
+    assert.match(page, /<h2>Preis<\/h2>[\s\S]*<th scope="row" colspan="2">Gesamt<\/th>/);
+    assert.match(page, /Stornierung anfragen/);
+
+    const french = await book('2027-08-02', '2027-08-05', 'fr');
+    const fallback = (await app.inject({ method: 'GET', url: `/g/${french.secret}` })).body;
+    assert.match(fallback, /<h1>Booking [^<]+<\/h1>/);
+    assert.match(fallback, /<dt>Check-in<\/dt><dd>lundi 2 août 2027/); // dates and money still in the booking's language
+    assert.match(fallback, /<dt>Guests<\/dt>/);
+    assert.match(fallback, /Request cancellation/);
   });
 
   it('serves the booking\'s issued invoices as PDF, and no other invoice', async () => {
@@ -112,7 +136,7 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
     });
     assert.equal(sent.statusCode, 303);
     const page = await app.inject({ method: 'GET', url: sent.headers.location! });
-    assert.match(page.body, /cancellation request was sent/);
+    assert.match(page.body, /annuleringsverzoek is naar je verhuurder gestuurd/);
     assert.doesNotMatch(page.body, /<form/);
     const again = await app.inject({
       method: 'POST', url: `/g/${otherSecret}/cancellation-request`,

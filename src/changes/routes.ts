@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Authorize } from '../auth/authorize.js';
+import { refuseOtherMethods } from '../common/other-methods.js';
 import type { Principal } from '../auth/principal.js';
 import { readableTables } from '../auth/scopes.js';
 import type { Database } from '../db/types.js';
@@ -83,6 +84,7 @@ function position(raw: string | undefined): FeedPosition {
 }
 
 export const changeRoutes: FastifyPluginAsync<ChangeRouteDeps> = async (app, { db, authorize }) => {
+  refuseOtherMethods(app, '/changes', ['GET']);
   app.get('/changes', async (request, reply) => {
     const { principal, resources } = await feedReader(request, authorize);
     const after = position(singleQuery(request, 'since'));

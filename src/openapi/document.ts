@@ -8,6 +8,7 @@ import { bookingPaths, bookingSchemas } from './booking.js';
 import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import { moneyPaths, moneySchemas } from '../money/openapi.js';
+import { changePaths, webhookOperations, webhookSchemas } from '../webhooks/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
@@ -131,6 +132,8 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     Object.assign(schemas, moneySchemas);
     Object.assign(schemas, widgetSchemas);
   }
+  Object.assign(paths, changePaths);
+  Object.assign(schemas, webhookSchemas);
   paths['/openapi.json'] = documentPath;
   Object.assign(paths, healthPaths());
   return {
@@ -149,6 +152,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
       { name: 'operations', description: 'Health, readiness and this document.' },
     ],
     paths,
+    webhooks: webhookOperations,
     components: { schemas, parameters: allParameters, responses, headers, securitySchemes },
   };
 }

@@ -3,7 +3,8 @@
  * another origin than Staykit's, as a property manager's website would: it loads, shows the seeded availability,
  * is driven by keyboard to pick dates, quotes and books; the booking appears through the API with its widget_id;
  * a page from an origin the widget does not allow gets nothing (CORS); the guest page shows the booking and its
- * .ics; the iframe page works; axe-core finds no serious or critical accessibility violations. Skipped with a
+ * .ics; the iframe page works; with Stripe set up (a local server speaking Stripe's API), the confirmation links to
+ * the Checkout session of /book's payment_url; axe-core finds no serious or critical accessibility violations. Skipped with a
  * message when /usr/bin/chromium is absent, unless STAYKIT_TEST_REQUIRE_BROWSER=1.
  */
 import { after, before, it } from 'node:test';
@@ -13,9 +14,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { startApp } from '../support/app.js';
+import { bearer, startApp } from '../support/app.js';
+import { startFakeStripe, type FakeStripe } from '../money/stripe-server.js';
 import { publishableKeyFor, widgetOrganization, type WidgetOrganization } from './support.js';
 
 const CHROMIUM = process.env.STAYKIT_CHROMIUM ?? '/usr/bin/chromium';
@@ -48,6 +51,23 @@ const embedding = (staykit: string, key: string) => `<!doctype html><html lang="
 <script src="${staykit}/widget.js"></script>
 <staykit-widget key="${key}"></staykit-widget></main></body></html>`;
 
+/** Picks the focused day (the first free check-in) and, by keyboard, checkout three nights later. */
+async function chooseThreeNights(page: Page, widget: Locator): Promise<void> {
+  await widget.locator('td button[tabindex="0"]').focus();
+  await page.keyboard.press('Enter');
+  await widget.locator('#selection').filter({ hasText: 'Now choose a checkout day' }).waitFor();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await widget.locator('#selection').filter({ hasText: 'selected' }).waitFor();
+}
+
+async function fillGuest(widget: Locator): Promise<void> {
+  await widget.getByLabel(/^Adults/).fill('2');
+  await widget.getByLabel('First name').fill('Ada');
+  await widget.getByLabel('Last name').fill('Lovelace');
+  await widget.getByLabel(/^E-mail/).fill('ada@example.com');
+}
+
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: AXE });
   const result = await page.evaluate(async () => {
@@ -70,6 +90,8 @@ let otherSite: { server: Server; origin: string };
 let iframeSite: { server: Server; origin: string };
 let guestUrl: string;
 let reference: string;
+let stripe: FakeStripe;
+const STRIPE_SECRET_KEY = 'sk_test_51StaykitWidgetOnly000wxyz';
 
 before(async () => {
   if (missing) return;
@@ -79,7 +101,9 @@ before(async () => {
   iframeSite = await website(() => `<!doctype html><html lang="en"><head><title>Framed</title></head><body><main>
 <iframe title="Booking" src="${staykit}/w/${org.widget}" width="600" height="900"></iframe></main></body></html>`);
   testDb = await createTestDatabase('pglite');
-  app = await startApp(testDb.db);
+  stripe = await startFakeStripe();
+  // Stripe is reachable from the start; the organization sets up its account only in the payment test.
+  app = await startApp(testDb.db, { config: loadConfig({ STAYKIT_SECRET_KEY: 'server-secret-for-tests-only', STAYKIT_STRIPE_API_URL: stripe.url }) });
   staykit = await app.listen({ port: 0, host: '127.0.0.1' });
   const year = new Date().getUTCFullYear();
   org = await widgetOrganization(testDb.db, 'Seaside Rentals', [allowedSite.origin, iframeSite.origin], `{[${year - 1}-01-01,${year + 3}-01-01)}`);
@@ -94,6 +118,7 @@ after(async () => {
   await browser?.close();
   for (const site of [allowedSite, otherSite, iframeSite]) site?.server.close();
   await app?.close();
+  await stripe?.close();
   await testDb?.drop();
 });
 
@@ -122,18 +147,10 @@ it('a page on an allowed origin shows availability, quotes and books by keyboard
   // Nothing overflows the phone's width.
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
 
-  await focused.focus();
-  await page.keyboard.press('Enter');
-  await widget.locator('#selection').filter({ hasText: 'Now choose a checkout day' }).waitFor();
-  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('Enter');
-  await widget.locator('#selection').filter({ hasText: 'selected' }).waitFor();
+  await chooseThreeNights(page, widget);
   assert.equal(await widget.locator('td button.selected').count(), 2);
 
-  await widget.getByLabel(/^Adults/).fill('2');
-  await widget.getByLabel('First name').fill('Ada');
-  await widget.getByLabel('Last name').fill('Lovelace');
-  await widget.getByLabel(/^E-mail/).fill('ada@example.com');
+  await fillGuest(widget);
   await widget.getByRole('button', { name: 'Show price' }).click();
   const total = widget.locator('#quote [data-total]');
   await total.waitFor();
@@ -211,4 +228,41 @@ it('the iframe page /w/<widget_id> shows the widget inside an allowed page, in t
   await frame.locator('staykit-widget td button.available').first().waitFor();
   assert.match(await frame.locator('staykit-widget td button.available').first().getAttribute('aria-label') ?? '', /beschikbaar, aankomst mogelijk/);
   await context.close();
+});
+
+it('with Stripe set up, the confirmation links to the Checkout session of /book\'s payment_url', { skip }, async () => {
+  const settings = await app.inject({
+    method: 'PUT', url: '/v1/payment-settings', headers: bearer(org.secretKey),
+    payload: { stripe_secret_key: STRIPE_SECRET_KEY, stripe_webhook_secret: 'whsec_widgettestsecret1234567', success_url: `${allowedSite.origin}/paid`, cancel_url: `${allowedSite.origin}/unpaid` },
+  });
+  assert.equal(settings.statusCode, 200, settings.body);
+  const page = await browser.newPage();
+  page.setDefaultTimeout(30_000);
+  await page.goto(allowedSite.origin);
+  const widget = page.locator('staykit-widget');
+  await widget.locator('td button.available').first().waitFor();
+  await chooseThreeNights(page, widget);
+  await fillGuest(widget);
+  await widget.getByRole('button', { name: 'Show price' }).click();
+  await widget.locator('#quote [data-total]').filter({ hasText: '€350.00' }).waitFor();
+
+  const bookAnswer = page.waitForResponse((response) => response.url() === `${staykit}/v1/book` && response.request().method() === 'POST');
+  await widget.getByRole('button', { name: 'Book now' }).click();
+  const booked = await (await bookAnswer).json() as { booking_id: string; payment_url: string | null };
+  assert.match(String(booked.payment_url), /^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_\d+$/);
+  const pay = widget.locator('#done').getByRole('link', { name: 'Pay now' });
+  await pay.waitFor();
+  assert.equal(await pay.getAttribute('href'), booked.payment_url);
+  assert.equal(await pay.getAttribute('target'), '_top'); // Checkout replaces the whole page, also from the iframe
+  assert.deepEqual(await seriousViolations(page), []);
+
+  // The session was asked of "Stripe" with the organization's key, for the whole stay due at confirmation, in euros.
+  const sessions = stripe.requests.filter((request) => request.path === '/v1/checkout/sessions');
+  assert.equal(sessions.length, 1);
+  assert.equal(sessions[0]!.secretKey, STRIPE_SECRET_KEY);
+  assert.equal(sessions[0]!.form['metadata[booking_id]'], booked.booking_id);
+  assert.equal(sessions[0]!.form['line_items[0][price_data][unit_amount]'], '35000');
+  assert.equal(sessions[0]!.form['line_items[0][price_data][currency]'], 'eur');
+  assert.equal(sessions[0]!.form.success_url, `${allowedSite.origin}/paid`);
+  await page.close();
 });

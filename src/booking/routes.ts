@@ -20,7 +20,7 @@ import { prepareBooking, StayRejected } from './prepare.js';
 import { parseSearchInput, search } from './search.js';
 import { syncProductCalendars } from '../ical/index.js';
 import { quoteWithSchedule } from '../money/booking-payments.js';
-import { bookingPaymentUrl, type PaymentLinkDeps } from '../money/payment-links.js';
+import { addCartPaymentUrls, bookingPaymentUrl, type CheckedOutCart, type PaymentLinkDeps } from '../money/payment-links.js';
 
 export interface BookingRouteDeps {
   db: Database;
@@ -149,6 +149,10 @@ export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, d
       })),
       rollback: false,
     }), FLOW_TRANSACTION));
+    // After the commit, as for /book: Stripe links for the bookings' first payments.
+    if (deps.payments && response.status === 201) {
+      await addCartPaymentUrls(deps.payments, principal.organizationId, response.body as CheckedOutCart, (error) => request.log.warn({ err: error }, 'payment link'));
+    }
     return send(reply, response);
   });
 

@@ -42,3 +42,18 @@ export async function bookingPaymentUrl(deps: PaymentLinkDeps, organizationId: s
     return null;
   }
 }
+
+/**
+ * For /cart-checkout: every booking of the cart is paid on its own (its own schedule and Checkout session), so each
+ * item gets the `payment_url` of its booking; the cart's `payment_url` is that link when the cart is one booking, and
+ * null for several (there is no single link that pays them all).
+ */
+export async function addCartPaymentUrls(deps: PaymentLinkDeps, organizationId: string, cart: CheckedOutCart, log: (error: unknown) => void): Promise<void> {
+  for (const item of cart.items) item.payment_url = await bookingPaymentUrl(deps, organizationId, item.booking_id, log);
+  cart.payment_url = cart.items.length === 1 ? cart.items[0]!.payment_url ?? null : null;
+}
+
+export interface CheckedOutCart {
+  items: { booking_id: string; payment_url?: string | null }[];
+  payment_url: string | null;
+}

@@ -342,8 +342,8 @@ export const bookingPaths: Record<string, JsonSchema> = {
           content: json({
             type: 'object',
             properties: {
-              items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, reference: { type: 'string' }, booking_id: uuid }, required: ['id', 'reference', 'booking_id'] } },
-              payment_url: { type: ['string', 'null'] },
+              items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, reference: { type: 'string' }, booking_id: uuid, payment_url: { type: ['string', 'null'], description: 'A Stripe Checkout link for this booking\'s first payment (with Stripe set up).' } }, required: ['id', 'reference', 'booking_id'] } },
+              payment_url: { type: ['string', 'null'], description: 'The item\'s link when the cart is one booking; null for several (each item has its own) or manual payments.' },
             },
             required: ['items', 'payment_url'],
           }),

@@ -1,6 +1,6 @@
 /**
  * Online payment end to end, against a local server that speaks Stripe's API (never the internet): the schedule
- * in /quote and /book, /book's payment_url (a Checkout session for the first payment), Stripe's signed
+ * in /quote and /book, /book's and /cart-checkout's payment_url (a Checkout session for the first payment), Stripe's signed
  * checkout.session.completed → payment paid → request booking confirmed → payments.paid webhook delivered; a
  * replayed or tampered event changes nothing; a refund is executed at Stripe; keys are stored encrypted and never
  * shown. Without Stripe keys, payments are manual and payment_url is null.
@@ -184,6 +184,31 @@ forEachBackend('online payments with Stripe', (ctx) => {
     assert.notEqual(again.payment_url, body.payment_url);
     assert.match(String(again.payment_url), /^https:\/\/checkout\.stripe\.test\//);
     assert.equal(await status(), 'pending');
+  });
+
+  it('/cart-checkout gives each booking its payment_url, and the cart the link when it is one booking', async () => {
+    const item = (id: string, start: string, end: string) => ({ id, product_id: product, interval: { start, end } });
+    const checkout = async (items: Json[]) => {
+      const response = await api.post('/v1/cart-checkout', { cart: { items } });
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json() as { items: { booking_id: string; payment_url: string | null }[]; payment_url: string | null };
+    };
+    const sessionOf = async (url: string | null) => {
+      assert.match(String(url), /^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_\d+$/);
+      const { rows } = await ctx.db.query<{ booking_id: string; amount: number }>(
+        'SELECT booking_id, amount FROM api.payments WHERE provider_reference = $1', [String(url).split('/').pop()]);
+      return rows[0];
+    };
+
+    const two = await checkout([item('a', '2027-07-01', '2027-07-05'), item('b', '2027-07-10', '2027-07-12')]);
+    assert.equal(two.payment_url, null, 'no single link pays two bookings');
+    // Each link pays its own booking's first payment: 30 % of 4 and of 2 nights at 100.00.
+    assert.deepEqual(await sessionOf(two.items[0]!.payment_url), { booking_id: two.items[0]!.booking_id, amount: 12000 });
+    assert.deepEqual(await sessionOf(two.items[1]!.payment_url), { booking_id: two.items[1]!.booking_id, amount: 6000 });
+
+    const one = await checkout([item('c', '2027-08-01', '2027-08-04')]);
+    assert.equal(one.payment_url, one.items[0]!.payment_url);
+    assert.deepEqual(await sessionOf(one.payment_url), { booking_id: one.items[0]!.booking_id, amount: 9000 });
   });
 
   it('executes a refund of a Stripe payment at Stripe, once', async () => {

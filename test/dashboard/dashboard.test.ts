@@ -1,7 +1,7 @@
 /**
  * The dashboard in a real browser (Debian's chromium through playwright-core), on both backends, against the real
  * app on the demo organization: log in as the demo owner; the timeline shows the month's seeded bookings; open one, cancel
- * it, and its dates are free on the timeline; create an API key and use it with a plain HTTP request; a member with
+ * it, and its dates are free on the timeline; book free days picked on the timeline; create an API key and use it with a plain HTTP request; a member with
  * only calendar_events:read sees the timeline and receives no guest contact data; logging out ends the session. axe
  * finds no serious or critical accessibility problem on the main pages. With STAYKIT_UPDATE_SCREENSHOTS=1 it
  * rewrites the screenshots in docs/dashboard/.
@@ -143,6 +143,51 @@ forEachBackend('the dashboard in a browser', (ctx) => {
       `SELECT type, title FROM api.calendar_events WHERE product_id = $1 AND start_date = $2 AND end_date = $3 AND status = 'CONFIRMED'`,
       [booking!.product_id, event.start_date, event.end_date]);
     assert.deepEqual(blocks, [{ type: 'blocked period', title: 'Painting' }]);
+  });
+
+  it('books free days picked on the timeline for a guest: the quote first, then the booking, whose bar appears', { skip }, async () => {
+    // Next month, whatever today is: the first stay of the minimum length that the booking flow would accept.
+    const nextMonth = monthOf(new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)));
+    const availability = await page.request.get(`${base}/v1/availability?start=${nextMonth}-01&end=${nextMonth}-28&include=days`);
+    assert.equal(availability.status(), 200);
+    type Day = { date: string; status: string; check_in: boolean; checkout: boolean; min_duration: number };
+    const stay = (await availability.json() as { product_id: string; days: Day[] }[]).flatMap(({ product_id, days }) => days.flatMap((day, index) => {
+      const nights = Math.max(day.min_duration, 1);
+      const free = day.check_in && days.slice(index, index + nights).every((night) => night.status === 'available') && days[index + nights]?.checkout;
+      return free ? [{ product_id, start: day.date, last: days[index + nights - 1]!.date, end: days[index + nights]!.date }] : [];
+    }))[0];
+    assert.ok(stay, 'the demo has free days next month');
+
+    await page.getByRole('link', { name: 'Calendar', exact: true }).click();
+    await page.getByRole('button', { name: 'Next month' }).click();
+    const row = page.locator(`[data-unit-id="${stay.product_id}"]`);
+    await row.locator(`button[data-date="${stay.start}"]`).click();
+    await row.locator(`button[data-date="${stay.last}"]`).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Booking', { exact: true }).click();
+    await dialog.getByLabel('First name').fill('Grace');
+    await dialog.getByLabel('Last name').fill('Hopper');
+    await dialog.getByLabel('E-mail').fill('grace@example.com');
+    await dialog.getByLabel('Adults').fill('2');
+    await dialog.getByRole('button', { name: 'Check price' }).click();
+    const total = await dialog.locator('[data-total]').textContent();
+    assert.match(total!, /€/);
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await dialog.getByRole('button', { name: 'Book', exact: true }).click();
+    const bar = row.locator(`[data-booking-id][data-start="${stay.start}"][data-end="${stay.end}"]`);
+    await bar.waitFor();
+
+    // Through the API, with the same session: the guest, the occupancy and the quoted price were booked.
+    const bookingId = await bar.getAttribute('data-booking-id');
+    const answer = await page.request.get(`${base}/v1/bookings?id=eq.${bookingId}&select=reference,occupancy,contact_bookings(contacts(first_name,last_name,email)),line_items(amount,fee_type)`);
+    assert.equal(answer.status(), 200);
+    const [booking] = await answer.json() as { reference: string; occupancy: Record<string, number>; contact_bookings: { contacts: object }[]; line_items: { amount: number; fee_type: string }[] }[];
+    assert.equal(await bar.textContent(), booking!.reference, 'the bar names the new booking');
+    assert.deepEqual(booking!.contact_bookings.map((link) => link.contacts), [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }]);
+    const { rows: [adults] } = await ctx.db.query<{ id: string }>(`SELECT id FROM api.capacity_groups WHERE organization_id = $1 AND name->>'default' = 'Adults'`, [organizationId]);
+    assert.equal(booking!.occupancy[adults!.id], 2);
+    const booked = booking!.line_items.filter((line) => line.fee_type === 'fee').reduce((sum, line) => sum + line.amount, 0);
+    assert.equal(total!.replace(/\D/g, ''), String(booked), 'the booking costs what the quote said (in cents)');
   });
 
   it('changes a booking\'s stay: the price of the change first, then applied (re-priced like a quote)', { skip }, async () => {

@@ -1,60 +1,11 @@
-/** Adds a blocked period to a unit: the days are no longer bookable (the database refuses an overlap: 409). */
-import { useState, type FormEvent } from 'react';
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { database, rowsOf } from '../api/database';
-import { addDays } from '../common/dates';
-import { ErrorAlert } from '../common/ErrorAlert';
-import type { Unit } from './queries';
+/** "Add block": a blocked period for any unit and days. */
+import { Modal } from '@mantine/core';
+import { BlockForm, type BlockFormProps } from './BlockForm';
 
-interface Props {
-  units: Unit[];
-  /** `end` exclusive (the first free day), as calendar events store it. */
-  initial: { unitId: string | null; start: string | null; end: string | null };
-  onClose: () => void;
-  onSaved: () => void;
-}
-
-export function BlockModal({ units, initial, onClose, onSaved }: Props) {
-  const [unitId, setUnitId] = useState<string | null>(initial.unitId);
-  // The picker shows the last blocked day (inclusive); the event stores the day after it.
-  const [range, setRange] = useState<[string | null, string | null]>([initial.start, initial.end ? addDays(initial.end, -1) : null]);
-  const [title, setTitle] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const [start, last] = range;
-    if (!unitId || !start || !last) return setError({ code: '', message: 'Choose a unit and the first and last day to block.' });
-    setBusy(true);
-    setError(null);
-    try {
-      rowsOf(await database.from('calendar_events').insert({
-        product_id: unitId, type: 'blocked period', status: 'CONFIRMED', start_date: start, end_date: addDays(last, 1), title: title || 'Blocked', origin: 'admin',
-      }));
-      onSaved();
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
-
+export function BlockModal(props: BlockFormProps) {
   return (
-    <Modal opened onClose={onClose} title="Add a block">
-      <form onSubmit={save}>
-        <Stack>
-          <ErrorAlert error={error} title="The block was not added" />
-          <Select label="Unit" required data={units.map((unit) => ({ value: unit.id, label: unit.name }))} value={unitId} onChange={setUnitId} />
-          <DatePickerInput type="range" label="Days" required value={range} onChange={(value) => setRange(value as [string | null, string | null])}
-            allowSingleDateInRange />
-          <TextInput label="Title" placeholder="Blocked" value={title} onChange={(event) => setTitle(event.currentTarget.value)} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={busy}>Block these days</Button>
-          </Group>
-        </Stack>
-      </form>
+    <Modal opened onClose={props.onClose} title="Add a block" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <BlockForm {...props} />
     </Modal>
   );
 }

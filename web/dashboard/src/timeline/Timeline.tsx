@@ -1,7 +1,7 @@
 /**
  * The calendar timeline: units as rows, the days of a month as columns, bookings and blocks as bars coloured by
  * status, tasks as dots on their due day. A bar opens its booking (or the block); picking a first and a last free
- * day of a unit adds a block there.
+ * day of a unit adds a block or a booking there.
  */
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
@@ -15,6 +15,7 @@ import { EventModal } from './EventModal';
 import { Legend } from './Legend';
 import { loadTimeline, type TimelineEvent } from './queries';
 import { MonthGrid } from './MonthGrid';
+import { SelectionModal } from './SelectionModal';
 import { selectionRange } from './layout';
 
 export function Timeline() {
@@ -23,15 +24,17 @@ export function Timeline() {
   const [showCancelled, setShowCancelled] = useState(false);
   const [anchor, setAnchor] = useState<{ unitId: string; date: string } | null>(null);
   const [newBlock, setNewBlock] = useState<{ unitId: string | null; start: string | null; end: string | null } | null>(null);
+  const [selection, setSelection] = useState<{ unitId: string; start: string; end: string } | null>(null);
   const [openEvent, setOpenEvent] = useState<TimelineEvent | null>(null);
   const days = monthDays(month);
   const timeline = useLoad(() => loadTimeline(month, days.length, can, locale, showCancelled), [month, showCancelled, can, locale]);
   const mayBlock = can('calendar_events', 'write');
+  const choices = [mayBlock && 'block' as const, can('bookings', 'write') && 'booking' as const].filter((choice) => choice !== false);
 
   const pickDay = (unitId: string, date: string) => {
-    if (!mayBlock) return;
+    if (choices.length === 0) return;
     if (!anchor || anchor.unitId !== unitId) return setAnchor({ unitId, date });
-    setNewBlock({ unitId, ...selectionRange(anchor.date, date) });
+    setSelection({ unitId, ...selectionRange(anchor.date, date) });
     setAnchor(null);
   };
 
@@ -52,9 +55,9 @@ export function Timeline() {
         <Legend />
         <Switch label="Show cancelled" checked={showCancelled} onChange={(event) => setShowCancelled(event.currentTarget.checked)} />
       </Group>
-      {mayBlock && (
+      {choices.length > 0 && (
         <Text size="sm" c="dimmed" aria-live="polite">
-          {anchor ? `First day ${format.date(anchor.date)} selected: now pick the last day of the block (Escape cancels).` : 'Pick the first and the last free day of a unit to block them.'}
+          {anchor ? `First day ${format.date(anchor.date)} selected: now pick the last day (Escape cancels).` : `Pick the first and the last free day of a unit to ${choices.length > 1 ? 'block or book them' : choices[0] === 'block' ? 'block them' : 'book them'}.`}
         </Text>
       )}
       <ErrorAlert error={timeline.error} title="The calendar could not be loaded" />
@@ -66,6 +69,10 @@ export function Timeline() {
       {newBlock && timeline.data && (
         <BlockModal units={timeline.data.units} initial={newBlock} onClose={() => setNewBlock(null)}
           onSaved={() => { setNewBlock(null); timeline.reload(); }} />
+      )}
+      {selection && timeline.data && (
+        <SelectionModal units={timeline.data.units} unitId={selection.unitId} days={selection} choices={choices}
+          onClose={() => setSelection(null)} onSaved={() => { setSelection(null); timeline.reload(); }} />
       )}
       {openEvent && (
         <EventModal event={openEvent} unit={timeline.data?.units.find((unit) => unit.id === openEvent.product_id)?.name ?? ''}

@@ -1,7 +1,8 @@
 /**
  * Invoices through the API (migrations/0121): numbers given on issue without gaps per organization and year, the
  * total kept as the sum of the lines, issued invoices immutable, credit invoices and void, the invoice of a
- * confirmed booking (setting), and the PDF read back with pdftotext.
+ * confirmed booking (setting), and the PDF read back: its text layer (pdftotext) and, as a reader sees it, page 1
+ * rendered to an image (pdftoppm) and read by OCR (tesseract).
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,16 +18,25 @@ import { assertRefused, bookingFixture, resourceClient, type Booked, type Json }
 
 const run = promisify(execFile);
 
-async function pdfText(pdf: Buffer): Promise<string> {
+/** Runs `read` on the PDF written to a temporary folder. */
+async function withPdfFile<T>(pdf: Buffer, read: (dir: string, file: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'staykit-invoice-'));
   try {
     await writeFile(join(dir, 'invoice.pdf'), pdf);
-    const { stdout } = await run('pdftotext', ['-layout', join(dir, 'invoice.pdf'), '-']);
-    return stdout;
+    return await read(dir, join(dir, 'invoice.pdf'));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** The PDF's text layer. */
+const pdfText = (pdf: Buffer) => withPdfFile(pdf, async (_dir, file) => (await run('pdftotext', ['-layout', file, '-'])).stdout);
+
+/** What a reader sees: page 1 rendered to an image (pdftoppm) and read back by OCR (tesseract). */
+const pdfSeenText = (pdf: Buffer) => withPdfFile(pdf, async (dir, file) => {
+  await run('pdftoppm', ['-png', '-r', '200', '-f', '1', '-l', '1', '-singlefile', file, join(dir, 'page')]);
+  return (await run('tesseract', [join(dir, 'page.png'), '-', '--psm', '6'])).stdout;
+});
 
 forEachBackend('invoices', (ctx) => {
   let app: FastifyInstance;
@@ -201,6 +211,9 @@ forEachBackend('invoices', (ctx) => {
     assert.match(text, /Rent Dune House\s+EUR 1,234\.56/);
     assert.match(text, /Final cleaning\s+EUR 45\.50/);
     assert.match(text, /Total\s+EUR 1,280\.06/);
+    const seen = await pdfSeenText(response.rawPayload);
+    assert.match(seen, new RegExp(`Invoice ${String(issued.number)}`), seen);
+    assert.match(seen, /Total\s+EUR 1,280\.06/, seen);
 
     const json = await app.inject({ method: 'GET', url: `/v1/invoices/${String(invoice.id)}`, headers: { authorization: `Bearer ${org.key}` } });
     assertRefused(json, 406, 'SK673');

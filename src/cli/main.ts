@@ -12,6 +12,7 @@ import { seedCommand } from './commands/seed.js';
 import { rest as restServer } from './commands/rest.js';
 import { benchCommand } from './commands/bench.js';
 import { runWorkerCommand } from './commands/worker.js';
+import { webhooksCommand } from './commands/webhooks.js';
 import { genCommand } from './commands/gen.js';
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
@@ -73,6 +74,12 @@ async function run(argv: string[]): Promise<void> {
       const { values, positionals } = parse(rest, SERVER_FLAGS);
       noPositionals(positionals, 'worker');
       return runWorkerCommand(configWithFlags(values));
+    }
+    case 'webhooks': {
+      const { values, positionals } = parse(rest, {
+        forward: { type: 'string' }, key: { type: 'string' }, url: { type: 'string' }, secret: { type: 'string' },
+      });
+      return webhooksCommand(positionals, values);
     }
     case 'bench':
       return benchCommand(rest);

@@ -34,6 +34,7 @@ before(async () => {
 after(() => browser?.close());
 
 const monthOf = (date: Date) => date.toISOString().slice(0, 7);
+const addDay = (isoDate: string) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 interface Login {
   email: string;
@@ -161,8 +162,12 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await page.getByRole('link', { name: 'Calendar', exact: true }).click();
     await page.getByRole('button', { name: 'Next month' }).click();
     const row = page.locator(`[data-unit-id="${stay.product_id}"]`);
-    await row.locator(`button[data-date="${stay.start}"]`).click();
-    await row.locator(`button[data-date="${stay.last}"]`).click();
+    // With the keyboard: Enter picks the first day, the arrow keys walk to the last, Space picks it.
+    await row.locator(`button[data-date="${stay.start}"]`).focus();
+    await page.keyboard.press('Enter');
+    for (let day = stay.start; day < stay.last; day = addDay(day)) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-date')), stay.last);
+    await page.keyboard.press('Space');
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Booking', { exact: true }).click();
     await dialog.getByLabel('First name').fill('Grace');

@@ -1,5 +1,8 @@
-/** The grid of one month: a header of days, then one row per unit with its bars, task dots and pickable days. */
-import { useEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
+/**
+ * The grid of one month: a header of days, then one row per unit with its bars, task dots and pickable days. The
+ * days are one tab stop (a roving tabindex): arrow keys move between days and units, Enter or Space picks a day.
+ */
+import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { Text, Tooltip } from '@mantine/core';
 import { isWeekend } from '../common/dates';
 import { navigate } from '../common/router';
@@ -18,6 +21,8 @@ interface Props {
   onOpenEvent: (event: TimelineEvent) => void;
 }
 
+const ARROWS: Record<string, [rows: number, days: number]> = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+
 const STATUS_WORDS = { CONFIRMED: 'confirmed', TENTATIVE: 'tentative', CANCELLED: 'cancelled' } as const;
 
 function barClass(event: TimelineEvent): string {
@@ -32,6 +37,9 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
   const first = days[0]!;
   const style = { '--days': days.length } as CSSProperties;
   const scroller = useRef<HTMLDivElement>(null);
+  const [cursor, setCursor] = useState<{ row: number; day: number } | null>(null);
+  // The day that takes the tab stop: the last one focused, else today (or the 1st) of the first unit.
+  const stop = { row: Math.min(cursor?.row ?? 0, data.units.length - 1), day: Math.min(cursor?.day ?? Math.max(days.indexOf(today), 0), days.length - 1) };
   // On a narrow screen the month does not fit: start with today in view rather than the 1st.
   useEffect(() => {
     const box = scroller.current;
@@ -63,6 +71,15 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
     if (event.key === 'Escape') onCancelPick();
   };
 
+  const moveFrom = (row: number, day: number) => (event: KeyboardEvent) => {
+    const step = ARROWS[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const next = { row: Math.max(0, Math.min(row + step[0], data.units.length - 1)), day: Math.max(0, Math.min(day + step[1], days.length - 1)) };
+    setCursor(next);
+    scroller.current?.querySelector<HTMLElement>(`[data-unit-id="${data.units[next.row]!.id}"] button[data-date="${days[next.day]}"]`)?.focus();
+  };
+
   if (data.units.length === 0) return <Text c="dimmed">No units yet: add one under Units and prices.</Text>;
 
   return (
@@ -80,12 +97,13 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
             );
           })}
         </div>
-        {data.units.map((unit) => (
+        {data.units.map((unit, row) => (
           <div role="row" key={unit.id} style={{ display: 'contents' }} data-unit={unit.name}>
             <div className={classes.unitName} role="rowheader" title={unit.name}>{unit.name}</div>
             <div className={classes.row} role="cell" data-unit-id={unit.id}>
-              {days.map((date) => (
-                <button key={date} type="button" tabIndex={-1} data-date={date}
+              {days.map((date, day) => (
+                <button key={date} type="button" tabIndex={stop.row === row && stop.day === day ? 0 : -1} data-date={date}
+                  onFocus={() => setCursor({ row, day })} onKeyDown={moveFrom(row, day)}
                   aria-label={`${unit.name}, ${format.date(date)}`}
                   className={`${classes.day} ${isWeekend(date) ? classes.weekend : ''} ${anchor?.unitId === unit.id && anchor.date === date ? classes.selected : ''}`}
                   onClick={() => onPickDay(unit.id, date)} />

@@ -76,6 +76,25 @@ forEachBackend('iCal import', (ctx) => {
     assert.equal(rows[0]!.n, 4);
   });
 
+  // Related units share availability (docs/booking.md): a feed of a room meets the stay of the whole villa.
+  it('a feed event of a room overlapping a booking of its parent unit is a conflict, the rest synced', async () => {
+    const villa = await createProduct(ctx.db, org, 'Whole Villa');
+    const room = await createProduct(ctx.db, org, 'Villa Room 1', { parent_id: villa.id });
+    const booking = await createBooking(ctx.db, org, villa.id, day(10), day(14));
+    const calendar = await createCalendar(ctx.db, org, room.id, server.url('/room.ics'), { name: 'Booking.com' });
+    server.set('/room.ics', bookingComFeed([{ uid: 'free', start: 2, end: 5 }, { uid: 'clash-parent', start: 12, end: 16 }]));
+
+    const report = await syncCalendar(ctx.db, { id: calendar, organization_id: org }, allow);
+    assert.equal(report.status, 'conflicts');
+    assert.equal(report.created, 1);
+    assert.deepEqual(report.conflicts.map((c) => c.uid), ['clash-parent@booking.com']);
+    const state = await calendarState(ctx.db, calendar);
+    assert.match(state.error!, /clash-parent@booking\.com/);
+    assert.deepEqual((await importedEvents(ctx.db, calendar)).map((e) => e.uid), ['free@booking.com']);
+    const { rows } = await ctx.db.query<{ status: string }>('SELECT status FROM api.calendar_events WHERE id = $1', [booking.eventId]);
+    assert.equal(rows[0]!.status, 'CONFIRMED', "the villa's booking is untouched");
+  });
+
   it('a feed event overlapping a direct booking does not overwrite it: conflict in error, the rest synced', async () => {
     const product = await createProduct(ctx.db, org, 'Harbour Loft');
     const booking = await createBooking(ctx.db, org, product.id, day(10), day(14));

@@ -1,9 +1,9 @@
 /**
  * `staykit webhooks listen --forward URL --key KEY [--url SERVER] [--secret whsec_…]`: forwards the server's new
- * changes, signed, to a local endpoint until interrupted (src/webhooks/listen.ts). Prints the signing secret first.
+ * changes, signed, to a local endpoint until interrupted (src/changes/listen.ts). Prints the signing secret first.
  */
 import { UsageError } from '../support/usage-error.js';
-import { listen } from '../../webhooks/listen.js';
+import { listen } from '../../changes/listen.js';
 import { generateSigningSecret, secretKey } from '../../webhooks/signature.js';
 
 export interface ListenArguments {

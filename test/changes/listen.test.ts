@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, startApp, type TestOrganization } from '../support/app.js';
-import { listen } from '../../src/webhooks/listen.js';
+import { listen } from '../../src/changes/listen.js';
 import { generateSigningSecret } from '../../src/webhooks/signature.js';
-import { settled } from '../changes/support.js';
-import { createContact, startReceiver, StandardWebhooks, waitFor, type Receiver } from './support.js';
+import { settled } from './support.js';
+import { createContact, startReceiver, StandardWebhooks, waitFor, type Receiver } from '../webhooks/support.js';
 
 forEachBackend('webhooks listen', (ctx) => {
   let app: FastifyInstance;

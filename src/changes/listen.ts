@@ -5,8 +5,8 @@
  * feed: only changes made while it runs are forwarded.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Change } from '../changes/feed.js';
-import { signedHeaders } from './signature.js';
+import type { Change } from './feed.js';
+import { signedHeaders } from '../webhooks/signature.js';
 
 export interface ListenOptions {
   /** The Staykit server, e.g. http://127.0.0.1:3000 */

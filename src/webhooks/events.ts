@@ -23,6 +23,9 @@ export const SEMANTIC_EVENTS = [
   'booking.updated',
   'booking.confirmed',
   'booking.cancelled',
+  // A unit's availability or prices changed on some dates, coalesced per second (docs/webhooks.md, migration 0132).
+  'availability.changed',
+  'rates.changed',
 ] as const;
 
 export const EVENT_TYPES: readonly string[] = [

@@ -2,27 +2,44 @@
  * The change feed operation and the webhook payloads in the OpenAPI document (src/openapi/document.ts adds them to
  * its paths, schemas and the OpenAPI 3.1 `webhooks` section).
  */
-import { BOOKING_PAYLOAD_SCHEMA } from './payload-schemas.js';
+import { AVAILABILITY_PAYLOAD_SCHEMA, BOOKING_PAYLOAD_SCHEMA, RATES_PAYLOAD_SCHEMA } from './payload-schemas.js';
 
 type Json = Record<string, unknown>;
 
 const ref = (kind: 'schemas' | 'responses', name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 /** The payload schema without its `$schema`: the OpenAPI 3.1 document sets the dialect for all its schemas. */
-const bookingPayload: Json = Object.fromEntries(Object.entries(BOOKING_PAYLOAD_SCHEMA).filter(([key]) => key !== '$schema'));
+const withoutDialect = (schema: object): Json => Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema'));
+
+/** The body POSTed for some event types, with the payload schema of `payloadSchema`. */
+const eventBody = (description: string, eventTypes: string[], payloadSchema: string, date: string): Json => ({
+  type: 'object',
+  description,
+  required: ['id', 'date', 'event_type', 'payload'],
+  properties: {
+    id: { type: 'string', format: 'uuid', description: 'The notification id, also the webhook-id header.' },
+    date: { type: 'integer', description: date },
+    event_type: { enum: eventTypes },
+    payload: ref('schemas', payloadSchema),
+  },
+});
 
 export const webhookSchemas: Record<string, Json> = {
-  BookingEventPayload: bookingPayload,
-  BookingEvent: {
-    type: 'object',
-    description: 'The body POSTed for booking.created|updated|confirmed|cancelled (docs/webhooks.md#booking-events).',
-    required: ['id', 'date', 'event_type', 'payload'],
-    properties: {
-      id: { type: 'string', format: 'uuid', description: 'The notification id, also the webhook-id header.' },
-      date: { type: 'integer', description: 'When the change committed, unix seconds.' },
-      event_type: { enum: ['booking.created', 'booking.updated', 'booking.confirmed', 'booking.cancelled'] },
-      payload: ref('schemas', 'BookingEventPayload'),
-    },
-  },
+  BookingEventPayload: withoutDialect(BOOKING_PAYLOAD_SCHEMA),
+  BookingEvent: eventBody(
+    'The body POSTed for booking.created|updated|confirmed|cancelled (docs/webhooks.md#booking-events).',
+    ['booking.created', 'booking.updated', 'booking.confirmed', 'booking.cancelled'], 'BookingEventPayload',
+    'When the change committed, unix seconds.',
+  ),
+  AvailabilityEventPayload: withoutDialect(AVAILABILITY_PAYLOAD_SCHEMA),
+  AvailabilityEvent: eventBody(
+    'The body POSTed for availability.changed (docs/webhooks.md#availability-and-rate-events).',
+    ['availability.changed'], 'AvailabilityEventPayload', 'When the coalesced changes were sent, unix seconds.',
+  ),
+  RatesEventPayload: withoutDialect(RATES_PAYLOAD_SCHEMA),
+  RatesEvent: eventBody(
+    'The body POSTed for rates.changed (docs/webhooks.md#availability-and-rate-events).',
+    ['rates.changed'], 'RatesEventPayload', 'When the coalesced changes were sent, unix seconds.',
+  ),
   Change: {
     type: 'object',
     required: ['event_id', 'type', 'resource', 'id', 'data', 'changed_at'],
@@ -70,12 +87,12 @@ export const changePaths: Record<string, Json> = {
   },
 };
 
-const bookingWebhook = (event: string, summary: string): Json => ({
+const eventWebhook = (event: string, summary: string, body: string): Json => ({
   post: {
     operationId: `webhook_${event.replace('.', '_')}`,
     summary,
     description: 'Signed with Standard Webhooks headers (docs/webhooks.md#headers-and-signature).',
-    requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'BookingEvent') } } },
+    requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', body) } } },
     responses: { '2XX': { description: 'Received; any other answer is retried.' } },
     'x-event-type': event,
   },
@@ -83,8 +100,10 @@ const bookingWebhook = (event: string, summary: string): Json => ({
 
 /** The OpenAPI 3.1 `webhooks` section. */
 export const webhookOperations: Record<string, Json> = {
-  'booking.created': bookingWebhook('booking.created', 'A booking was made'),
-  'booking.updated': bookingWebhook('booking.updated', 'A booking, its events, lines or contact changed'),
-  'booking.confirmed': bookingWebhook('booking.confirmed', 'A booking was confirmed'),
-  'booking.cancelled': bookingWebhook('booking.cancelled', 'A booking was cancelled'),
+  'booking.created': eventWebhook('booking.created', 'A booking was made', 'BookingEvent'),
+  'booking.updated': eventWebhook('booking.updated', 'A booking, its events, lines or contact changed', 'BookingEvent'),
+  'booking.confirmed': eventWebhook('booking.confirmed', 'A booking was confirmed', 'BookingEvent'),
+  'booking.cancelled': eventWebhook('booking.cancelled', 'A booking was cancelled', 'BookingEvent'),
+  'availability.changed': eventWebhook('availability.changed', "A unit's availability changed on some dates", 'AvailabilityEvent'),
+  'rates.changed': eventWebhook('rates.changed', "A unit's prices changed on some dates", 'RatesEvent'),
 };

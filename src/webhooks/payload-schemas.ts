@@ -1,6 +1,7 @@
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the webhook payloads whose shape Staykit promises beyond "the
- * row": the booking.* events (docs/webhooks.md#booking-events). Tests validate real payloads against them.
+ * row": the booking.* events (docs/webhooks.md#booking-events), availability.changed and rates.changed
+ * (docs/webhooks.md#availability-and-rate-events). Tests validate real payloads against them.
  */
 const nullableString = { type: ['string', 'null'] } as const;
 const multiLanguage = { type: 'object', additionalProperties: { type: 'string' }, description: 'text per language, "default" always present' } as const;
@@ -76,10 +77,44 @@ export const BOOKING_PAYLOAD_SCHEMA = {
   },
 } as const;
 
+const dateRange = {
+  product_id: { type: 'string', format: 'uuid' },
+  from: { type: ['string', 'null'], format: 'date', description: 'first changed date; null: unbounded' },
+  to: { type: ['string', 'null'], format: 'date', description: 'exclusive end of the changed dates; null: unbounded' },
+} as const;
+
+export const AVAILABILITY_PAYLOAD_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'availability.changed payload',
+  description: 'The dates of a unit whose availability may have changed: all changes of up to a second, merged.',
+  type: 'object',
+  required: ['product_id', 'from', 'to'],
+  additionalProperties: false,
+  properties: dateRange,
+} as const;
+
+export const RATES_PAYLOAD_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'rates.changed payload',
+  description: 'The dates of a unit whose prices may have changed, and where: all changes of up to a second, merged.',
+  type: 'object',
+  required: ['product_id', 'from', 'to', 'source'],
+  additionalProperties: false,
+  properties: {
+    ...dateRange,
+    source: {
+      enum: ['configuration', 'per_date', 'pricelabs'],
+      description: 'product_configurations (rates, adjustments), price_calendar_entries, or pricelabs_pricing',
+    },
+  },
+} as const;
+
 /** The payload schema of each event type that has one. */
 export const PAYLOAD_SCHEMAS: Readonly<Record<string, object>> = {
   'booking.created': BOOKING_PAYLOAD_SCHEMA,
   'booking.updated': BOOKING_PAYLOAD_SCHEMA,
   'booking.confirmed': BOOKING_PAYLOAD_SCHEMA,
   'booking.cancelled': BOOKING_PAYLOAD_SCHEMA,
+  'availability.changed': AVAILABILITY_PAYLOAD_SCHEMA,
+  'rates.changed': RATES_PAYLOAD_SCHEMA,
 };

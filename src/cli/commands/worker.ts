@@ -20,6 +20,7 @@ import { startWebhookWorker, WEBHOOK_WAKE_CHANNEL, type WebhookWorker, type Webh
 import { ICAL_WAKE_CHANNEL, startIcalWorker, type IcalWorker, type IcalWorkerOptions } from '../../ical/worker.js';
 import { startPartitionMaintenance, type PartitionMaintenanceOptions } from '../../partitions/maintenance.js';
 import { startChangeRetention } from '../../changes/retention.js';
+import { startProductEvents } from '../../webhooks/product-events.js';
 import { mailerFor } from '../../automations/mailer.js';
 import { startStripeRefundRetries } from '../../money/stripe-refunds.js';
 import { stripeClientFactory } from '../../money/stripe-client.js';
@@ -68,6 +69,7 @@ export function startBackgroundWorkers(
   const refunds = startStripeRefundRetries(db, stripeClientFactory(config.stripeApiUrl), config.secretKey, logger);
   const partitions = startPartitionMaintenance(db, { retentionMonths: config.logRetentionMonths, logger, ...options.partitions });
   const changeRetention = startChangeRetention(db, { retentionDays: config.changeRetentionDays, logger, ...options.partitions });
+  const productEvents = startProductEvents(db, { logger });
   const wakeUrl = listenUrl(databaseConfig(config));
   const listener = wakeUrl
     ? listenForWakes({
@@ -86,7 +88,7 @@ export function startBackgroundWorkers(
     automations,
     async stop() {
       await listener?.close();
-      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop(), refunds.stop(), changeRetention.stop()]);
+      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop(), refunds.stop(), changeRetention.stop(), productEvents.stop()]);
     },
   };
 }

@@ -62,6 +62,16 @@ forEachBackend('availability.changed and rates.changed webhook events', (ctx) =>
       'a later change is a new event with only its own dates');
   });
 
+  it("a stay in a room changes its villa's availability too (related units)", async () => {
+    const villa = await f.product({ name: { default: 'Villa' } });
+    const room = await f.product({ name: { default: 'Room' }, parent_id: villa });
+    await f.event(room, { start_date: '2027-08-01', end_date: '2027-08-04' });
+    await emitDueProductEvents(ctx.db, later(new Date(), 60));
+    for (const unit of [room, villa]) {
+      assert.deepEqual((await productEvents(unit)).map((event) => event.payload), [{ product_id: unit, from: '2027-08-01', to: '2027-08-04' }]);
+    }
+  });
+
   it('a rate change is rates.changed with its source; a per-date closing is availability.changed too', async () => {
     const product = await f.product();
     const configuration = await f.configuration(product, { intervals: '{[2027-01-01,2027-07-01)}' });

@@ -246,7 +246,6 @@ forEachBackend('tenant-scoped constraints', (ctx) => {
       'api_keys.api_keys_key_id_unique', 'api_keys.api_keys_pkey',
       'automation_jobs.automation_jobs_delivery_unique', 'automation_jobs.automation_jobs_moment_unique',
       'automation_jobs.automation_jobs_pkey', 'automation_jobs.automation_jobs_task_unique',
-      'booking_event_pending.booking_event_pending_pkey',
       'paddle_subscriptions.paddle_subscriptions_paddle_subscription_id_unique',
       'publishable_keys.publishable_keys_key_unique', 'publishable_keys.publishable_keys_pkey',
       'sessions.sessions_pkey', 'sessions.sessions_token_hash_unique', 'webhook_queue.webhook_queue_pkey',

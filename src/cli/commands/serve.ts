@@ -73,6 +73,7 @@ export async function serve(settings: Config): Promise<void> {
     await databases.close();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // A repeated SIGTERM (a supervisor that signals twice) must not cut the graceful shutdown short: ignored while closing.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }

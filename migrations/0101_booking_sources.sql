@@ -21,7 +21,8 @@ BEGIN
   IF widget IS NOT NULL AND NOT EXISTS (SELECT 1 FROM api.widgets WHERE id = widget AND organization_id = org) THEN
     RAISE EXCEPTION 'widget % not found', widget USING ERRCODE = 'SKW01';
   END IF;
-  -- A publishable key's attribution (set when the booking was inserted) is kept unless the body names another.
+  -- A source named in the body wins over none; in a publishable key's transaction the key's own is set back by
+  -- the bookings_publishable_attribution trigger (migration 0151).
   UPDATE api.bookings SET site_id = coalesce(site, site_id), widget_id = coalesce(widget, widget_id)
   WHERE id = (created ->> 'booking_id')::uuid AND organization_id = org;
   RETURN created;

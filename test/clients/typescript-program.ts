@@ -2,7 +2,7 @@
  * Generated types put to use: a scratch folder for a generated declaration file and the programs written against
  * it, and the TypeScript compiler run on them (the installed typescript@5, in process).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import ts from 'typescript';
 
@@ -29,6 +29,8 @@ export interface ScratchProgram {
 }
 
 export async function scratchProgram(prefix: string): Promise<ScratchProgram> {
+  // A fresh install has no node_modules/.cache yet.
+  await mkdir(CACHE, { recursive: true });
   const dir = await mkdtemp(join(CACHE, `${prefix}-`));
   // The previous program lends its parsed files (lib, the client library) to the next compilation.
   let previous: ts.Program | undefined;

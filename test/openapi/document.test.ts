@@ -201,4 +201,39 @@ forEachBackend('OpenAPI document', (ctx) => {
     assert.deepEqual(methodsOf(doc, '/health'), ['get']);
     assert.deepEqual(methodsOf(doc, '/ready'), ['get']);
   });
+
+  it('answers each tag as a complete document of its own (?tag=), together covering every operation once per tag', async () => {
+    const operationTags = Object.entries(doc.paths).flatMap(([path]) => methodsOf(doc, path).flatMap((method) => (doc.paths[path]![method] as { tags: string[] }).tags));
+    const tags = [...new Set([...(doc as unknown as { tags: { name: string }[] }).tags.map((tag) => tag.name), ...operationTags])];
+    const covered = new Map<string, string[]>();
+    const validator = new Validator();
+    for (const tag of tags) {
+      const response = await app.inject({ method: 'GET', url: `/v1/openapi.json?tag=${encodeURIComponent(tag)}` });
+      assert.equal(response.statusCode, 200, tag);
+      assert.match(String(response.headers['content-type']), /^application\/openapi\+json/);
+      const tagged = response.json() as Doc & { tags: { name: string }[] };
+      assert.deepEqual(tagged.tags.map((entry) => entry.name), [tag]);
+      const result = await validator.validate(structuredClone(tagged) as unknown as Record<string, unknown>);
+      assert.equal(result.valid, true, `${tag}: ${JSON.stringify(result.errors, null, 2)?.slice(0, 2000)}`);
+      assert.deepEqual(unresolvedRefs(tagged), [], tag);
+      assert.ok(response.body.length < JSON.stringify(doc).length / 4, `${tag}: ${response.body.length} bytes`);
+      for (const path of Object.keys(tagged.paths)) for (const method of methodsOf(tagged, path)) {
+        covered.set(`${method} ${path}`, [...(covered.get(`${method} ${path}`) ?? []), tag]);
+      }
+    }
+    for (const path of Object.keys(doc.paths)) for (const method of methodsOf(doc, path)) {
+      const operation = doc.paths[path]![method] as { tags: string[] };
+      assert.deepEqual(covered.get(`${method} ${path}`), operation.tags, `${method} ${path}`);
+    }
+    assert.deepEqual(methodsOf((await app.inject({ url: '/v1/openapi.json?tag=bookings' })).json() as Doc, '/bookings'), ['delete', 'get', 'patch']);
+  });
+
+  it('answers an unknown tag with 404 SK404 naming the tags there are', async () => {
+    for (const query of ['tag=nope', 'tag=bookings&tag=products']) {
+      const response = await app.inject({ method: 'GET', url: `/v1/openapi.json?${query}` });
+      assert.equal(response.statusCode, 404, query);
+      assert.equal(response.json().code, 'SK404');
+      assert.match(response.json().message, /^No OpenAPI tag .*; the tags are .*"bookings"/);
+    }
+  });
 });

@@ -21,13 +21,19 @@ interface LintReport {
   problems: { ruleId: string; severity: string; message: string; location: { pointer?: string }[] }[];
 }
 
-async function lint(file: string, cwd: string): Promise<LintReport> {
+async function lint(files: string[], cwd: string): Promise<LintReport> {
   // No telemetry, no update check: the run must not need the network.
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
   const run = promisify(execFile);
-  const output = await run(REDOCLY, ['lint', file, '--extends', 'recommended', '--format', 'json'], { cwd, env, maxBuffer: 64 * 1024 * 1024 })
+  const output = await run(REDOCLY, ['lint', ...files, '--extends', 'recommended', '--format', 'json'], { cwd, env, maxBuffer: 64 * 1024 * 1024 })
     .catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-  return JSON.parse(output.stdout.slice(output.stdout.indexOf('{'))) as LintReport;
+  // One JSON report per file, printed one after the other: merged into one.
+  const reports = JSON.parse(`[${output.stdout.slice(output.stdout.indexOf('{')).replace(/^\}\{$/gm, '},{')}]`) as LintReport[];
+  assert.equal(reports.length, files.length, 'one report per file');
+  return {
+    totals: { errors: reports.reduce((sum, report) => sum + report.totals.errors, 0), warnings: reports.reduce((sum, report) => sum + report.totals.warnings, 0) },
+    problems: reports.flatMap((report) => report.problems),
+  };
 }
 
 forEachBackend('OpenAPI document: @redocly/cli lint, recommended rules', (ctx) => {
@@ -49,10 +55,25 @@ forEachBackend('OpenAPI document: @redocly/cli lint, recommended rules', (ctx) =
   });
 
   it('finds no error and no warning', async () => {
-    const report = await lint(join(dir, 'openapi.json'), dir);
+    const report = await lint([join(dir, 'openapi.json')], dir);
     const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ''}: ${problem.message}`);
     assert.deepEqual(problems, []);
     assert.deepEqual([report.totals.errors, report.totals.warnings], [0, 0]);
+  });
+
+  it("finds no error and no warning in any tag's document (?tag=, what the reference page loads)", async () => {
+    const tags = (document as unknown as { tags: { name: string }[] }).tags.map((tag) => tag.name);
+    const files = await Promise.all(tags.map(async (tag, i) => {
+      const response = await app.inject({ method: 'GET', url: `/v1/openapi.json?tag=${encodeURIComponent(tag)}` });
+      assert.equal(response.statusCode, 200, tag);
+      const file = join(dir, `tag-${i}.json`);
+      await writeFile(file, response.body);
+      return file;
+    }));
+    const report = await lint(files, dir);
+    assert.equal(report.totals.errors + report.totals.warnings, 0);
+    const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ''}: ${problem.message}`);
+    assert.deepEqual(problems, []);
   });
 
   it('offers no filter named `order`: in PostgREST `order` is always the ordering', () => {

@@ -20,7 +20,10 @@ import {
   allProductsQuery, blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, loadNights, run, servicesQuery,
   taxesQuery,
 } from './queries.js';
-import { attributeOptionsQuery, rateRangesQuery, type AttributeOptionRow, type RateRangeRow } from './search-queries.js';
+import {
+  attributeOptionsQuery, BLOCKED_PERIOD, CONFIRMED_BOOKING, rateRangesQuery, ruledOutQuery, TENTATIVE_BOOKING,
+  type AttributeOptionRow, type RateRangeRow, type RuledOutRow,
+} from './search-queries.js';
 import { priceStay } from './pricing.js';
 import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';
 
@@ -55,25 +58,38 @@ export function parseSearchInput(value: unknown): SearchInput {
   };
 }
 
+function blockerOf(event: BlockingEvent): number {
+  if (event.type !== 'booking') return BLOCKED_PERIOD;
+  return event.status === 'TENTATIVE' ? TENTATIVE_BOOKING : CONFIRMED_BOOKING;
+}
+
 function stayAvailability(stay: Stay, product: Product, nights: Night[], events: BlockingEvent[], today: string, show: ShowOptions): string {
   if (nights.some((night) => !night.configuration)) return show.showClosedAs === 'closed' ? 'closed' : 'unavailable';
   const conflicts = conflictingEvents(stay, paddingFor(product, nights[0]?.configuration ?? null), events)
     .filter((event) => !(show.showPendingAs === 'CANCELLED' && event.type === 'booking' && event.status === 'TENTATIVE'));
-  if (conflicts.length > 0) {
-    const booked = show.showBookedAs === 'booked' ? 'booked' : 'unavailable';
-    if (conflicts.every((event) => event.type === 'booking' && event.status === 'TENTATIVE')) {
-      return show.showPendingAs === 'CONFIRMED' ? booked : 'tentative';
-    }
-    return conflicts.some((event) => event.type === 'booking') ? booked : 'unavailable';
-  }
+  if (conflicts.length > 0) return conflictAvailability(conflicts.reduce((kinds, event) => kinds | blockerOf(event), 0), show);
   if (stayRuleViolations(product, stay, nights, today).length > 0) return 'unavailable';
   if (product.rent_pricing_definition !== 'services' && nights.some((night) => night.rate === null)) return 'unavailable';
   return 'available';
 }
 
-export async function search(tx: Queryable, input: SearchInput, now: Date): Promise<SearchResult[]> {
+/**
+ * What a search reads before it looks at any stay: the products, the capacity groups, capacities and attribute
+ * options, and the guests the occupancy counts.
+ */
+export interface SearchContext {
+  products: Product[];
+  groups: CapacityGroup[];
+  capacities: Map<string, Capacity[]>;
+  optionRows: Map<string, AttributeOptionRow[]>;
+  noOccupancy: boolean;
+  guests: number;
+}
+
+/** The search's context; null when the organization has no products (the search answers `[]`, whatever it asks). */
+export async function loadSearchContext(tx: Queryable, input: SearchInput): Promise<SearchContext | null> {
   const products = await run<Product>(tx, allProductsQuery());
-  if (products.length === 0) return [];
+  if (products.length === 0) return null;
   const ids = products.map((product) => product.id);
   const groups = await run<CapacityGroup>(tx, capacityGroupsQuery());
   const capacities = groupBy(await run<Capacity>(tx, capacitiesQuery(ids)));
@@ -82,7 +98,64 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
   // one guest.
   const noOccupancy = Object.keys(input.occupancy).length === 0;
   const guests = noOccupancy ? 1 : resolveOccupancy(input.occupancy, groups, []).guests;
+  return { products, groups, capacities, optionRows, noOccupancy, guests };
+}
 
+/** Why the availability index ruled a product out for the stay, by product. */
+export type RuledOut = Map<string, RuledOutRow>;
+
+/** The products the availability index rules out for the interval (each rent period has its own stay). */
+async function ruledOutByIndex(tx: Queryable, context: SearchContext, input: SearchInput): Promise<RuledOut> {
+  const ruledOut: RuledOut = new Map();
+  if (!input.interval) return ruledOut;
+  const mask = CONFIRMED_BOOKING | BLOCKED_PERIOD | (input.showPendingAs === 'CANCELLED' ? 0 : TENTATIVE_BOOKING);
+  for (const period of ['nightly', 'daily'] as const) {
+    const ids = context.products.filter((product) => product.rent_period === period).map((product) => product.id);
+    const stay = stayOf(period, input.interval);
+    if (ids.length === 0 || !stay) continue;
+    for (const row of await run<RuledOutRow>(tx, ruledOutQuery(ids, stay.start, stay.endExclusive, stay.length, mask))) {
+      ruledOut.set(row.product_id, row);
+    }
+  }
+  return ruledOut;
+}
+
+function stayOf(period: Product['rent_period'], interval: Interval): Stay | null {
+  try {
+    return toStay(period, interval);
+  } catch {
+    return null; // a zero-night interval cannot be a nightly stay
+  }
+}
+
+/** The availability of a stay the index ruled out, as stayAvailability would have found it. */
+function ruledOutAvailability(row: RuledOutRow, show: ShowOptions): string {
+  if (row.closed) return show.showClosedAs === 'closed' ? 'closed' : 'unavailable';
+  return conflictAvailability(row.blockers, show);
+}
+
+/** The availability of a stay that meets blocking events of the kinds in `blockers` (after show_pending_as). */
+function conflictAvailability(blockers: number, show: ShowOptions): string {
+  const booked = show.showBookedAs === 'booked' ? 'booked' : 'unavailable';
+  if (blockers === TENTATIVE_BOOKING) return show.showPendingAs === 'CONFIRMED' ? booked : 'tentative';
+  return blockers & (CONFIRMED_BOOKING | TENTATIVE_BOOKING) ? booked : 'unavailable';
+}
+
+export async function search(tx: Queryable, input: SearchInput, now: Date): Promise<SearchResult[]> {
+  const context = await loadSearchContext(tx, input);
+  if (!context) return [];
+  return evaluateSearch(tx, input, now, context, await ruledOutByIndex(tx, context, input));
+}
+
+/**
+ * Every product's result. Nights, prices and events are read only for the products `ruledOut` leaves: with an
+ * empty map, every product is computed in full (what the availability index must agree with).
+ */
+export async function evaluateSearch(
+  tx: Queryable, input: SearchInput, now: Date, context: SearchContext, ruledOut: RuledOut,
+): Promise<SearchResult[]> {
+  const { products, groups, capacities, optionRows, noOccupancy, guests } = context;
+  const ids = products.map((product) => product.id);
   const stays = new Map<string, Stay | null>();
   const nightsByProduct = new Map<string, Night[]>();
   let events = new Map<string, BlockingEvent[]>();
@@ -92,24 +165,23 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     for (const period of ['nightly', 'daily'] as const) {
       const periodProducts = products.filter((product) => product.rent_period === period);
       if (periodProducts.length === 0) continue;
-      let stay: Stay | null = null;
-      try {
-        stay = toStay(period, input.interval);
-      } catch {
-        stay = null; // a zero-night interval cannot be a nightly stay
-      }
+      const stay = stayOf(period, input.interval);
       for (const product of periodProducts) stays.set(product.id, stay);
-      if (!stay) continue;
-      const nights = await loadNights(tx, periodProducts.map((p) => p.id), stay.start, addDays(stay.endExclusive, -1), stay.length, guests);
+      const left = periodProducts.filter((product) => !ruledOut.has(product.id)).map((product) => product.id);
+      if (!stay || left.length === 0) continue;
+      const nights = await loadNights(tx, left, stay.start, addDays(stay.endExclusive, -1), stay.length, guests);
       for (const [id, list] of nights) nightsByProduct.set(id, list);
     }
     // Each product's events up to the end of the stay plus the cooldown its arrival configuration asks for.
-    const withStay = products.filter((product) => stays.get(product.id));
-    const untils = withStay.map((product) => addDays(stays.get(product.id)!.endExclusive,
-      paddingFor(product, nightsByProduct.get(product.id)?.[0]?.configuration ?? null)));
-    events = groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(withStay.map((product) => product.id), input.interval.start, untils)));
-    services = groupBy(await run<Service>(tx, servicesQuery(ids)));
-    taxes = groupBy(await run<Tax>(tx, taxesQuery(ids)));
+    const withStay = products.filter((product) => stays.get(product.id) && !ruledOut.has(product.id));
+    if (withStay.length > 0) {
+      const left = withStay.map((product) => product.id);
+      const untils = withStay.map((product) => addDays(stays.get(product.id)!.endExclusive,
+        paddingFor(product, nightsByProduct.get(product.id)?.[0]?.configuration ?? null)));
+      events = groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(left, input.interval.start, untils)));
+      services = groupBy(await run<Service>(tx, servicesQuery(left)));
+      taxes = groupBy(await run<Tax>(tx, taxesQuery(left)));
+    }
   }
   const rateRanges = input.interval ? new Map<string, { min: number; max: number }>() : new Map(
     (await run<RateRangeRow>(tx, rateRangesQuery(ids, noOccupancy ? null : guests)))
@@ -136,9 +208,10 @@ export async function search(tx: Queryable, input: SearchInput, now: Date): Prom
     const stay = stays.get(product.id) ?? null;
     const nights = nightsByProduct.get(product.id) ?? [];
     const today = todayOf(product.timezone);
-    const availability = stay
-      ? stayAvailability(stay, product, nights, events.get(product.id) ?? [], today, input)
-      : 'unavailable';
+    const indexed = ruledOut.get(product.id);
+    let availability = 'unavailable';
+    if (stay && indexed) availability = ruledOutAvailability(indexed, input);
+    else if (stay) availability = stayAvailability(stay, product, nights, events.get(product.id) ?? [], today, input);
     let price: SearchResult['price'] = null;
     if (stay && availability === 'available') {
       try {

@@ -4,7 +4,6 @@
  */
 import {
   notEmbedded,
-  notSupported,
   relatedOrderNotToOne,
   tableNotFound,
   unacceptableFilter,
@@ -85,6 +84,7 @@ export function buildNode(
     junctionTenant: undefined,
     // Computed fields take the table's row: not offered over a mutation's returned rows (a CTE's record).
     computedFields: source.kind === 'table' || source.kind === 'computed' ? ctx.cache.computedFields.get(table.name) : undefined,
+    aggregatedByParent: false,
   };
   const tenant = tenantFor(ctx, table);
   if (tenant && source.kind !== 'mutation') node.where.push({ kind: 'tenant', column: tenant.column, value: tenant.value });
@@ -137,11 +137,10 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: 
   // A computed relationship's rows come from its function, called with the parent's row.
   const source: Source = rel.computed ? { kind: 'computed', routine: rel.computed, parentAlias: node.alias } : { kind: 'table' };
   const childNode = buildNode(ctx, child, source, item.select, true, depth + 1);
-  if (item.spread && aggregates(childNode)) {
-    // PostgREST 13 refuses these on a to-many spread; on a to-one spread it aggregates at the parent's level, which
-    // Staykit does not implement (docs/query-engine.md).
-    throw toOne ? notSupported('an aggregate inside a spread embed') : toManySpreadAggregate();
-  }
+  // PostgREST hoists the aggregates of a to-one spread to the parent, where the spread's columns are columns of its
+  // own (aggregate_functions.rst "Using Columns from a Spreaded Resource"); PostgREST 13 refuses them in a to-many one.
+  if (item.spread && toOne) childNode.aggregatedByParent = true;
+  else if (item.spread && aggregates(childNode)) throw toManySpreadAggregate();
   if (rel.junction) {
     const junction = lookupTable(ctx, rel.junction.table);
     childNode.junctionTenant = tenantFor(ctx, junction);
@@ -177,9 +176,23 @@ function countAll(ctx: BuildContext, alias: string | undefined, cast: string | u
   return { kind: 'aggregate', fn: 'count', expr: undefined, inputCast: undefined, cast, name: alias ?? 'count' };
 }
 
-/** The node's rows are groups: it holds an aggregate. */
+/** The aggregates a node's to-one spreads (and theirs) hand up to it. */
+export function hoistedAggregates(node: ReadNode): AggregateItem[] {
+  return node.items.flatMap((item) =>
+    item.kind === 'embed' && item.spread && item.toOne
+      ? [...item.node.items.filter((child): child is AggregateItem => child.kind === 'aggregate'), ...hoistedAggregates(item.node)]
+      : [],
+  );
+}
+
+/** The node selects aggregates, its own or its to-one spreads': its rows, or its ancestor's, are groups. */
+export function carriesAggregates(node: ReadNode): boolean {
+  return node.items.some((item) => item.kind === 'aggregate') || hoistedAggregates(node).length > 0;
+}
+
+/** The node's rows are groups: it applies aggregates (its own and those its to-one spreads hoist to it). */
 export function aggregates(node: ReadNode): boolean {
-  return node.items.some((item) => item.kind === 'aggregate');
+  return !node.aggregatedByParent && carriesAggregates(node);
 }
 
 /**
@@ -194,6 +207,31 @@ export function defaultOrder(ctx: BuildContext, node: ReadNode): ReadNode['order
     nulls: undefined,
     related: undefined,
   }));
+}
+
+/** One output key of a node (spreads flattened); `hoisted` when it is an aggregate an ancestor applies. */
+export interface NodeOutput {
+  name: string;
+  hoisted: AggregateItem | undefined;
+}
+
+/** `rel()` with an empty select only filters (with `!inner` or `rel=not.is.null`); it is not output. */
+export function isHidden(item: EmbedItem): boolean {
+  return item.node.items.length === 0;
+}
+
+/** The keys a node's rows have, spreads flattened (CSV headers, spread parents, related orders). */
+export function nodeOutputs(node: ReadNode): NodeOutput[] {
+  return node.items.flatMap((item): NodeOutput[] => {
+    if (item.kind === 'aggregate') return [{ name: item.name, hoisted: node.aggregatedByParent ? item : undefined }];
+    if (item.kind === 'field') return [{ name: item.name, hoisted: undefined }];
+    if (item.spread) return nodeOutputs(item.node);
+    return isHidden(item) ? [] : [{ name: item.name, hoisted: undefined }];
+  });
+}
+
+export function outputNames(node: ReadNode): string[] {
+  return nodeOutputs(node).map((output) => output.name);
 }
 
 function findEmbed(node: ReadNode, name: string): EmbedItem | undefined {
@@ -261,11 +299,14 @@ export function attachQuery(root: ReadNode, query: QueryParams, options: { skipR
       const embed = findEmbed(node, term.relation);
       if (!embed) throw notEmbedded(term.relation);
       if (!embed.toOne) throw relatedOrderNotToOne(node.table.name, term.relation);
+      // A spread's output (its alias too) is a column of the parent's row: grouped rows can be ordered by it.
+      const spreadOutput = embed.spread && term.field.jsonPath.length === 0 && outputNames(embed.node).includes(term.field.name);
       return {
-        expr: resolveColumn(embed.node, term.field),
+        expr: spreadOutput ? { column: term.field.name, jsonPath: [], info: undefined } : resolveColumn(embed.node, term.field),
         direction: term.direction,
         nulls: term.nulls,
         related: embed,
+        spreadOutput,
       };
     });
   }

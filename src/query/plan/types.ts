@@ -89,6 +89,11 @@ export interface OrderItem {
   nulls: 'first' | 'last' | undefined;
   /** Set when ordering by a column of an embedded to-one resource. */
   related: EmbedItem | undefined;
+  /**
+   * `expr` names an output of the related spread embed, read from its lateral join (as PostgREST orders by
+   * `order=spread(column)`); otherwise the related column is looked up in a sub-select.
+   */
+  spreadOutput?: boolean;
 }
 
 export interface FieldItem {
@@ -143,6 +148,11 @@ export interface ReadNode {
   junctionTenant: { column: string; value: string } | undefined;
   /** The table's computed fields, where the node's rows are the table's own rows. */
   computedFields: ReadonlyMap<string, Routine> | undefined;
+  /**
+   * The node is a to-one spread: its aggregates are applied by the nearest ancestor that is not one (PostgREST
+   * hoists them there), so this node only selects their inputs and does not group.
+   */
+  aggregatedByParent: boolean;
 }
 
 export type CountMode = 'exact' | 'planned' | 'estimated' | undefined;

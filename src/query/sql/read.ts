@@ -4,7 +4,8 @@
  * to-one yields `row_to_json` of its row; `!inner` turns the join into an INNER JOIN that drops parents without a
  * match. Many-to-many embeds reach the target through an EXISTS on the junction.
  */
-import type { Condition, EmbedItem, ReadNode, Source } from '../plan/types.js';
+import { carriesAggregates, isHidden, nodeOutputs, outputNames } from '../plan/read.js';
+import type { AggregateItem, Condition, EmbedItem, ReadNode, Source } from '../plan/types.js';
 import { columnSql, conditionSql, mentionsEmbed } from './condition.js';
 import { Params, qualified, quoteIdent, safeTypeName } from './quote.js';
 
@@ -85,18 +86,6 @@ function lateralSql(embed: EmbedItem, parentAlias: string, params: Params): stri
   return `${joinType} JOIN LATERAL (SELECT json_agg(${rows}) AS ${BODY} FROM (${inner}) AS ${rows}) AS ${alias} ON ${on}`;
 }
 
-/** Output names of a node (spreads flattened), for CSV headers and spread parents. */
-export function outputNames(node: ReadNode): string[] {
-  return node.items.flatMap((item) =>
-    item.kind !== 'embed' ? [item.name] : item.spread ? outputNames(item.node) : isHidden(item) ? [] : [item.name],
-  );
-}
-
-/** `rel()` with an empty select only filters (with `!inner` or `rel=not.is.null`); it is not output. */
-function isHidden(item: EmbedItem): boolean {
-  return item.node.items.length === 0;
-}
-
 /** One output of a node: its SQL expression, its name (none for `alias.*`), and whether it is an aggregate. */
 interface Projected {
   expr: string;
@@ -108,12 +97,27 @@ function cast(expr: string, type: string | undefined): string {
   return type ? `(${expr})::${safeTypeName(type)}` : expr;
 }
 
+/** `fn(input)` with its output cast. */
+function aggregateSql(item: AggregateItem, input: string): string {
+  return cast(`${item.fn}(${input})`, item.cast);
+}
+
 /**
- * The node's outputs. In a node that aggregates, embedded JSON is `jsonb` (a GROUP BY needs equality, which `json`
- * lacks); elsewhere the SQL is what it always was.
+ * What an aggregate aggregates: its column with the input cast; for `count()`, a constant that is NULL only where a
+ * to-one spread found no row (hoisted, it counts the spread's rows, as PostgREST's `count(<spread>.*)` does).
+ */
+function aggregateInput(node: ReadNode, item: AggregateItem, params: Params): string {
+  if (item.expr) return cast(columnSql(node.alias, item.expr, params), item.inputCast);
+  return node.aggregatedByParent ? '1' : '*';
+}
+
+/**
+ * The node's outputs. Where rows are grouped (here, or by an ancestor the node's aggregates are hoisted to), embedded
+ * JSON is `jsonb` (a GROUP BY needs equality, which `json` lacks); elsewhere the SQL is what it always was. A hoisted
+ * aggregate is applied by the first node that is not a to-one spread; the spread only selects its input.
  */
 function projected(node: ReadNode, params: Params): Projected[] {
-  const grouped = node.items.some((item) => item.kind === 'aggregate');
+  const grouped = carriesAggregates(node);
   const json = grouped ? 'jsonb' : 'json';
   const parts: Projected[] = [];
   for (const item of node.items) {
@@ -124,15 +128,17 @@ function projected(node: ReadNode, params: Params): Projected[] {
       }
       parts.push({ expr: cast(columnSql(node.alias, item.expr, params), item.cast), name: item.name, aggregate: false });
     } else if (item.kind === 'aggregate') {
-      const input = item.expr ? cast(columnSql(node.alias, item.expr, params), item.inputCast) : '*';
-      parts.push({ expr: cast(`${item.fn}(${input})`, item.cast), name: item.name, aggregate: true });
+      const input = aggregateInput(node, item, params);
+      if (node.aggregatedByParent) parts.push({ expr: input, name: item.name, aggregate: false });
+      else parts.push({ expr: aggregateSql(item, input), name: item.name, aggregate: true });
     } else if (isHidden(item)) {
       continue;
     } else if (item.spread) {
-      for (const name of outputNames(item.node)) {
+      for (const { name, hoisted } of nodeOutputs(item.node)) {
         const column = `${quoteIdent(item.sqlAlias)}.${quoteIdent(name)}`;
-        const expr = item.toOne ? column : `coalesce(${grouped ? `${column}::jsonb` : column}, '[]'::${json})`;
-        parts.push({ expr, name, aggregate: false });
+        if (hoisted && !node.aggregatedByParent) parts.push({ expr: aggregateSql(hoisted, column), name, aggregate: true });
+        else if (item.toOne) parts.push({ expr: column, name, aggregate: false });
+        else parts.push({ expr: `coalesce(${grouped ? `${column}::jsonb` : column}, '[]'::${json})`, name, aggregate: false });
       }
     } else if (item.toOne || item.join === 'inner') {
       const body = `${quoteIdent(item.sqlAlias)}.${BODY}`;
@@ -169,7 +175,9 @@ function orderSql(node: ReadNode, params: Params): string {
   if (node.order.length === 0) return '';
   const terms = node.order.map((term) => {
     let expr: string;
-    if (term.related) {
+    if (term.related && term.spreadOutput === true) {
+      expr = `${quoteIdent(term.related.sqlAlias)}.${quoteIdent(term.expr.column)}`;
+    } else if (term.related) {
       const embed = term.related;
       const childConditions = embed.node.where.filter((c) => c.kind !== 'embed-null');
       const inner =

@@ -6,7 +6,8 @@
 import type { MediaType } from '../parse/types.js';
 import type { CountMode, Plan, ReadNode, RpcPlan } from '../plan/types.js';
 import { deleteSql, INSERTED_FLAG, insertSql, updateSql } from './mutate.js';
-import { functionSourceSql, nodeSelectSql, outputNames } from './read.js';
+import { outputNames } from '../plan/read.js';
+import { functionSourceSql, nodeSelectSql } from './read.js';
 import { Params, quoteIdent } from './quote.js';
 
 export interface Statement {

@@ -7,7 +7,7 @@ import { columnNotFound, columnNotWritable, filterRequired, notSupported, tooMan
 import type { Column, Table } from '../../schema/types.js';
 import type { ParsedRequest, Payload } from '../parse/types.js';
 import { attachQuery, buildNode, logicToCondition, toCondition, type BuildContext } from './read.js';
-import type { Condition, DeletePlan, InsertPlan, ReadNode, UpdatePlan } from './types.js';
+import type { Condition, DeletePlan, InsertPlan, ReadNode, ReturnedColumn, UpdatePlan } from './types.js';
 
 function writableColumns(
   ctx: BuildContext,
@@ -34,20 +34,25 @@ function writableColumns(
   return result;
 }
 
-/** Columns the mutation must RETURN for the representation: selected columns, embed join columns, and `extra`. */
-export function neededColumns(node: ReadNode, extra: string[]): string[] {
-  const names = new Set<string>();
-  for (const item of node.items) {
-    if (item.kind === 'field') {
-      if (item.expr.column !== '*' && !item.expr.computed) names.add(item.expr.column);
-    } else if (item.kind === 'aggregate') {
-      if (item.expr && !item.expr.computed) names.add(item.expr.column);
-    } else {
-      for (const column of item.relationship.columns) names.add(column);
+/**
+ * Columns the mutation must RETURN for the representation: selected columns and computed fields (PostgREST puts
+ * both in `RETURNING`), and embed join columns.
+ */
+export function neededColumns(node: ReadNode): ReturnedColumn[] {
+  const needed = new Map<string, ReturnedColumn>();
+  const add = (name: string): void => {
+    if (name !== '*' && !needed.has(name)) {
+      const isColumn = node.table.columns.some((column) => column.name === name);
+      needed.set(name, { name, computed: isColumn ? undefined : node.computedFields?.get(name) });
     }
+  };
+  for (const item of node.items) {
+    if (item.kind === 'field') add(item.expr.column);
+    else if (item.kind === 'aggregate') {
+      if (item.expr) add(item.expr.column);
+    } else item.relationship.columns.forEach(add);
   }
-  for (const column of extra) names.add(column);
-  return [...names];
+  return [...needed.values()];
 }
 
 function rootConditions(ctx: BuildContext, request: ParsedRequest, target: ReadNode): Condition[] {
@@ -101,7 +106,7 @@ export function planInsert(ctx: BuildContext, table: Table, request: ParsedReque
   const returning = returningNode(ctx, table, request);
   const headersOnly = prefs.return === 'headers-only';
   const returningColumns =
-    prefs.return === 'representation' ? neededColumns(returning, []) : headersOnly ? [...table.primaryKey] : [];
+    prefs.return === 'representation' ? neededColumns(returning) : headersOnly ? table.primaryKey.map((name) => ({ name })) : [];
   return {
     type: 'insert',
     table,
@@ -138,7 +143,7 @@ export function planUpdate(ctx: BuildContext, table: Table, request: ParsedReque
     where,
     alias: target.alias,
     returning,
-    returningColumns: prefs.return === 'representation' ? neededColumns(returning, []) : [],
+    returningColumns: prefs.return === 'representation' ? neededColumns(returning) : [],
     count: prefs.count,
     media: request.accept,
     preferences: prefs,
@@ -156,7 +161,7 @@ export function planDelete(ctx: BuildContext, table: Table, request: ParsedReque
     where,
     alias: target.alias,
     returning,
-    returningColumns: prefs.return === 'representation' ? neededColumns(returning, []) : [],
+    returningColumns: prefs.return === 'representation' ? neededColumns(returning) : [],
     count: prefs.count,
     media: request.accept,
     preferences: prefs,

@@ -36,6 +36,8 @@ export function resolveColumn(node: ReadNode, field: Field): ColumnExpr {
   const info = node.table.columns.find((column) => column.name === field.name);
   if (info) return { column: field.name, jsonPath: field.jsonPath, info };
   const computed = node.computedFields?.get(field.name);
+  // A write's returned rows already hold the computed field as a column (its RETURNING called the function).
+  if (computed && node.source.kind === 'mutation') return { column: field.name, jsonPath: field.jsonPath, info: undefined };
   if (computed) return { column: field.name, jsonPath: field.jsonPath, info: undefined, computed };
   throw undefinedColumn(node.table.name, field.name);
 }
@@ -82,8 +84,8 @@ export function buildNode(
     offset: 0,
     limit: undefined,
     junctionTenant: undefined,
-    // Computed fields take the table's row: not offered over a mutation's returned rows (a CTE's record).
-    computedFields: source.kind === 'table' || source.kind === 'computed' ? ctx.cache.computedFields.get(table.name) : undefined,
+    // Computed fields take the table's row: a write's RETURNING calls them (plan/mutate.ts), a function's rows have none.
+    computedFields: source.kind === 'function' ? undefined : ctx.cache.computedFields.get(table.name),
     aggregatedByParent: false,
   };
   const tenant = tenantFor(ctx, table);

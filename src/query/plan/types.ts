@@ -165,6 +165,15 @@ export interface ReadPlan {
   headersOnly: boolean;
 }
 
+/**
+ * A column a mutation returns for its representation: a column of the table, or a computed field, called in
+ * `RETURNING` with the written row (the CTE's rows are records, not the table's type) and read by name after it.
+ */
+export interface ReturnedColumn {
+  name: string;
+  computed?: Routine | undefined;
+}
+
 export interface InsertPlan {
   type: 'insert';
   table: Table;
@@ -182,7 +191,7 @@ export interface InsertPlan {
   /** Tenant predicate on ON CONFLICT DO UPDATE. */
   tenant: { column: string; value: string } | undefined;
   returning: ReadNode;
-  returningColumns: string[];
+  returningColumns: ReturnedColumn[];
   count: CountMode;
   media: MediaType;
   preferences: Preferences;
@@ -196,7 +205,7 @@ export interface UpdatePlan {
   where: Condition[];
   alias: string;
   returning: ReadNode;
-  returningColumns: string[];
+  returningColumns: ReturnedColumn[];
   count: CountMode;
   media: MediaType;
   preferences: Preferences;
@@ -208,7 +217,7 @@ export interface DeletePlan {
   where: Condition[];
   alias: string;
   returning: ReadNode;
-  returningColumns: string[];
+  returningColumns: ReturnedColumn[];
   count: CountMode;
   media: MediaType;
   preferences: Preferences;

@@ -2,12 +2,18 @@
  * Mutations → the `pgrst_source` CTE: INSERT … SELECT FROM json_populate_recordset (the raw JSON body is one
  * parameter), UPDATE … FROM json_populate_record, DELETE; each RETURNING only what the response needs.
  */
-import type { DeletePlan, InsertPlan, UpdatePlan } from '../plan/types.js';
+import type { DeletePlan, InsertPlan, ReturnedColumn, UpdatePlan } from '../plan/types.js';
 import { conditionSql } from './condition.js';
 import { Params, qualified, quoteIdent } from './quote.js';
 
-function returningSql(alias: string, columns: string[], extra: string[] = []): string {
-  const items = [...columns.map((c) => `${quoteIdent(alias)}.${quoteIdent(c)}`), ...extra];
+/** A returned column of the row `alias`; a computed field is its function called with that row. */
+function returnedSql(alias: string, column: ReturnedColumn): string {
+  if (!column.computed) return `${quoteIdent(alias)}.${quoteIdent(column.name)}`;
+  return `${qualified(column.computed.schema, column.computed.name)}(${quoteIdent(alias)}) AS ${quoteIdent(column.name)}`;
+}
+
+function returningSql(alias: string, columns: ReturnedColumn[], extra: string[] = []): string {
+  const items = [...columns.map((column) => returnedSql(alias, column)), ...extra];
   return items.length === 0 ? ' RETURNING 1 AS "pgrst_one"' : ` RETURNING ${items.join(', ')}`;
 }
 
@@ -65,7 +71,7 @@ export function updateSql(plan: UpdatePlan, params: Params): string {
   const alias = quoteIdent(plan.alias);
   if (plan.columns.length === 0) {
     // Nothing to change: no rows affected, as PostgREST answers an empty PATCH body.
-    const cols = plan.returningColumns.length === 0 ? '1 AS "pgrst_one"' : plan.returningColumns.map((c) => `${alias}.${quoteIdent(c)}`).join(', ');
+    const cols = plan.returningColumns.length === 0 ? '1 AS "pgrst_one"' : plan.returningColumns.map((c) => returnedSql(plan.alias, c)).join(', ');
     return `SELECT ${cols} FROM ${table} AS ${alias} WHERE false`;
   }
   const r = quoteIdent('pgrst_r');

@@ -1,0 +1,139 @@
+/**
+ * How long the reference page at `/docs` takes to become usable, in headless Chromium (Debian's, driven by
+ * playwright-core): from navigating to the page until an operation is expanded and shows its parameters. Measured
+ * for the page as served (one tag per definition: the first tag on arrival, then another picked in the top bar)
+ * and, for comparison, for Swagger UI over the whole document (what the page did before it loaded one tag at a
+ * time). Each page load in a fresh browser context (empty cache); medians of three. Also used by the browser test
+ * (test/browser/reference-page.test.ts), which reports the figures it sees.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.STAYKIT_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+/** The target of issue 24 (reported, not asserted). */
+export const INTERACTIVE_TARGET_MS = 2000;
+/** Swagger UI over the whole document took 16–20 s on the benchmark machine: room for a slower one. */
+const RENDER_TIMEOUT_MS = 180_000;
+const RUNS = 3;
+
+const since = (t0: number) => Math.round(performance.now() - t0);
+
+/** Expands the operation and waits until its parameters are shown (the moment a reader can use it). */
+async function expand(page: Page, operation: ReturnType<Page['locator']>): Promise<void> {
+  await operation.locator('.opblock-summary').first().click();
+  await operation.locator('.parameters-container').first().waitFor({ timeout: RENDER_TIMEOUT_MS });
+}
+
+/** Milliseconds from navigating to `/docs` until the first operation of the first tag is open with its parameters. */
+export async function openReferencePage(page: Page, base: string): Promise<number> {
+  const t0 = performance.now();
+  await page.goto(`${base}/docs`);
+  const first = page.locator('.swagger-ui .opblock').first();
+  await first.waitFor({ timeout: RENDER_TIMEOUT_MS });
+  await expand(page, first);
+  return since(t0);
+}
+
+/** Milliseconds from picking `tag` in the top bar until `operationId` of that tag is open with its parameters. */
+export async function switchToTag(page: Page, tag: string, operationId: string): Promise<number> {
+  const t0 = performance.now();
+  await page.locator('.topbar select').selectOption({ label: tag });
+  const operation = page.locator(`#operations-${tag.replace(/\s/g, '_')}-${operationId}`);
+  await operation.waitFor({ timeout: RENDER_TIMEOUT_MS });
+  await expand(page, operation);
+  return since(t0);
+}
+
+/** The same page over the whole document in one definition (the page's script swapped in the browser only). */
+async function openWholeDocument(page: Page, base: string): Promise<number> {
+  await page.route(`${base}/docs/init.js`, (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#swagger-ui', docExpansion: 'none',
+        defaultModelsExpandDepth: 0, presets: [SwaggerUIBundle.presets.apis], layout: 'BaseLayout' });`,
+    }));
+  const t0 = performance.now();
+  await page.goto(`${base}/docs`);
+  await page.locator('#operations-tag-bookings').click({ timeout: RENDER_TIMEOUT_MS });
+  const operation = page.locator('#operations-bookings-list_bookings');
+  await operation.waitFor({ timeout: RENDER_TIMEOUT_MS });
+  await expand(page, operation);
+  return since(t0);
+}
+
+export interface ReferencePageResult {
+  /** Median ms until the page's first operation is usable on arrival. */
+  arrivalMs: number;
+  /** Median ms from picking `bookings` until its list operation is usable. */
+  bookingsMs: number;
+  /** One load of Swagger UI over the whole document, until the bookings list operation is usable. */
+  wholeDocumentMs: number | undefined;
+  runs: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function inFreshContext<T>(browser: Browser, work: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  try {
+    return await work(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+/** Measures the reference page of the server at `base`; `wholeDocument: false` skips the (slow) comparison. */
+export async function measureReferencePage(base: string, options: { wholeDocument: boolean }): Promise<ReferencePageResult> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const arrivals: number[] = [];
+    const switches: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      await inFreshContext(browser, async (page) => {
+        arrivals.push(await openReferencePage(page, base));
+        switches.push(await switchToTag(page, 'bookings', 'list_bookings'));
+      });
+    }
+    const wholeDocumentMs = options.wholeDocument ? await inFreshContext(browser, (page) => openWholeDocument(page, base)) : undefined;
+    return { arrivalMs: median(arrivals), bookingsMs: median(switches), wholeDocumentMs, runs: RUNS };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The reference-page part of a benchmark run: measured, or why not. */
+export async function referencePagePart(base: string, log: (text: string) => void): Promise<ReferencePageResult | string> {
+  if (!existsSync(CHROMIUM)) return `${CHROMIUM} not found (install Chromium, or set STAYKIT_CHROMIUM)`;
+  log('  reference page (/docs) in headless Chromium …');
+  try {
+    const result = await measureReferencePage(base, { wholeDocument: true });
+    log(` ${result.arrivalMs} ms to the first operation, ${result.bookingsMs} ms to bookings\n`);
+    return result;
+  } catch (error) {
+    log(` failed: ${(error as Error).message.split('\n')[0]}\n`);
+    return `failed: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+export function renderReferencePage(result: ReferencePageResult | string): string {
+  if (typeof result === 'string') return ['', '## Reference page (/docs)', '', `Not measured: ${result}.`, ''].join('\n');
+  const verdict = (ms: number) => `${ms} ms — ${ms < INTERACTIVE_TARGET_MS ? 'met' : 'not met'}`;
+  return [
+    '',
+    '## Reference page (/docs)',
+    '',
+    `Headless Chromium (playwright-core), each load in a fresh browser context (empty cache), median of ${result.runs}; ` +
+      '"usable" = an operation expanded and showing its parameters. The page loads one tag\'s document at a time ' +
+      '(`/v1/openapi.json?tag=<tag>`).',
+    '',
+    `- On arrival, until the first tag's first operation is usable (target < ${INTERACTIVE_TARGET_MS} ms): ${verdict(result.arrivalMs)}.`,
+    `- Picking \`bookings\` in the top bar, until its list operation is usable: ${verdict(result.bookingsMs)}.`,
+    `- For comparison, Swagger UI over the whole document (one load), until the bookings list operation is usable: ` +
+      `${result.wholeDocumentMs === undefined ? 'not measured' : `${result.wholeDocumentMs} ms`}.`,
+    '',
+  ].join('\n');
+}

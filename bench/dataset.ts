@@ -57,6 +57,11 @@ export interface Dataset {
   /** A week about four months ahead (search and quote) and a tenant product that is free during it. */
   week: { start: string; end: string };
   quoteProductId: string;
+  /**
+   * Extra organizations for the search and availability scale scenarios (bench/search-scale.ts), each with its own
+   * key: `SEARCH_TENANT_PRODUCTS` units apiece (scaled like the tenant under test), calendars alone.
+   */
+  searchTenants: SearchTenant[];
   /** Seconds per generation step, and in total. */
   steps: { name: string; seconds: number }[];
   seconds: number;
@@ -65,6 +70,18 @@ export interface Dataset {
   /** Counts checked after generation. */
   verified: Record<string, number>;
 }
+
+export interface SearchTenant {
+  organizationId: string;
+  apiKey: string;
+  productIds: string[];
+}
+
+/** Units of each search tenant at the default size (the tenant under test has `DEFAULT_SIZE.products`). */
+export const SEARCH_TENANT_PRODUCTS = [100, 5000];
+
+/** Days after the run date the search tenants' calendars reach (the availability index's horizon is 400). */
+const SEARCH_TENANT_DAYS = 420;
 
 export function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -243,7 +260,7 @@ async function foreignKeyViolations(db: Queryable): Promise<Record<string, numbe
 }
 
 /** Checks what the skipped triggers and the generator promise; throws on any inconsistency. */
-export async function verifyDataset(db: Queryable, size: DatasetSize): Promise<Record<string, number>> {
+export async function verifyDataset(db: Queryable, size: DatasetSize, searchTenantSizes: number[] = []): Promise<Record<string, number>> {
   const { rows } = await db.query<Record<string, number>>(`
     WITH booking_events AS (
       SELECT booking_id, count(*) AS n, bool_and(status = 'CONFIRMED') AS confirmed
@@ -253,7 +270,8 @@ export async function verifyDataset(db: Queryable, size: DatasetSize): Promise<R
       (SELECT count(*) FROM api.organizations)::int AS organizations,
       (SELECT count(*) FROM api.products)::int AS products,
       (SELECT count(*) FROM api.bookings)::int AS bookings,
-      (SELECT count(*) FROM api.calendar_events)::int AS events,
+      (SELECT count(*) FROM api.calendar_events AS e JOIN api.organizations AS o ON o.id = e.organization_id
+        WHERE o.name NOT LIKE 'Bench search tenant %')::int AS events,
       (SELECT count(*) FROM api.calendar_events WHERE type = 'blocked period')::int AS blocked_periods,
       (SELECT count(*) FROM api.calendar_events WHERE type = 'note')::int AS notes,
       (SELECT count(*) FROM api.calendar_events WHERE type = 'booking' AND status = 'TENTATIVE')::int AS tentative,
@@ -276,8 +294,8 @@ export async function verifyDataset(db: Queryable, size: DatasetSize): Promise<R
         WHERE t.tgenabled = 'D' AND c.relnamespace = 'api'::regnamespace)::int AS disabled_triggers`);
   const counts = rows[0]!;
   const expected: Record<string, number> = {
-    organizations: size.organizations,
-    products: size.products + size.otherProducts,
+    organizations: size.organizations + searchTenantSizes.length,
+    products: size.products + size.otherProducts + searchTenantSizes.reduce((sum, n) => sum + n, 0),
     bookings: size.bookings,
     events: size.events,
     line_items: 2 * size.bookings,
@@ -295,6 +313,47 @@ export async function verifyDataset(db: Queryable, size: DatasetSize): Promise<R
   return { ...counts, foreign_keys_checked: keys.foreign_keys ?? 0 };
 }
 
+/**
+ * One search tenant of `products` units, set-based: each unit has an all-year configuration and, from two weeks
+ * before the run date to `SEARCH_TENANT_DAYS` after it, stays of 2–7 nights with gaps of 0–14 days as the tenant
+ * under test has (bookings without booking rows, 10 % TENTATIVE, and blocked periods). Run before the triggers are
+ * back, like the other steps; the availability index is built for every unit afterwards.
+ */
+function searchTenantSql(products: number, today: string, tenant: number): string {
+  const pick = (seed: string, modulo: number) => `(((hashtext(${seed})::bigint + 2147483648) % ${modulo})::int)`;
+  const first = addDays(today, -14);
+  return `
+    INSERT INTO api.organizations (id, name) SELECT gen_random_uuid(), 'Bench search tenant ${tenant}';
+    CREATE TEMP TABLE bench_search_${tenant} ON COMMIT DROP AS
+      SELECT gen_random_uuid() AS id, n, (SELECT id FROM api.organizations WHERE name = 'Bench search tenant ${tenant}') AS org
+      FROM generate_series(0, ${products - 1}) AS n;
+    INSERT INTO api.products (id, organization_id, name, rent_period, timezone, interaction,
+                              ical_export_secret, ical_export_secret_no_details, created_at)
+      SELECT id, org, jsonb_build_object('default', 'Search unit ' || n), 'nightly', 'Europe/Amsterdam', 'book',
+             replace(gen_random_uuid()::text, '-', ''), replace(gen_random_uuid()::text, '-', ''),
+             now() + n * interval '1 microsecond'
+      FROM bench_search_${tenant};
+    INSERT INTO api.product_configurations (product_id, organization_id, name, intervals, rates, min_duration, max_advance)
+      SELECT id, org, '{"default": "All year"}', '{[${addDays(today, -365)},${addDays(today, 5 * 365)})}',
+             '[{"duration": 1, "occupancy": 0, "rate": 10000}, {"duration": 7, "occupancy": 0, "rate": 9000}]', 1, 0
+      FROM bench_search_${tenant};
+    INSERT INTO api.calendar_events (product_id, organization_id, type, status, start_date, end_date, title)
+      SELECT id, org, CASE WHEN j % 4 = 3 THEN 'blocked period' ELSE 'booking' END,
+             CASE WHEN j % 10 = 1 THEN 'TENTATIVE' ELSE 'CONFIRMED' END, start_date, start_date + nights, 'Stay'
+      FROM (SELECT p.id, p.org, s.j, s.nights,
+                   DATE '${first}' + coalesce(sum(s.nights + s.gap) OVER (PARTITION BY p.n ORDER BY s.j
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int AS start_date
+            FROM bench_search_${tenant} AS p,
+                 LATERAL (SELECT j, 2 + ${pick(`'n' || p.n || ':' || j`, 6)} AS nights,
+                                 ${pick(`'g' || p.n || ':' || j`, 15)} AS gap
+                          FROM generate_series(0, ${Math.ceil(SEARCH_TENANT_DAYS / 2)}) AS j) AS s) AS stays
+      WHERE start_date < DATE '${addDays(today, SEARCH_TENANT_DAYS)}';
+    -- log_change's 'created' row per event, as for the tenant under test.
+    INSERT INTO api.calendar_event_updates (organization_id, calendar_event_id, booking_id, kind, status, snapshot)
+      SELECT e.organization_id, e.id, e.booking_id, 'created', e.status, to_jsonb(e) - 'fts'
+      FROM api.calendar_events AS e WHERE e.organization_id = (SELECT org FROM bench_search_${tenant} LIMIT 1);`;
+}
+
 export async function generateDataset(db: Database, size: DatasetSize, today = isoDate(new Date())): Promise<Dataset> {
   const problem = sizeProblem(size);
   if (problem) throw new Error(problem);
@@ -307,6 +366,7 @@ export async function generateDataset(db: Database, size: DatasetSize, today = i
     return result;
   };
   const week = { start: addDays(today, 120), end: addDays(today, 127) };
+  const searchTenantSizes = SEARCH_TENANT_PRODUCTS.map((products) => Math.max(1, Math.round((products * size.products) / DEFAULT_SIZE.products)));
   let mode: Dataset['mode'] = 'replica';
   const generated = await db.transaction(async (tx) => {
     const { rows: roles } = await tx.query<{ superuser: boolean }>(`SELECT current_setting('is_superuser') = 'on' AS superuser`);
@@ -328,12 +388,21 @@ export async function generateDataset(db: Database, size: DatasetSize, today = i
     if (mode === 'replica') await tx.exec('SET LOCAL session_replication_role = replica');
     else await tx.exec(LOADED_TABLES.map((table) => `ALTER TABLE api.${table} DISABLE TRIGGER USER;`).join('\n'));
     for (const step of steps(size, today)) await timed(step.name, () => tx.exec(step.sql));
+    for (const [tenant, products] of searchTenantSizes.entries()) {
+      await timed(`search tenant of ${products} units`, () => tx.exec(searchTenantSql(products, today, tenant)));
+    }
     if (mode === 'replica') await tx.exec('SET LOCAL session_replication_role = origin');
     else await tx.exec(LOADED_TABLES.map((table) => `ALTER TABLE api.${table} ENABLE TRIGGER USER;`).join('\n'));
     await timed('create secondary indexes', () =>
       tx.exec(`DO $$ DECLARE r record; BEGIN
         FOR r IN SELECT definition FROM bench_indexes LOOP EXECUTE r.definition; END LOOP; END $$`),
     );
+    // The products' triggers did not fill the availability index during the load: one set-based pass does.
+    await timed('availability index', () => tx.query('SELECT staykit_internal.roll_availability_days($1::date)', [today]));
+    const { rows: searchOrgs } = await tx.query<{ id: string; products: string[] }>(
+      `SELECT o.id, array_agg(p.id ORDER BY p.created_at, p.id) AS products
+       FROM api.organizations AS o JOIN api.products AS p ON p.organization_id = o.id
+       WHERE o.name LIKE 'Bench search tenant %' GROUP BY o.id, o.name ORDER BY o.name`);
     const { rows: orgs } = await tx.query<{ id: string }>('SELECT id FROM bench_orgs WHERE n = 0');
     const { rows: products } = await tx.query<{ id: string }>('SELECT id FROM bench_products WHERE org_n = 0 ORDER BY n');
     const { rows: horizon } = await tx.query<{ last: string | null }>(`SELECT max(end_date + padding)::text AS last FROM api.calendar_events`);
@@ -348,6 +417,7 @@ export async function generateDataset(db: Database, size: DatasetSize, today = i
       [week.start, week.end],
     );
     return {
+      searchOrgs,
       organizationId: orgs[0]!.id,
       productIds: products.map((p) => p.id),
       lastEnd: horizon[0]?.last ?? today,
@@ -356,7 +426,7 @@ export async function generateDataset(db: Database, size: DatasetSize, today = i
   });
   // VACUUM as autovacuum would have by then: statistics, and a visibility map so index-only scans stay index-only.
   await timed('vacuum analyze', () => db.exec('VACUUM ANALYZE'));
-  const verified = await timed('verify', () => verifyDataset(db, size));
+  const verified = await timed('verify', () => verifyDataset(db, size, searchTenantSizes));
   const { organizationId, productIds } = generated;
   const { rows: contacts } = await db.query<{ id: string }>(
     `INSERT INTO api.contacts (organization_id, first_name, last_name) VALUES ($1, 'Bench', 'Contact') RETURNING id`,
@@ -364,6 +434,11 @@ export async function generateDataset(db: Database, size: DatasetSize, today = i
   );
   const key = await createApiKey(db, { organizationId, name: 'bench', scopes: ['read', 'write'], expiresAt: null });
   const lastEnd = generated.lastEnd > today ? generated.lastEnd : today;
+  const searchTenants: SearchTenant[] = [];
+  for (const org of generated.searchOrgs) {
+    const searchKey = await createApiKey(db, { organizationId: org.id, name: 'bench search', scopes: ['read'], expiresAt: null });
+    searchTenants.push({ organizationId: org.id, apiKey: searchKey.api_key, productIds: org.products });
+  }
   return {
     organizationId,
     apiKey: key.api_key,
@@ -376,6 +451,7 @@ export async function generateDataset(db: Database, size: DatasetSize, today = i
     freeFrom: addDays(lastEnd, 7),
     week,
     quoteProductId: generated.quoteProductId,
+    searchTenants,
     steps: timings,
     mode,
     seconds: (performance.now() - started) / 1000,

@@ -3,6 +3,7 @@
  * to the data set's run date, so the booking flow reads a calendar that holds a year of bookings.
  */
 import { addDays, type Dataset } from './dataset.js';
+import { searchScaleScenarios } from './search-scale.js';
 
 export interface Scenario {
   name: string;
@@ -127,5 +128,6 @@ export function scenarios(dataset: Dataset): Scenario[] {
       engine: true,
       target: 0.8,
     },
+    ...searchScaleScenarios(dataset),
   ];
 }

@@ -103,8 +103,9 @@ function readResponse(
   const rollback = prefs.tx === 'rollback';
   const headers: Record<string, string> = {};
   if (plan.type === 'rpc') checkMaxAffected(prefs, pageTotal);
+  const appliedKeys = ['params', 'count', 'tx', 'handling', 'max-affected'] as const;
   if (plan.type === 'rpc' && plan.routine.returnsVoid) {
-    const applied = preferenceApplied(prefs, ['count', 'tx', 'handling', 'max-affected']);
+    const applied = preferenceApplied(prefs, appliedKeys);
     if (applied) headers['Preference-Applied'] = applied;
     return { status: 204, headers, body: undefined, rollback };
   }
@@ -113,7 +114,7 @@ function readResponse(
   const status = rangeStatus(lower, upper, total);
   headers['Content-Range'] = contentRange(lower, upper, total);
   if (plan.type === 'read') headers['Content-Location'] = contentLocation(options, request);
-  const applied = preferenceApplied(prefs, ['count', 'tx', 'handling', 'max-affected']);
+  const applied = preferenceApplied(prefs, plan.type === 'rpc' ? appliedKeys : ['count', 'tx', 'handling']);
   if (applied) headers['Preference-Applied'] = applied;
   if (status === 416) {
     const error = invalidRange({ kind: 'out-of-bounds', offset: lower, total: total ?? 0 });

@@ -66,6 +66,14 @@ async function execute(
   options: EngineOptions,
 ): Promise<EngineResponse> {
   const statement = buildStatement(plan);
+  // `Prefer: timezone=…`: the request's transaction runs in that zone (timestamptz values are written in it).
+  if (request.preferences.timezone !== undefined) {
+    try {
+      await tx.query(`SELECT set_config('TimeZone', $1, true)`, [request.preferences.timezone]);
+    } catch (error) {
+      throw fromDatabaseError(error);
+    }
+  }
   if (request.explain) return explainResponse(tx, statement, request.explain);
   // A read is the transaction's only statement unless its count needs an EXPLAIN afterwards; when reads have no
   // side effects and the client did not ask for a rollback, its COMMIT can go out with it (one round trip less).
@@ -124,6 +132,7 @@ export function prepareRequest(
       maxEmbedDepth: options.maxEmbedDepth ?? 8,
       maxLogicDepth: options.maxLogicDepth ?? 10,
       maxPatternLength: options.maxPatternLength,
+      timezones: cache.timezones,
       ...parse,
     };
     parsed = parseRequest(request, limits);

@@ -110,6 +110,7 @@ export async function loadSchemaCache(db: Queryable, options: { schema: string; 
     }
   }
   addViewKeys(tables, await readViewSources(db, schema));
+  const timezones = await db.query<{ name: string }>('SELECT name FROM pg_timezone_names');
   const routines = new Map<string, Routine[]>();
   for (const row of catalog.routines) {
     const list = routines.get(row.name) ?? [];
@@ -123,5 +124,6 @@ export async function loadSchemaCache(db: Queryable, options: { schema: string; 
     relationships: deriveRelationships(schema, tables, routines),
     routines,
     computedFields: computedFields(routines),
+    timezones: new Set(timezones.rows.map((row) => row.name)),
   };
 }

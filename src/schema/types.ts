@@ -132,6 +132,8 @@ export interface SchemaCache {
    * scalar, selectable, filterable and orderable like columns.
    */
   computedFields: Map<string, Map<string, Routine>>;
+  /** PostgreSQL's time zone names (`pg_timezone_names`), the zones `Prefer: timezone=` may name. */
+  timezones: ReadonlySet<string>;
 }
 
 export function columnOf(table: Table, name: string): Column | undefined {

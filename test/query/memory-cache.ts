@@ -52,5 +52,5 @@ export function memoryCache(): SchemaCache {
     table('generated', [column('id'), text('name'), column('upper', 'text', 'text', { generated: true, canInsert: false, canUpdate: false })]),
   ];
   const map = new Map(tables.map((t) => [t.name, t]));
-  return { schema: 'api', role: 'test', tables: map, relationships: deriveRelationships('api', map), routines: new Map(), computedFields: new Map() };
+  return { schema: 'api', role: 'test', tables: map, relationships: deriveRelationships('api', map), routines: new Map(), computedFields: new Map(), timezones: new Set() };
 }

@@ -201,11 +201,23 @@ describe('parse headers and body', () => {
       handling: 'strict',
       tx: 'rollback',
       maxAffected: 3,
+      timezone: undefined,
+      params: undefined,
       invalid: ['foo'],
     });
     // PostgREST reads max-affected as an integer; another value is ignored, and is not an invalid preference.
     assert.equal(parsePrefer('max-affected=many').maxAffected, undefined);
     assert.deepEqual(parsePrefer('max-affected=many').invalid, []);
+  });
+  it('Prefer: timezone= only for a zone PostgreSQL knows (exact spelling); params=single-object is known', () => {
+    const zones = new Set(['America/Los_Angeles', 'UTC']);
+    assert.equal(parsePrefer('timezone=America/Los_Angeles', zones).timezone, 'America/Los_Angeles');
+    assert.deepEqual(parsePrefer('timezone=america/los_angeles', zones).invalid, ['timezone=america/los_angeles']);
+    // The first one decides, as for every preference; a later one is then not invalid.
+    assert.deepEqual(parsePrefer('timezone=UTC, timezone=Mars/Olympus', zones), {
+      ...parsePrefer(undefined), timezone: 'UTC',
+    });
+    assert.deepEqual(parsePrefer('params=single-object', zones), { ...parsePrefer(undefined), params: 'single-object' });
   });
   it('Accept negotiation', () => {
     assert.equal(negotiateAccept(undefined), 'json');

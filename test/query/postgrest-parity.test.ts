@@ -51,6 +51,10 @@ CREATE TABLE shop.bigtable (id int PRIMARY KEY, label text NOT NULL);
 INSERT INTO shop.bigtable SELECT g, 'row ' || g FROM generate_series(1, 1500) AS g;
 ANALYZE shop.bigtable;
 INSERT INTO shop.tags VALUES ('sale');
+CREATE TABLE shop.stamps (id int PRIMARY KEY, at timestamptz NOT NULL);
+INSERT INTO shop.stamps VALUES (1, '2023-10-18T12:37:59.611Z');
+CREATE FUNCTION shop.echo(payload json) RETURNS json LANGUAGE sql IMMUTABLE AS 'SELECT payload';
+CREATE FUNCTION shop.add_up(jsonb) RETURNS int LANGUAGE sql IMMUTABLE AS $f$ SELECT ($1->>'a')::int + ($1->>'b')::int $f$;
 `;
 
 type Row = Record<string, unknown>;
@@ -146,6 +150,43 @@ forEachBackend('PostgREST 12/13 parity of staykit rest', (ctx) => {
     const lenient = await http('PATCH', '/items?id=in.(3,4,5)', { prefer: 'max-affected=1' }, { stock: 60 });
     assert.equal(lenient.status, 204);
     assert.deepEqual(await rows('SELECT count(*)::int AS n FROM shop.items WHERE stock IN (50, 60)'), [{ n: 5 }]);
+  });
+
+  it('preferences.rst "Timezone": timestamps in the zone asked for, echoed in Preference-Applied; an unknown zone is ignored', async () => {
+    const la = await http('GET', '/stamps?select=at', { prefer: 'timezone=America/Los_Angeles' });
+    assert.deepEqual(la.json, [{ at: '2023-10-18T05:37:59.611-07:00' }]);
+    assert.equal(la.headers.get('preference-applied'), 'timezone=America/Los_Angeles');
+    const plain = await http('GET', '/stamps?select=at');
+    const unknown = await http('GET', '/stamps?select=at', { prefer: 'timezone=Jupiter/Red_Spot' });
+    assert.equal(unknown.status, 200);
+    assert.deepEqual(unknown.json, plain.json);
+    assert.equal(unknown.headers.get('preference-applied'), null);
+    const strict = await http('GET', '/stamps?select=at', { prefer: 'handling=strict, timezone=Jupiter/Red_Spot' });
+    assert.equal(strict.status, 400);
+    assert.deepEqual(strict.json, {
+      code: 'PGRST122',
+      message: 'Invalid preferences given with handling=strict',
+      details: 'Invalid preferences: timezone=Jupiter/Red_Spot',
+      hint: null,
+    });
+    // A write's representation too, the zone listed after the other applied preferences.
+    const written = await http('POST', '/stamps', { prefer: 'return=representation, timezone=Asia/Tokyo' }, { id: 2, at: '2023-10-18T00:00:00Z' });
+    assert.deepEqual(written.json, [{ id: 2, at: '2023-10-18T09:00:00+09:00' }]);
+    assert.equal(written.headers.get('preference-applied'), 'return=representation, timezone=Asia/Tokyo');
+  });
+
+  it('functions.rst (12.2) "Prefer: params=single-object": the arguments are the one JSON parameter, named or not', async () => {
+    const sum = await http('POST', '/rpc/add_up', { prefer: 'params=single-object' }, { a: 1, b: 2 });
+    assert.equal(sum.status, 200);
+    assert.equal(sum.json, 3);
+    assert.equal(sum.headers.get('preference-applied'), 'params=single-object');
+    const echoed = await http('GET', '/rpc/echo?a=1&b=x', { prefer: 'handling=strict, params=single-object' });
+    assert.equal(echoed.status, 200);
+    assert.deepEqual(echoed.json, { a: '1', b: 'x' });
+    // Without it the body's keys are argument names, and echo has no parameter `a`.
+    const named = await http('POST', '/rpc/echo', {}, { a: 1 });
+    assert.equal(named.status, 404);
+    assert.equal((named.json as Row).code, 'PGRST202');
   });
 
   it('resource_embedding.rst: the same relationship embedded twice without an alias is 400 42712, as in 12.2', async () => {

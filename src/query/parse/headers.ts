@@ -18,10 +18,15 @@ const KNOWN: Record<string, [keyof Omit<Preferences, 'invalid'>, string]> = {
   'handling=lenient': ['handling', 'lenient'],
   'tx=commit': ['tx', 'commit'],
   'tx=rollback': ['tx', 'rollback'],
+  'params=single-object': ['params', 'single-object'],
 };
 
-/** Comma-separated preferences; the first occurrence of each kind wins, as in PostgREST. */
-export function parsePrefer(header: string | undefined): Preferences {
+/**
+ * Comma-separated preferences; the first occurrence of each kind wins, as in PostgREST. `timezone=` is honoured when
+ * its zone is one of `timezones` (PostgreSQL's `pg_timezone_names`, exact spelling); otherwise every `timezone=`
+ * preference is invalid (PGRST122 under `handling=strict`, ignored without), as PostgREST 12 rules.
+ */
+export function parsePrefer(header: string | undefined, timezones: ReadonlySet<string> = new Set()): Preferences {
   const prefs: Preferences = {
     return: undefined,
     count: undefined,
@@ -30,9 +35,14 @@ export function parsePrefer(header: string | undefined): Preferences {
     handling: undefined,
     tx: undefined,
     maxAffected: undefined,
+    timezone: undefined,
+    params: undefined,
     invalid: [],
   };
   if (!header) return prefs;
+  const zones = header.split(',').map((raw) => raw.trim()).filter((pref) => pref.startsWith('timezone='));
+  const zone = zones[0]?.slice('timezone='.length);
+  if (zone !== undefined && timezones.has(zone)) prefs.timezone = zone;
   const record = prefs as unknown as Record<string, string | undefined>;
   for (const raw of header.split(',')) {
     const pref = raw.trim();
@@ -45,7 +55,7 @@ export function parsePrefer(header: string | undefined): Preferences {
       // As PostgREST: the first one counts; a value that is not an integer is ignored (and not an invalid preference).
       const value = pref.slice('max-affected='.length).trim();
       if (prefs.maxAffected === undefined && /^[0-9]+$/.test(value)) prefs.maxAffected = Number(value);
-    } else if (!pref.startsWith('timezone=') && pref !== 'params=single-object') {
+    } else if (!pref.startsWith('timezone=') || prefs.timezone === undefined) {
       prefs.invalid.push(pref);
     }
   }
@@ -55,15 +65,18 @@ export function parsePrefer(header: string | undefined): Preferences {
 /** The `Preference-Applied` value for the given subset of preferences, in PostgREST's order. */
 export function preferenceApplied(
   prefs: Preferences,
-  include: readonly ('resolution' | 'missing' | 'return' | 'count' | 'tx' | 'handling' | 'max-affected')[],
+  include: readonly ('resolution' | 'missing' | 'return' | 'params' | 'count' | 'tx' | 'handling' | 'max-affected')[],
 ): string | undefined {
   const values: string[] = [];
   if (include.includes('resolution') && prefs.resolution) values.push(`resolution=${prefs.resolution}`);
   if (include.includes('missing') && prefs.missing) values.push(`missing=${prefs.missing}`);
   if (include.includes('return') && prefs.return) values.push(`return=${prefs.return}`);
+  if (include.includes('params') && prefs.params) values.push(`params=${prefs.params}`);
   if (include.includes('count') && prefs.count) values.push(`count=${prefs.count}`);
   if (include.includes('tx') && prefs.tx) values.push(`tx=${prefs.tx}`);
   if (include.includes('handling') && prefs.handling) values.push(`handling=${prefs.handling}`);
+  // Every response names an applied time zone (PostgREST 12's Response.hs).
+  if (prefs.timezone) values.push(`timezone=${prefs.timezone}`);
   if (include.includes('max-affected') && prefs.handling === 'strict' && prefs.maxAffected !== undefined) {
     values.push(`max-affected=${prefs.maxAffected}`);
   }

@@ -30,6 +30,8 @@ export interface ParseLimits {
   deferKeyCheck?: boolean;
   /** Longest like/ilike/match/imatch pattern or fts query (default 1000 characters). */
   maxPatternLength?: number;
+  /** The time zones `Prefer: timezone=` may name (the schema cache's `pg_timezone_names`). */
+  timezones?: ReadonlySet<string>;
 }
 
 function actionFor(method: string, isRpc: boolean): Action | undefined {
@@ -72,7 +74,7 @@ export function parseRequest(request: EngineRequest, limits: ParseLimits = {}): 
   const action = actionFor(method, isRpc);
   if (!action) throw new UnsupportedMethod(method, target, isRpc);
   const headers = request.headers;
-  const preferences = parsePrefer(headers['prefer']);
+  const preferences = parsePrefer(headers['prefer'], limits.timezones);
   if (preferences.handling === 'strict' && preferences.invalid.length > 0) {
     throw invalidPreferences(preferences.invalid);
   }

@@ -131,6 +131,10 @@ export interface Preferences {
   tx: 'commit' | 'rollback' | undefined;
   /** `max-affected=N` (PostgREST 13): only honoured with `handling=strict`. */
   maxAffected: number | undefined;
+  /** `timezone=Area/City`: one of PostgreSQL's `pg_timezone_names` (another is an invalid preference). */
+  timezone: string | undefined;
+  /** `params=single-object` (PostgREST 12; removed in 13): the arguments are the function's one JSON parameter. */
+  params: 'single-object' | undefined;
   /** Preferences not understood (reported under handling=strict). */
   invalid: string[];
 }

@@ -23,6 +23,12 @@ function argsOf(request: ParsedRequest): { names: string[]; values: Map<string, 
   return { names: [...values.keys()], values, fromJson: false };
 }
 
+/** `Prefer: params=single-object` (PostgREST 12): a function of exactly one parameter, of type json or jsonb. */
+function takesOneJson(routine: Routine): boolean {
+  const [only, ...others] = routine.args;
+  return only !== undefined && others.length === 0 && (only.type === 'json' || only.type === 'jsonb');
+}
+
 function fits(routine: Routine, names: string[]): boolean {
   const params = routine.args.map((arg) => arg.name);
   if (!names.every((name) => params.includes(name))) return false;
@@ -46,7 +52,8 @@ function opaqueTable(ctx: BuildContext, routine: Routine): Table {
 export function planRpc(ctx: BuildContext, request: ParsedRequest): RpcPlan {
   const { names, values, fromJson } = argsOf(request);
   const overloads = ctx.cache.routines.get(request.target) ?? [];
-  const routine = overloads.find((candidate) => fits(candidate, names));
+  const singleObject = request.preferences.params === 'single-object';
+  const routine = overloads.find((candidate) => (singleObject ? takesOneJson(candidate) : fits(candidate, names)));
   if (!routine) {
     // PostgREST: a close function name (score ≥ 0.75), or the closest parameter list of the overloads (≥ 0.33).
     const listOf = (params: string[]): string => `(${[...params].sort().join(', ')})`;
@@ -60,9 +67,12 @@ export function planRpc(ctx: BuildContext, request: ParsedRequest): RpcPlan {
           })();
     throw functionNotFound(ctx.cache.schema, request.target, [...names].sort(), suggestion, fromJson);
   }
-  const args: RpcArg[] = routine.args
-    .filter((arg) => values.has(arg.name))
-    .map((arg) => ({ name: arg.name, type: arg.type, value: values.get(arg.name) ?? null, fromJson }));
+  // With params=single-object, the whole argument object (body, or query parameters) is the one JSON argument.
+  const args: RpcArg[] = singleObject
+    ? routine.args.map((arg) => ({ name: arg.name, type: arg.type, value: Object.fromEntries(values), fromJson }))
+    : routine.args
+        .filter((arg) => values.has(arg.name))
+        .map((arg) => ({ name: arg.name, type: arg.type, value: values.get(arg.name) ?? null, fromJson }));
   const table = routine.returnsTable ? ctx.cache.tables.get(routine.returnsTable) : undefined;
   const knownColumns = table !== undefined;
   const scalar = !routine.returnsComposite;

@@ -26,14 +26,21 @@ function sourceSql(node: ReadNode, params: Params): string {
   }
 }
 
-/** `json_to_record($n::json) AS pgrst_args(...), LATERAL schema.fn(a := pgrst_args.a) AS alias`. */
+/**
+ * `json_to_record($n::json) AS pgrst_args(...), LATERAL schema.fn(a := pgrst_args.a) AS alias`. An unnamed parameter
+ * (the one JSON parameter `Prefer: params=single-object` calls) is passed by position.
+ */
 export function functionSourceSql(source: Extract<Source, { kind: 'function' }>, alias: string, params: Params): string {
   const fn = qualified(source.routine.schema, source.routine.name);
   if (source.args.length === 0) return `${fn}() AS ${alias}`;
+  const field = (name: string): string => (name === '' ? 'pgrst_arg' : name);
   const json: Record<string, unknown> = {};
-  for (const arg of source.args) json[arg.name] = arg.value;
-  const defs = source.args.map((arg) => `${quoteIdent(arg.name)} ${safeTypeName(arg.type)}`).join(', ');
-  const call = source.args.map((arg) => `${quoteIdent(arg.name)} := ${quoteIdent('pgrst_args')}.${quoteIdent(arg.name)}`);
+  for (const arg of source.args) json[field(arg.name)] = arg.value;
+  const defs = source.args.map((arg) => `${quoteIdent(field(arg.name))} ${safeTypeName(arg.type)}`).join(', ');
+  const call = source.args.map((arg) => {
+    const value = `${quoteIdent('pgrst_args')}.${quoteIdent(field(arg.name))}`;
+    return arg.name === '' ? value : `${quoteIdent(arg.name)} := ${value}`;
+  });
   return (
     `json_to_record(${params.add(JSON.stringify(json))}::json) AS ${quoteIdent('pgrst_args')}(${defs}), ` +
     `LATERAL ${fn}(${call.join(', ')}) AS ${alias}`

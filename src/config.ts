@@ -10,6 +10,8 @@ export interface Config {
   databaseDirectUrl: string | undefined;
   /** Read replicas for reads that may be slightly stale (docs/scaling.md#read-replicas). */
   databaseReadUrls: string[];
+  /** Named (prepared) statements on PostgreSQL connections: `auto` = on unless DATABASE_URL is a pooler (docs/scaling.md). */
+  preparedStatements: 'auto' | 'on' | 'off';
   /** Seconds after a write during which the same key reads from the primary. */
   readYourWritesSeconds: number;
   /** Months each partitioned log keeps (0 = for ever), by table (docs/scaling.md#partitioned-logs). */
@@ -63,6 +65,7 @@ export const CONFIG_VARIABLES = {
   databaseUrl: 'DATABASE_URL',
   databaseDirectUrl: 'DATABASE_DIRECT_URL',
   databaseReadUrls: 'DATABASE_READ_URL',
+  preparedStatements: 'STAYKIT_PREPARED_STATEMENTS',
   readYourWritesSeconds: 'STAYKIT_READ_YOUR_WRITES',
   logRetentionMonths: 'STAYKIT_LOG_RETENTION',
   processes: 'STAYKIT_PROCESSES',
@@ -165,6 +168,7 @@ export function loadConfig(source: Source = process.env): Config {
     databaseUrl: source[CONFIG_VARIABLES.databaseUrl] || undefined,
     databaseDirectUrl: source[CONFIG_VARIABLES.databaseDirectUrl] || undefined,
     databaseReadUrls: urls(source, CONFIG_VARIABLES.databaseReadUrls),
+    preparedStatements: oneOf(source, CONFIG_VARIABLES.preparedStatements, ['auto', 'on', 'off'] as const, 'auto'),
     readYourWritesSeconds: integer(source, CONFIG_VARIABLES.readYourWritesSeconds, 5, 0),
     logRetentionMonths: logRetention(source, CONFIG_VARIABLES.logRetentionMonths),
     processes: integer(source, CONFIG_VARIABLES.processes, 1, 1),

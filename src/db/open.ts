@@ -1,6 +1,7 @@
 import { migrate } from './migrate.js';
 import { openPGlite } from './pglite.js';
 import { openPostgres, type PostgresOptions } from './postgres.js';
+import { DEFAULT_PREPARED_STATEMENTS_PER_CONNECTION } from './prepared-statements.js';
 import type { Database } from './types.js';
 
 export interface DatabaseConfig {
@@ -13,11 +14,28 @@ export interface DatabaseConfig {
    * sessions, and migrations and LISTEN go here (docs/scaling.md#connection-pooler).
    */
   directUrl?: string | undefined;
+  /**
+   * Named (prepared) statements (STAYKIT_PREPARED_STATEMENTS): `auto` (default) = on, except behind a pooler;
+   * `on` also behind one (PgBouncer 1.21 or newer with `max_prepared_statements`); `off` = never.
+   */
+  preparedStatements?: 'auto' | 'on' | 'off' | undefined;
+}
+
+/** The `preparedStatements` option of a pool for `setting` (`auto`: the pool's own default). */
+export function preparedStatementsOption(setting: DatabaseConfig['preparedStatements']): Pick<PostgresOptions, 'preparedStatements'> {
+  if (setting === 'on') return { preparedStatements: DEFAULT_PREPARED_STATEMENTS_PER_CONNECTION };
+  if (setting === 'off') return { preparedStatements: 0 };
+  return {};
 }
 
 /** The options of a pool on `config`'s DATABASE_URL: `pooled` when a direct URL says it is a pooler. */
 export function postgresOptions(config: DatabaseConfig & { databaseUrl: string }, options: Omit<PostgresOptions, 'connectionString' | 'pooled'> = {}): PostgresOptions {
-  return { ...options, connectionString: config.databaseUrl, pooled: config.directUrl !== undefined };
+  return {
+    ...options,
+    connectionString: config.databaseUrl,
+    pooled: config.directUrl !== undefined,
+    ...preparedStatementsOption(config.preparedStatements),
+  };
 }
 
 export function openDatabase(config: DatabaseConfig): Promise<Database> {

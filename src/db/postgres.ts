@@ -2,6 +2,10 @@ import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { Database, QueryResult, Queryable, PipelinedTransaction, Row } from './types.js';
 import { INT8_OID, TEXT_TYPE_OIDS, identity, toNumber } from './type-parsers.js';
+import {
+  DEFAULT_PREPARED_STATEMENTS_PER_CONNECTION, PreparedStatementCache, emptyPreparedStatementStats, isStaleStatementError,
+  type NamedStatement, type PreparedStatementStats,
+} from './prepared-statements.js';
 
 const textOids = new Set<number>(Object.values(TEXT_TYPE_OIDS));
 
@@ -66,6 +70,7 @@ interface Wire {
   parse(message: { text: string; name?: string }): void;
   bind(message: { portal?: string; statement?: string; values: unknown[] }): void;
   describe(message: { type: 'P' | 'S'; name?: string }): void;
+  close(message: { type: 'S'; name: string }): void;
   execute(message: { portal?: string; rows?: number }): void;
   sync(): void;
   sendCopyFail(message: string): void;
@@ -95,15 +100,26 @@ const failedStatement = new WeakMap<object, number>();
  * runs them in order and, on an error, skips the rest up to the Sync — a failed statement never lets a later one
  * run. Resolves with one result per statement; rejects with the first error (`failedStatement` says whose). A
  * custom Submittable is node-postgres' documented extension point (pg-cursor is one).
+ *
+ * With a statement cache, each statement is bound to its connection's name for its text (parsed first when new),
+ * after the Close of names the cache let go; without one, the unnamed statement is parsed each time.
  */
 class Pipeline {
   private readonly results: RowBuilder[] = [];
   private current: RowBuilder | undefined;
   private rowError: { error: unknown; index: number } | undefined;
   private bindFailure: number | undefined;
+  /** Each statement's name, when sent through the cache. */
+  private readonly named: (NamedStatement | undefined)[] = [];
+  /**
+   * Set by node-postgres when it times the query (`query_timeout`): called once the pipeline is over, it clears
+   * that timer — which would otherwise keep the pipeline, and so its results, alive until it fires.
+   */
+  callback: ((error?: Error) => void) | undefined;
 
   constructor(
     private readonly statements: readonly PipelineStatement[],
+    private readonly cache: PreparedStatementCache | undefined,
     private readonly settle: (error: Error | undefined, index: number, results: RowBuilder[]) => void,
   ) {}
 
@@ -120,9 +136,17 @@ class Pipeline {
     }
     connection.stream.cork?.();
     try {
+      for (const name of this.cache?.takeClosing() ?? []) connection.close({ type: 'S', name });
       for (const [index, statement] of this.statements.entries()) {
-        connection.parse({ text: statement.text });
-        connection.bind({ values: bound[index]! });
+        const named = this.cache?.name(statement.text);
+        this.named.push(named);
+        if (named === undefined) {
+          connection.parse({ text: statement.text });
+          connection.bind({ values: bound[index]! });
+        } else {
+          if (named.parse) connection.parse({ text: statement.text, name: named.name });
+          connection.bind({ statement: named.name, values: bound[index]! });
+        }
         // Without Describe the server sends no row description, and the rows are dropped unparsed.
         if (!statement.discard) connection.describe({ type: 'P' });
         connection.execute({ rows: 0 });
@@ -172,16 +196,33 @@ class Pipeline {
   }
 
   handleError(error: Error): void {
-    this.settle(error, this.bindFailure ?? this.results.length, this.results);
+    const index = this.bindFailure ?? this.results.length;
+    this.forgetUnparsed(index, error);
+    this.settle(error, index, this.results);
+    this.callback?.(error);
   }
 
   handleReadyForQuery(): void {
+    this.callback?.();
     if (this.rowError !== undefined) {
       const { error, index } = this.rowError;
       this.settle(error instanceof Error ? error : new Error(String(error)), index, this.results);
       return;
     }
     this.settle(undefined, this.results.length, this.results);
+  }
+
+  /**
+   * After an error at `failed`, the server holds no statement for the names this pipeline parsed from there on
+   * (the failed one's parse may itself have failed; the later ones were skipped), nor a usable one for a cached
+   * statement that went stale: the cache forgets them, and closes the names in case the server holds them.
+   */
+  private forgetUnparsed(failed: number, error: Error): void {
+    if (this.cache === undefined) return;
+    for (let index = failed; index < this.named.length; index += 1) {
+      const named = this.named[index]!;
+      if (named.parse || (index === failed && isStaleStatementError(error))) this.cache.forget(this.statements[index]!.text, named.name);
+    }
   }
 
   handlePortalSuspended(): void {}
@@ -193,9 +234,12 @@ class Pipeline {
   handleCopyData(): void {}
 }
 
+/** Each connection's named statements (for as long as the connection lives). */
+const statementCaches = new WeakMap<pg.PoolClient, PreparedStatementCache>();
+
 function runPipeline(client: pg.PoolClient, statements: readonly PipelineStatement[]): Promise<RowBuilder[]> {
   return new Promise((resolve, reject) => {
-    const pipeline = new Pipeline(statements, (error, index, results) => {
+    const pipeline = new Pipeline(statements, statementCaches.get(client), (error, index, results) => {
       if (!error) return resolve(results);
       failedStatement.set(error, index);
       // As node-postgres does for its own queries: a stack that leads back here rather than to the socket.
@@ -246,13 +290,36 @@ function stall(state: TransactionState, error: unknown): never {
   throw lost;
 }
 
-/** Runs one statement on the transaction's connection as node-postgres does on its own. */
-async function plainQuery(state: TransactionState, text: string, values?: unknown[]): Promise<pg.QueryResult> {
+/**
+ * Runs one statement on the transaction's connection: with parameters and a statement cache, as a named statement
+ * (a pipeline of one); otherwise as node-postgres does on its own (without parameters it uses the simple protocol,
+ * which allows several statements in one text).
+ */
+async function plainQuery(state: TransactionState, text: string, values?: unknown[]): Promise<RowBuilder | pg.QueryResult> {
   try {
+    if (values !== undefined && values.length > 0 && statementCaches.has(state.client)) {
+      return (await runPipeline(state.client, [{ text, values }]))[0]!;
+    }
     return await state.client.query(text, values);
   } catch (error) {
     if (isUnanswered(error)) stall(state, error);
     throw error;
+  }
+}
+
+/**
+ * A named statement that went stale in the transaction's first round trip (BEGIN and the settings were in it) is
+ * answered by running that round trip again after a ROLLBACK: nothing else had happened in the transaction, and the
+ * statement is parsed afresh. Later in a transaction its error is the statement's (the cache has forgotten it, so
+ * the next request parses it again).
+ */
+async function runFirstRoundTrip(state: TransactionState, batch: PipelineStatement[]): Promise<RowBuilder[]> {
+  try {
+    return await runPipeline(state.client, batch);
+  } catch (error) {
+    if (batch[0] !== BEGIN || !isStaleStatementError(error) || !statementCaches.has(state.client)) throw error;
+    await state.client.query('ROLLBACK');
+    return runPipeline(state.client, batch);
   }
 }
 
@@ -263,7 +330,7 @@ async function sendPending(state: TransactionState, statements: PipelineStatemen
   state.pending = [];
   state.begun = true;
   try {
-    return (await runPipeline(state.client, batch)).slice(sentFirst);
+    return (await runFirstRoundTrip(state, batch)).slice(sentFirst);
   } catch (error) {
     if (isUnanswered(error)) stall(state, error);
     // Which statement failed decides whose error it is: a deferred one's (or COMMIT's) is the transaction's.
@@ -346,6 +413,12 @@ export interface PostgresOptions {
    * See docs/scaling.md#connection-pooler.
    */
   pooled?: boolean;
+  /**
+   * Named statements kept prepared per connection (src/db/prepared-statements.ts); 0 = none, every statement is
+   * parsed each time. Default: `DEFAULT_PREPARED_STATEMENTS_PER_CONNECTION`, and 0 when `pooled` — a transaction-mode
+   * PgBouncer before 1.21 (or without `max_prepared_statements`) cannot keep a name for our session.
+   */
+  preparedStatements?: number;
 }
 
 /** The settings every session has (startup parameters), or every transaction when pooled. */
@@ -380,6 +453,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   });
   // An idle client losing its server (restart, network) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  const preparedPerConnection = options.preparedStatements ?? (options.pooled ? 0 : DEFAULT_PREPARED_STATEMENTS_PER_CONNECTION);
+  const preparedStats = emptyPreparedStatementStats();
+  if (preparedPerConnection > 0) {
+    pool.on('connect', (client) => {
+      statementCaches.set(client, new PreparedStatementCache(preparedPerConnection, preparedStats));
+    });
+  }
   const db: Database = {
     backend: 'postgres',
     onStatement: undefined,
@@ -423,6 +503,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       }
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.maxConnections ?? 10 }),
+    preparedStatementStats: (): PreparedStatementStats => ({ ...preparedStats }),
     close: () => pool.end(),
   };
   return db;

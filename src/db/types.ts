@@ -60,6 +60,11 @@ export interface Database extends Queryable {
   close(): Promise<void>;
   /** Connection pool counts, for metrics (PostgreSQL only; PGlite has one connection). */
   poolStats?: () => { total: number; idle: number; waiting: number; max: number };
+  /**
+   * Named-statement counters over the pool's connections (PostgreSQL only): statements bound to a name parsed
+   * before on their connection (`hits`), parsed under a new name (`parses`), names closed (`closed`).
+   */
+  preparedStatementStats?: () => { hits: number; parses: number; closed: number };
   /** Called with the text of every statement sent; used by tests and metrics. */
   onStatement?: ((text: string) => void) | undefined;
 }

@@ -1,12 +1,14 @@
 import { loadConfig, type Config } from '../../config.js';
-import { migrateConfigured, openDatabase, postgresOptions, type DatabaseConfig } from '../../db/open.js';
+import { migrateConfigured, openDatabase, postgresOptions, preparedStatementsOption, type DatabaseConfig } from '../../db/open.js';
 import { openPostgres } from '../../db/postgres.js';
 import { routeReads } from '../../db/replicas.js';
 import type { Database } from '../../db/types.js';
 
 /** The database settings of `config`. */
 export function databaseConfig(config: Config): DatabaseConfig {
-  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, directUrl: config.databaseDirectUrl };
+  return {
+    databaseUrl: config.databaseUrl, dataDir: config.dataDir, directUrl: config.databaseDirectUrl, preparedStatements: config.preparedStatements,
+  };
 }
 
 /** Opens the configured database and brings it to the current migration, for every command that needs it. */
@@ -71,6 +73,7 @@ export async function openServerDatabases(config: Config): Promise<ServerDatabas
   // second is passed over for the primary, so its connection timeout is short.
   const replicas = await Promise.all(config.databaseReadUrls.map((url) => openPostgres({
     connectionString: url, statementTimeoutMs: config.statementTimeoutSeconds * 1000, connectionTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
+    ...preparedStatementsOption(config.preparedStatements),
   })));
   const routed = replicas.length > 0 ? routeReads(api, replicas) : api;
   return {

@@ -105,6 +105,11 @@ export async function measureReferencePage(base: string, options: { wholeDocumen
   }
 }
 
+/** Whether a `--only TEXT` run includes this part: no `--only`, or TEXT naming the reference page. */
+export function referencePageWanted(only: string | undefined): boolean {
+  return only === undefined || 'reference page'.includes(only.toLowerCase());
+}
+
 /** The reference-page part of a benchmark run: measured, or why not. */
 export async function referencePagePart(base: string, log: (text: string) => void): Promise<ReferencePageResult | string> {
   if (!existsSync(CHROMIUM)) return `${CHROMIUM} not found (install Chromium, or set STAYKIT_CHROMIUM)`;

@@ -26,6 +26,8 @@ import { directLoad, httpLoad, type LoadResult } from './load.js';
 import { renderReport, type BackendReport, type ScenarioResult, type WebhookResult } from './report.js';
 import { parseBenchArguments, pgliteSize, type BenchOptions } from './options.js';
 import { renderScaleOut, scaleOutFailed, scaleOutRuns } from './scale-out.js';
+import { peerWanted, postgraphilePart, renderPeer, type PeerOutcome } from './postgraphile.js';
+import { referencePagePart, referencePageWanted, renderReferencePage, type ReferencePageResult } from './reference-page.js';
 
 /** The server's pool size (src/db/postgres.ts default): the direct side gets as many connections. */
 const SERVER_POOL_SIZE = 10;
@@ -219,6 +221,8 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     const direct = await openPostgres({ connectionString: url, maxConnections: SERVER_POOL_SIZE });
     const results: ScenarioResult[] = [];
     let peak: number | undefined;
+    let peer: PeerOutcome | undefined;
+    let referencePage: ReferencePageResult | string | undefined;
     try {
       for (const { scenario, statement } of planned) {
         const notes: string[] = [];
@@ -237,6 +241,15 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
         if (failedResult(api) || (directResult?.errors ?? 0) > 0) failed = true;
         results.push(result(scenario, api, directResult, connections, notes));
       }
+      // PostGraphile v4 on the same database, and the reference page: on a full run, or --only naming them.
+      if (peerWanted(options.only)) {
+        peer = await postgraphilePart({
+          databaseUrl: url, dataset, staykitUrl: server.url, connections: options.connections, seconds: options.seconds,
+          settle: () => settle(server, db, dataset), log,
+        });
+        if ('failed' in peer && peer.failed) failed = true;
+      }
+      if (referencePageWanted(options.only)) referencePage = await referencePagePart(server.url, log);
     } finally {
       peak = await peakRssMiB(server.child.pid);
       await server.stop();
@@ -250,7 +263,7 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     if (webhooks.failed) failed = true;
     return {
       failed,
-      extra: scaleOut ? renderScaleOut(scaleOut) : undefined,
+      extra: (scaleOut ? renderScaleOut(scaleOut) : '') + (peer ? renderPeer(peer) : '') + (referencePage ? renderReferencePage(referencePage) : ''),
       report: {
         ...emptyReport('PostgreSQL', size, options, options.seconds),
         version,

@@ -19,6 +19,7 @@ import { loggerOptions, type WorkerLogger } from '../../observability/index.js';
 import { startWebhookWorker, WEBHOOK_WAKE_CHANNEL, type WebhookWorker, type WebhookWorkerOptions } from '../../webhooks/worker.js';
 import { ICAL_WAKE_CHANNEL, startIcalWorker, type IcalWorker, type IcalWorkerOptions } from '../../ical/worker.js';
 import { startPartitionMaintenance, type PartitionMaintenanceOptions } from '../../partitions/maintenance.js';
+import { startAvailabilityHorizon } from '../../booking/availability-horizon.js';
 import { startChangeRetention } from '../../changes/retention.js';
 import { startProductEvents } from '../../webhooks/product-events.js';
 import { mailerFor } from '../../automations/mailer.js';
@@ -70,6 +71,7 @@ export function startBackgroundWorkers(
   const partitions = startPartitionMaintenance(db, { retentionMonths: config.logRetentionMonths, logger, ...options.partitions });
   const changeRetention = startChangeRetention(db, { retentionDays: config.changeRetentionDays, logger, ...options.partitions });
   const productEvents = startProductEvents(db, { logger });
+  const availabilityHorizon = startAvailabilityHorizon(db, { logger, ...options.partitions });
   const wakeUrl = listenUrl(databaseConfig(config));
   const listener = wakeUrl
     ? listenForWakes({
@@ -88,7 +90,7 @@ export function startBackgroundWorkers(
     automations,
     async stop() {
       await listener?.close();
-      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop(), refunds.stop(), changeRetention.stop(), productEvents.stop()]);
+      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop(), refunds.stop(), changeRetention.stop(), productEvents.stop(), availabilityHorizon.stop()]);
     },
   };
 }

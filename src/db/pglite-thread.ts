@@ -25,13 +25,18 @@ import {
 import type { QueryResult, Row } from './types.js';
 
 /**
- * A thread does not inherit a loader registered at run time (bin/staykit.js): it registers tsx, then loads the worker
- * module. It gets none of the parent's flags either (`execArgv: []`), so `node --import tsx` does not register tsx twice.
+ * The worker module, next to this one: compiled JavaScript when Staykit runs from dist/ (bin/staykit.js), TypeScript
+ * when it runs from the sources. A thread does not inherit a loader registered at run time, so for the sources it
+ * registers tsx first. It gets none of the parent's flags either (`execArgv: []`), so `node --import tsx` does not
+ * register tsx twice.
  */
-const WORKER_BOOTSTRAP = `
-import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href)}); });
-`;
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+const WORKER_MODULE = new URL(FROM_SOURCES ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
+/** What a thread runs: the compiled module itself, or code (`eval`) that registers tsx and then imports the sources. */
+const WORKER_SCRIPT = FROM_SOURCES
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then(({ register }) => { register(); return import(${JSON.stringify(WORKER_MODULE.href)}); });`
+  : WORKER_MODULE;
 
 interface Pending {
   request: WorkerRequest;
@@ -63,7 +68,7 @@ export class PGliteThread {
 
   /** Starts a thread on `options.dataDir` (undefined: in memory); `onEnd` is called once when it ends. */
   static async start(options: WorkerOptions, onEnd: (error: Error) => void): Promise<PGliteThread> {
-    const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: options, execArgv: [] });
+    const worker = new Worker(WORKER_SCRIPT, { eval: FROM_SOURCES, workerData: options, execArgv: [] });
     const started = await new Promise<WorkerStarted>((resolve, reject) => {
       const exited = (code: number) => reject(new Error(`the database thread exited with code ${code} while opening`));
       worker.once('message', (message: WorkerStarted) => {

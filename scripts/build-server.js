@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Compiles the server's TypeScript (src/, and what it imports) with tsc into dist/ (tsconfig.build.json), which
+// bin/staykit.js runs so that `npm start` compiles nothing at run time. Run by `npm ci`/`npm install` through the
+// `prepare` script, and by `npm run build`. Tests run the sources through tsx and need no build.
+//
+// dist/ mirrors the repository (dist/src/db/migrate.js for src/db/migrate.ts), so the folders the server reads
+// relative to its own modules — migrations/ and the web apps' builds under web/ — are linked into dist/ and found
+// from the compiled code as from the sources. dist/build.json lists every compiled source with its size and
+// modification time: bin/staykit.js runs dist/ only while they all still match.
+//
+// `--out-dir DIR` builds elsewhere (a test's private build); DIR must be inside the repository, so that the compiled
+// modules find node_modules/ as the sources do.
+import { rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import ts from 'typescript';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } });
+const outDir = resolve(values['out-dir'] ?? join(root, 'dist'));
+/** Folders of the repository that the server reads at run time relative to its own modules. */
+const LINKED_FOLDERS = ['migrations', 'web'];
+
+const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => fail([diagnostic]) };
+const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, host);
+if (!config) throw new Error('tsconfig.build.json could not be read');
+if (config.errors.length > 0) fail(config.errors);
+
+// A clean folder: nothing compiled from a source that no longer exists survives.
+await rm(outDir, { recursive: true, force: true });
+const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, outDir } });
+// Types are checked by `npm run typecheck` (part of `npm test`), not here: the emitted JavaScript does not depend on
+// them (isolatedModules, verbatimModuleSyntax), so what fails the build is what would make that JavaScript wrong.
+const diagnostics = [...program.getOptionsDiagnostics(), ...program.getSyntacticDiagnostics()];
+if (diagnostics.length === 0) diagnostics.push(...program.emit().diagnostics);
+// A failed build writes no dist/build.json, so bin/staykit.js never runs it.
+if (diagnostics.length > 0) fail(diagnostics);
+
+for (const folder of LINKED_FOLDERS) {
+  // 'junction': a folder link that Windows allows without administrator rights; ignored elsewhere.
+  await symlink(relative(outDir, join(root, folder)), join(outDir, folder), 'junction');
+}
+
+const sources = program
+  .getSourceFiles()
+  .filter((file) => !file.isDeclarationFile && !program.isSourceFileFromExternalLibrary(file))
+  .map((file) => relative(root, file.fileName));
+const stamped = await Promise.all(
+  sources.map(async (path) => {
+    const { size, mtimeMs } = await stat(join(root, path));
+    return { path: path.split('\\').join('/'), size, mtimeMs };
+  }),
+);
+await writeFile(join(outDir, 'build.json'), `${JSON.stringify({ sources: stamped }, null, 1)}\n`);
+console.log(`built ${relative(root, outDir)}/ from ${stamped.length} TypeScript files`);
+
+function fail(list) {
+  const formatHost = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' };
+  console.error(ts.formatDiagnosticsWithColorAndContext(list, formatHost));
+  process.exit(1);
+}

@@ -290,6 +290,11 @@ export function renderPeer(outcome: PeerOutcome): string {
       `| ${result.name} | \`${result.staykitPath.replace(/\|/g, '\\|')}\` | ${ours.toFixed(1)} | ${p99.toFixed(2)} | ${theirs.toFixed(1)} | ` +
       `${median(result.peer.map((load) => load.p99)).toFixed(2)} | ${ratio === undefined ? 'n/a (errors)' : `${ratio.toFixed(2)}×`} |`),
     '',
+    ...rows.flatMap(({ result }) => {
+      const kinds = (side: string, loads: LoadResult[]) => loads.filter((load) => load.errors > 0).map((load) => `${side} ${load.errorKinds}`);
+      const errors = [...kinds('Staykit', result.staykit), ...kinds('PostGraphile', result.peer)];
+      return errors.length > 0 ? [`- ${result.name}: errors: ${errors.join('; ')}.`, ''] : [];
+    }),
     'Targets (reported, not asserted):',
     '',
     ...rows.map(({ result, ratio, p99 }) =>

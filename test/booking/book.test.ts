@@ -107,6 +107,8 @@ forEachBackend('POST /v1/book', (ctx) => {
         const arrival = { interval: interval('2027-03-02', '2027-03-04') };
         const inAmsterdam = await lateApi.post('/v1/quote', { product_id: amsterdam, ...arrival });
         assert.equal(inAmsterdam.statusCode, 422, inAmsterdam.body); // 0 days ahead there
+        assert.equal(inAmsterdam.json().code, 'SK611');
+        assert.equal(inAmsterdam.json().details, 'The arrival must be at least 1 days ahead');
         const inNewYork = await lateApi.post('/v1/quote', { product_id: newYork, ...arrival });
         assert.equal(inNewYork.statusCode, 200, inNewYork.body); // 1 day ahead there
       } finally {
@@ -124,10 +126,14 @@ forEachBackend('POST /v1/book', (ctx) => {
         await f.configuration(tokyo, { intervals: `{[${plus(-5)},${plus(400)})}`, min_advance: 2, max_advance: 30, rates: [{ duration: 1, occupancy: 0, rate: 100 }] });
         const realApi = client(real, org.key);
         const at = (start: number) => realApi.post('/v1/quote', { product_id: tokyo, interval: interval(plus(start), plus(start + 2)) });
-        assert.equal((await at(1)).statusCode, 422);
+        const tooSoon = await at(1);
+        assert.equal(tooSoon.statusCode, 422, tooSoon.body);
+        assert.deepEqual([tooSoon.json().code, tooSoon.json().details], ['SK611', 'The arrival must be at least 2 days ahead']);
         assert.equal((await at(2)).statusCode, 200);
         assert.equal((await at(30)).statusCode, 200);
-        assert.equal((await at(31)).statusCode, 422);
+        const tooLate = await at(31);
+        assert.equal(tooLate.statusCode, 422, tooLate.body);
+        assert.deepEqual([tooLate.json().code, tooLate.json().details], ['SK611', 'The arrival may be at most 30 days ahead']);
       } finally {
         await real.close();
       }

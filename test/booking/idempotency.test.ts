@@ -46,12 +46,14 @@ forEachBackend('Idempotency-Key on /book, /cart-checkout and /create-product', (
     // Without a key the same body is a new request: the dates are taken now.
     const again = await api.post('/v1/book', body);
     assert.equal(again.statusCode, 409);
+    assert.equal(again.json().code, 'SK610');
   });
 
   it('a failed request stores nothing: the retry runs again', async () => {
     const body = { product_id: product, interval: { start: '2027-03-11', end: '2027-03-13' } };
     const failed = await api.post('/v1/book', body, { 'idempotency-key': 'book-2' });
     assert.equal(failed.statusCode, 409);
+    assert.equal(failed.json().code, 'SK610');
     await ctx.db.query(`UPDATE api.calendar_events SET status = 'CANCELLED' WHERE product_id = $1`, [product]);
     const retried = await api.post('/v1/book', body, { 'idempotency-key': 'book-2' });
     assert.equal(retried.statusCode, 201, retried.body);
@@ -86,6 +88,7 @@ forEachBackend('Idempotency-Key on /book, /cart-checkout and /create-product', (
     // The same key on another operation is another request.
     const crossed = await api.post('/v1/create-product', productBody, { 'idempotency-key': 'cart-1' });
     assert.equal(crossed.statusCode, 422);
+    assert.equal(crossed.json().code, 'SK621');
   });
 
   it('answers 409 while a request with the same key is still running', async (t) => {

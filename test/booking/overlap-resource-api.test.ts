@@ -36,5 +36,6 @@ forEachBackend('No overlap through /v1/calendar_events', (ctx) => {
       method: 'PATCH', url: `/v1/calendar_events?id=eq.${id}`, headers: bearer(org.key), payload: { start_date: '2027-03-11' },
     });
     assert.equal(moved.statusCode, 409, moved.body);
+    assert.equal(moved.json().code, '23P01');
   });
 });

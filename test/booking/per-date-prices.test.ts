@@ -78,6 +78,7 @@ forEachBackend('Per-date prices and closures', (ctx) => {
     assert.equal((await post('/v1/quote', { product_id: unit, interval: { start: '2027-03-20', end: '2027-03-23' } })).statusCode, 200);
     const pricelabsMin = await post('/v1/quote', { product_id: unit, interval: { start: '2027-03-21', end: '2027-03-22' } });
     assert.equal(pricelabsMin.statusCode, 422);
+    assert.equal(pricelabsMin.json().code, 'SK611');
     assert.match(pricelabsMin.json().details, /at least 2 nights/);
     assert.equal((await post('/v1/quote', { product_id: plain, interval: { start: '2027-03-21', end: '2027-03-22' } })).statusCode, 200);
   });

@@ -134,6 +134,7 @@ forEachBackend('Related units share availability', (ctx) => {
     assert.equal((await patch('products', shed, { parent_id: villa })).statusCode, 204, 'no overlap: the move is allowed');
     const villaRefused = await book(villa, '2027-08-02', '2027-08-04');
     assert.equal(villaRefused.statusCode, 409);
+    assert.equal(villaRefused.json().code, 'SK610', 'the room it now holds is booked');
     assert.equal((await patch('products', shed, { parent_id: null })).statusCode, 204);
     assert.equal((await book(villa, '2027-08-02', '2027-08-04')).statusCode, 201, 'moved out: the villa is free again');
   });

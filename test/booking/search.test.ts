@@ -110,10 +110,18 @@ forEachBackend('POST /v1/search', (ctx) => {
     assert.deepEqual([parent.match, parent.availability, parent.price], [false, 'unavailable', null]);
   });
 
-  it('answers bad input with 400', async () => {
-    for (const body of [{ occupancy: { nope: 1 } }, { option_ids: 'pool' }, { interval: { start: '2027-03-14', end: '2027-03-12' } }, { show_closed_as: 'open' }]) {
+  it('answers bad input with 400, the code and the field', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ occupancy: { nope: 1 } }, 'SK603', /nope/],
+      [{ option_ids: 'pool' }, 'SK601', /option_ids/],
+      [{ interval: { start: '2027-03-14', end: '2027-03-12' } }, 'SK601', /interval/],
+      [{ show_closed_as: 'open' }, 'SK601', /show_closed_as/],
+    ];
+    for (const [body, code, field] of cases) {
       const response = await api.post('/v1/search', body);
       assert.equal(response.statusCode, 400, JSON.stringify(body));
+      assert.equal(response.json().code, code, response.body);
+      assert.match(response.json().message, field, response.body);
     }
   });
 });

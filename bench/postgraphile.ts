@@ -30,6 +30,8 @@ const PEER_DIR = fileURLToPath(new URL('./.peer/', import.meta.url));
 /** The server's pool size (src/db/postgres.ts default): PostGraphile gets as many connections. */
 const POOL_SIZE = 10;
 const INSTALL_TIMEOUT_MS = 300_000;
+/** PostGraphile reads the schema on its first request: the comparison's requests may wait for that. */
+const FIRST_ANSWER_TIMEOUT_MS = 120_000;
 /** Runs per side and scenario, the sides taking turns to go first; the report gives medians. */
 const ROUNDS = 3;
 /** Targets of issue 24 (reported, not asserted). */
@@ -169,11 +171,13 @@ async function json(response: Response): Promise<unknown> {
 
 /** Both answers once, compared; the GraphQL query that gives Staykit's answer, or an error saying how they differ. */
 async function sameAnswer(scenario: PeerScenario, staykitUrl: string, apiKey: string, peerUrl: string): Promise<string> {
-  const ours = (await json(await fetch(`${staykitUrl}${scenario.path}`, { headers: { authorization: `Bearer ${apiKey}` } }))) as Row[];
+  const ours = (await json(await fetch(`${staykitUrl}${scenario.path}`, {
+    headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(FIRST_ANSWER_TIMEOUT_MS),
+  }))) as Row[];
   if (ours.length === 0) throw new Error(`${scenario.path} answered no rows`);
   const query = graphqlQuery(scenario, ours);
   const answer = (await json(await fetch(`${peerUrl}/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }),
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }), signal: AbortSignal.timeout(FIRST_ANSWER_TIMEOUT_MS),
   }))) as { data?: Record<string, { nodes: Row[] }>; errors?: { message: string }[] };
   if (answer.errors?.length) throw new Error(`PostGraphile: ${answer.errors.map((error) => error.message).join('; ')}`);
   const theirs = asStaykitRows(scenario, answer.data![scenario.root.split('(')[0]!]!.nodes, ours);

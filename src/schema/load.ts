@@ -4,7 +4,7 @@
 import type { Queryable } from '../db/types.js';
 import { readCatalog, type ColumnRow, type RoutineRow } from './introspect.js';
 import { deriveRelationships } from './relationships.js';
-import { addViewKeys, readViewSources } from './views.js';
+import { addViewKeys, readViewKeys } from './views.js';
 import type { Column, Routine, SchemaCache, Table, TableKind } from './types.js';
 
 const KINDS: Record<string, TableKind> = {
@@ -109,7 +109,7 @@ export async function loadSchemaCache(db: Queryable, options: { schema: string; 
       });
     }
   }
-  addViewKeys(tables, await readViewSources(db, schema));
+  addViewKeys(tables, schema, await readViewKeys(db, schema));
   const timezones = await db.query<{ name: string }>('SELECT name FROM pg_timezone_names');
   const routines = new Map<string, Routine[]>();
   for (const row of catalog.routines) {

@@ -16,6 +16,7 @@ function isSubset(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function isOneToOne(table: Table, fk: ForeignKey): boolean {
+  if (fk.oneToOne !== undefined) return fk.oneToOne;
   if (table.primaryKey.length > 0 && sameSet(fk.columns, table.primaryKey)) return true;
   return table.uniqueKeys.some((key) => sameSet(fk.columns, key));
 }

@@ -43,6 +43,8 @@ export interface ForeignKey {
   refSchema: string;
   refTable: string;
   refColumns: string[];
+  /** Set for a key a view carries: whether the base table's key columns are unique there (one-to-one). */
+  oneToOne?: boolean;
 }
 
 export interface Table {

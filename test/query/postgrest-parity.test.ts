@@ -51,6 +51,16 @@ CREATE TABLE shop.bigtable (id int PRIMARY KEY, label text NOT NULL);
 INSERT INTO shop.bigtable SELECT g, 'row ' || g FROM generate_series(1, 1500) AS g;
 ANALYZE shop.bigtable;
 INSERT INTO shop.tags VALUES ('sale');
+CREATE VIEW shop.review_stars AS SELECT id, item_id, stars FROM shop.reviews;
+CREATE VIEW shop.named_items AS SELECT id, name FROM shop.item_names WHERE id < 10;
+CREATE VIEW shop.review_scores AS SELECT id, item_id + 0 AS item_id, stars FROM shop.reviews;
+CREATE SCHEMA vault;
+CREATE TABLE vault.owners (id int PRIMARY KEY, name text NOT NULL);
+CREATE TABLE vault.pets (id int PRIMARY KEY, owner_id int NOT NULL REFERENCES vault.owners (id), name text NOT NULL);
+INSERT INTO vault.owners VALUES (1, 'Ada'), (2, 'Bob');
+INSERT INTO vault.pets VALUES (1, 1, 'Rex'), (2, 1, 'Tom'), (3, 2, 'Kit');
+CREATE VIEW shop.owners AS SELECT id, name FROM vault.owners;
+CREATE VIEW shop.pets AS SELECT id, owner_id AS owner, name FROM vault.pets;
 CREATE TABLE shop.stamps (id int PRIMARY KEY, at timestamptz NOT NULL);
 INSERT INTO shop.stamps VALUES (1, '2023-10-18T12:37:59.611Z');
 CREATE FUNCTION shop.echo(payload json) RETURNS json LANGUAGE sql IMMUTABLE AS 'SELECT payload';
@@ -318,6 +328,41 @@ forEachBackend('PostgREST 12/13 parity of staykit rest', (ctx) => {
     const calculated = await http('GET', '/item_labels?select=label,reviews(id)');
     assert.equal(calculated.status, 400);
     assert.equal((calculated.json as Row).code, 'PGRST200');
+  });
+
+  it('resource_embedding.rst "Embedding Views": between two views, through views over views, over another schema\'s tables', async () => {
+    const viewToView = await client.from('item_names').select('name, review_stars(stars)').eq('id', 1).order('id', { referencedTable: 'review_stars' });
+    assert.equal(viewToView.error, null);
+    assert.deepEqual(viewToView.data, [{ name: 'item 1', review_stars: [{ stars: 5 }, { stars: 3 }] }]);
+    const back = await client.from('review_stars').select('id, item_names(name)').eq('id', 3);
+    assert.deepEqual(back.data, [{ id: 3, item_names: { name: 'item 2' } }]);
+    // named_items selects from the view item_names: its columns are traced through it to shop.items.
+    const overView = await client.from('review_stars').select('id, named_items(name)').eq('id', 3);
+    assert.deepEqual(overView.data, [{ id: 3, named_items: { name: 'item 2' } }]);
+    const deep = await client.from('named_items').select('name, reviews(stars)').eq('id', 2);
+    assert.deepEqual(deep.data, [{ name: 'item 2', reviews: [{ stars: 4 }] }]);
+    // The tables live in a schema that is not served (schema isolation): the views carry their foreign key, also
+    // under another column name (pets.owner stands for vault.pets.owner_id), and a hint may name that column.
+    const isolated = await client.from('owners').select('name, pets(name)').order('id').order('id', { referencedTable: 'pets' });
+    assert.equal(isolated.error, null);
+    assert.deepEqual(isolated.data, [{ name: 'Ada', pets: [{ name: 'Rex' }, { name: 'Tom' }] }, { name: 'Bob', pets: [{ name: 'Kit' }] }]);
+    const hinted = await client.from('pets').select('name, owners!owner(name)').eq('id', 3);
+    assert.deepEqual(hinted.data, [{ name: 'Kit', owners: { name: 'Bob' } }]);
+  });
+
+  it('resource_embedding.rst "Embedding Views": a view column that is an expression carries no key (400 PGRST200)', async () => {
+    const res = await http('GET', '/review_scores?select=id,items(name)');
+    assert.equal(res.status, 400);
+    // PostgREST's NoRelBetween: review_scores has no relationship at all, so the hint names the closest relation
+    // that has one (its noRelBetweenHint suggests a parent before a child).
+    assert.deepEqual(res.json, {
+      code: 'PGRST200',
+      message: "Could not find a relationship between 'review_scores' and 'items' in the schema cache",
+      details: "Searched for a foreign key relationship between 'review_scores' and 'items' in the schema 'shop', but no matches were found.",
+      hint: "Perhaps you meant 'review_stars' instead of 'review_scores'.",
+    });
+    const plainColumns = await http('GET', '/review_scores?select=stars&id=eq.1');
+    assert.deepEqual(plainColumns.json, [{ stars: 5 }]);
   });
 
   it('what is not supported answers as docs/query-engine.md "Not supported" says', async () => {

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import type { Database, QueryResult, Queryable, PipelinedTransaction, Row } from './types.js';
+import type { Database, QueryOptions, QueryResult, Queryable, PipelinedTransaction, Row } from './types.js';
 import { INT8_OID, TEXT_TYPE_OIDS, identity, toNumber } from './type-parsers.js';
+import { ColumnBytesClient, columnBytesReaders, type ColumnBytesReader } from './column-bytes.js';
 import {
   DEFAULT_PREPARED_STATEMENTS_PER_CONNECTION, PreparedStatementCache, emptyPreparedStatementStats, isStaleStatementError,
   type NamedStatement, type PreparedStatementStats,
@@ -62,6 +63,8 @@ interface PipelineStatement {
   values: readonly unknown[];
   /** Its rows are not wanted (BEGIN, COMMIT, deferred settings): not described, and its rows are skipped. */
   discard?: boolean;
+  /** Columns whose values are kept as the bytes PostgreSQL sent (QueryOptions.bytes). */
+  bytes?: readonly string[] | undefined;
 }
 
 /** What the driver hands a Submittable (pg's Connection; only the calls made here). */
@@ -78,6 +81,10 @@ interface Wire {
 
 interface ResultMessage {
   fields: unknown[];
+}
+
+interface RowDescriptionMessage {
+  fields: { name: string }[];
 }
 
 /** pg.Result's row-building calls, which @types/pg does not declare. */
@@ -111,6 +118,9 @@ class Pipeline {
   private bindFailure: number | undefined;
   /** Each statement's name, when sent through the cache. */
   private readonly named: (NamedStatement | undefined)[] = [];
+  private reader: ColumnBytesReader | undefined;
+  /** The current result's columns kept as bytes: index and name. */
+  private byteColumns: { index: number; name: string }[] | undefined;
   /**
    * Set by node-postgres when it times the query (`query_timeout`): called once the pipeline is over, it clears
    * that timer — which would otherwise keep the pipeline, and so its results, alive until it fires.
@@ -134,6 +144,7 @@ class Pipeline {
         return error instanceof Error ? error : new Error(String(error));
       }
     }
+    this.reader = columnBytesReaders.get(connection);
     connection.stream.cork?.();
     try {
       for (const name of this.cache?.takeClosing() ?? []) connection.close({ type: 'S', name });
@@ -164,15 +175,37 @@ class Pipeline {
     return this.current;
   }
 
-  handleRowDescription(message: ResultMessage): void {
+  handleRowDescription(message: RowDescriptionMessage): void {
     this.result().addFields(message.fields);
+    const bytes = this.statements[this.results.length]?.bytes;
+    if (bytes === undefined || this.reader === undefined) return;
+    const columns = message.fields.flatMap(({ name }, index) => (bytes.includes(name) ? [{ index, name }] : []));
+    if (columns.length === 0) return;
+    this.byteColumns = columns;
+    this.reader.columns = new Set(columns.map(({ index }) => index));
+  }
+
+  /** The result is over: the reader decodes every value again. */
+  private endBytes(): void {
+    if (this.byteColumns === undefined) return;
+    this.byteColumns = undefined;
+    if (this.reader) this.reader.columns = undefined;
   }
 
   handleDataRow(message: ResultMessage): void {
     if (this.rowError !== undefined || this.statements[this.results.length]?.discard) return;
     const result = this.result();
     try {
-      result.addRow(result.parseRow(message.fields));
+      if (this.byteColumns === undefined) {
+        result.addRow(result.parseRow(message.fields));
+        return;
+      }
+      // The byte columns bypass the type parsers (which would make strings of them); the others go through them.
+      const fields = [...message.fields];
+      for (const { index } of this.byteColumns) fields[index] = null;
+      const row = result.parseRow(fields);
+      for (const { index, name } of this.byteColumns) row[name] = message.fields[index];
+      result.addRow(row);
     } catch (error) {
       // Like pg's Query: keep reading the answer, report the error once the server is ready again.
       this.rowError = { error, index: this.results.length };
@@ -180,6 +213,7 @@ class Pipeline {
   }
 
   handleCommandComplete(message: unknown): void {
+    this.endBytes();
     if (this.statements[this.results.length]?.discard) {
       this.results.push(DISCARDED);
       return;
@@ -191,11 +225,13 @@ class Pipeline {
   }
 
   handleEmptyQuery(): void {
+    this.endBytes();
     this.results.push(this.result());
     this.current = undefined;
   }
 
   handleError(error: Error): void {
+    this.endBytes();
     const index = this.bindFailure ?? this.results.length;
     this.forgetUnparsed(index, error);
     this.settle(error, index, this.results);
@@ -295,10 +331,10 @@ function stall(state: TransactionState, error: unknown): never {
  * (a pipeline of one); otherwise as node-postgres does on its own (without parameters it uses the simple protocol,
  * which allows several statements in one text).
  */
-async function plainQuery(state: TransactionState, text: string, values?: unknown[]): Promise<RowBuilder | pg.QueryResult> {
+async function plainQuery(state: TransactionState, text: string, values?: unknown[], bytes?: readonly string[]): Promise<RowBuilder | pg.QueryResult> {
   try {
-    if (values !== undefined && values.length > 0 && statementCaches.has(state.client)) {
-      return (await runPipeline(state.client, [{ text, values }]))[0]!;
+    if (bytes !== undefined || (values !== undefined && values.length > 0 && statementCaches.has(state.client))) {
+      return (await runPipeline(state.client, [{ text, values: values ?? [], bytes }]))[0]!;
     }
     return await state.client.query(text, values);
   } catch (error) {
@@ -352,14 +388,17 @@ function postgresTransaction(client: pg.PoolClient, notify: (text: string) => vo
   const pending = settings ? [BEGIN, settings] : [BEGIN];
   const state: TransactionState = { client, pending, begun: false, committed: false, failure: undefined, stalled: false };
   return {
-    async query<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
+    async query<R = Row>(text: string, values: readonly unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<R>> {
       assertUsable(state);
       notify(text);
+      const { bytes } = options;
       // Without parameters node-postgres uses the simple protocol, which allows several statements in one text:
       // keep that, after sending what is pending on its own.
-      if (state.pending.length > 0 && values.length > 0) return resultOf<R>((await sendPending(state, [{ text, values }]))[0]!);
+      if (state.pending.length > 0 && (values.length > 0 || bytes !== undefined)) {
+        return resultOf<R>((await sendPending(state, [{ text, values, bytes }]))[0]!);
+      }
       if (state.pending.length > 0) await sendPending(state, []);
-      return resultOf<R>(await plainQuery(state, text, [...values]));
+      return resultOf<R>(await plainQuery(state, text, [...values], bytes));
     },
     async exec(sql: string): Promise<void> {
       assertUsable(state);
@@ -372,10 +411,10 @@ function postgresTransaction(client: pg.PoolClient, notify: (text: string) => vo
       notify(text);
       state.pending.push({ text, values, discard: true });
     },
-    async queryAndCommit<R = Row>(text: string, values: readonly unknown[] = []): Promise<QueryResult<R>> {
+    async queryAndCommit<R = Row>(text: string, values: readonly unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<R>> {
       assertUsable(state);
       notify(text);
-      const [result] = await sendPending(state, [{ text, values }, COMMIT]);
+      const [result] = await sendPending(state, [{ text, values, bytes: options.bytes }, COMMIT]);
       state.committed = true;
       return resultOf<R>(result!);
     },
@@ -440,6 +479,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // A pooler refuses the `options` startup parameter (and would not keep it for our session anyway).
   const perTransaction = options.pooled ? sessionSettings(statementTimeout) : undefined;
   const pool = new pg.Pool({
+    Client: ColumnBytesClient,
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
     types,
@@ -466,7 +506,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     ...(perTransaction
       ? {
         // One round trip still: BEGIN, the settings, the statement and COMMIT are pipelined.
-        query: <R = Row>(text: string, values?: readonly unknown[]) => db.transaction((tx) => tx.queryAndCommit<R>(text, values)),
+        query: <R = Row>(text: string, values?: readonly unknown[], options?: QueryOptions) =>
+          db.transaction((tx) => tx.queryAndCommit<R>(text, values, options)),
         exec: (sql: string) => db.transaction((tx) => tx.exec(sql)),
       }
       : wrap(pool, (text) => db.onStatement?.(text))),

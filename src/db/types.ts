@@ -10,9 +10,18 @@ export interface QueryResult<R = Row> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Columns of text whose values come back as the bytes PostgreSQL sent (a Buffer of UTF-8), not decoded into a
+   * string: a large value built by PostgreSQL — a response body — goes out without being decoded and encoded again.
+   * PostgreSQL only: on PGlite the values are strings, so a reader of such a column takes both.
+   */
+  bytes?: readonly string[];
+}
+
 export interface Queryable {
   /** One statement, values bound as parameters ($1, $2, …). */
-  query<R = Row>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R = Row>(text: string, values?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   /** Several statements without parameters (migrations, scripts). */
   exec(sql: string): Promise<void>;
 }
@@ -36,7 +45,7 @@ export interface Transaction extends Queryable {
    * transaction is over once it resolves: a rollback has nothing left to undo, and further statements reject. If
    * COMMIT fails, the statement rejects with that error, which `failure()` returns from then on.
    */
-  queryAndCommit?<R = Row>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>>;
+  queryAndCommit?<R = Row>(text: string, values?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   /**
    * The error of a statement sent on the caller's behalf (deferred, or the COMMIT of `queryAndCommit`): it
    * belongs to the transaction, not to the statement that rejected with it.

@@ -10,6 +10,7 @@ import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import { moneyPaths, moneySchemas } from '../money/openapi.js';
 import { changePaths, webhookOperations, webhookSchemas } from '../webhooks/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
+import type { OrderIndexes } from './order-indexes.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
 import { exposedTables, filterParameters, FILTER_OPERATORS, tablePathItem, tableSchemas } from './resources.js';
@@ -17,6 +18,8 @@ import { exposedTables, filterParameters, FILTER_OPERATORS, tablePathItem, table
 export interface OpenApiOptions {
   /** CHECK-list enums and predicate shapes (loadCheckConstraints); without them columns are plain types. */
   checks?: CheckConstraints;
+  /** The columns each table's `order` is index-backed on (loadOrderIndexes); without them the document names none. */
+  orderIndexes?: OrderIndexes;
   /** The API's base URL as clients see it; default the relative `/v1` (resolved against the document's address). */
   serverUrl?: string;
   /** Document the booking flow operations (default true). */
@@ -122,7 +125,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     Object.assign(schemas, bookingSchemas);
   }
   for (const table of tables) {
-    paths[`/${table.name}`] = tablePathItem(table);
+    paths[`/${table.name}`] = tablePathItem(table, options.orderIndexes?.get(table.name));
     Object.assign(schemas, tableSchemas(table, checks));
     Object.assign(allParameters, filterParameters(table, checks));
   }

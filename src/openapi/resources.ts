@@ -120,7 +120,20 @@ function rowsContent(table: Table): JsonSchema {
   };
 }
 
-export function tablePathItem(table: Table): JsonSchema {
+/**
+ * The list operation's note on fast orders: `x-indexed-order` (machine-readable) and a sentence of its description.
+ * Nothing without index information.
+ */
+function indexedOrder(orderIndexed: readonly string[] | undefined): { note: string; extension: JsonSchema } {
+  if (orderIndexed === undefined) return { note: '', extension: {} };
+  const names = orderIndexed.map((column) => `\`${column}\``).join(', ');
+  const note = orderIndexed.length > 0
+    ? ` \`order\` is index-backed on ${names}; ordering by another column sorts every matching row, which grows with the organization's rows.`
+    : ` No column of this table has an index for \`order\`: ordering sorts every matching row.`;
+  return { note, extension: { 'x-indexed-order': [...orderIndexed] } };
+}
+
+export function tablePathItem(table: Table, orderIndexed?: readonly string[]): JsonSchema {
   const allowed = new Set(allowedMethods(table).split(','));
   const tags = [table.name];
   const filters = filterableColumns(table).map((column) => ref('parameters', filterParameterName(table, column)));
@@ -132,11 +145,13 @@ export function tablePathItem(table: Table): JsonSchema {
   const item: JsonSchema = {};
   const summary = table.comment ? ` ${table.comment}` : '';
   if (allowed.has('GET')) {
+    const order = indexedOrder(orderIndexed);
     item.get = {
       tags,
       operationId: `list_${table.name}`,
       summary: `List ${table.name}`,
-      description: `Rows of \`${table.name}\` of your organization, at most 1000 per response, ordered by the primary key unless \`order\` is given.${summary}`,
+      description: `Rows of \`${table.name}\` of your organization, at most 1000 per response, ordered by the primary key unless \`order\` is given.${order.note}${summary}`,
+      ...order.extension,
       parameters: [
         ref('parameters', 'select'), ...filters, ref('parameters', 'or'), ref('parameters', 'and'),
         ref('parameters', 'order'), ref('parameters', 'limit'), ref('parameters', 'offset'),

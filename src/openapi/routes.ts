@@ -11,6 +11,7 @@ import type { SchemaCache } from '../schema/index.js';
 import { loadCheckConstraints, type CheckConstraints } from './check-enums.js';
 import { buildOpenApiDocument, type OpenApiOptions } from './document.js';
 import { documentForTag, openApiTags } from './tag-document.js';
+import { loadOrderIndexes } from './order-indexes.js';
 
 export interface OpenApiRouteOptions extends OpenApiOptions {
   cache: SchemaCache;
@@ -21,7 +22,8 @@ export interface OpenApiRouteOptions extends OpenApiOptions {
 export const openApiRoutes: FastifyPluginAsync<OpenApiRouteOptions> = async (app, options) => {
   let checks: CheckConstraints | undefined = options.checks;
   if (!checks && options.db) checks = await loadCheckConstraints(options.db, options.cache.schema);
-  const document = buildOpenApiDocument(options.cache, { ...options, checks });
+  const orderIndexes = options.orderIndexes ?? (options.db ? await loadOrderIndexes(options.db, options.cache.schema) : undefined);
+  const document = buildOpenApiDocument(options.cache, { ...options, checks, orderIndexes });
   const body = JSON.stringify(document);
   const tags = openApiTags(document);
   const tagBodies = new Map<string, string>();

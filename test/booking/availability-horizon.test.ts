@@ -32,10 +32,10 @@ forEachBackend('Availability index horizon', (ctx) => {
     await f.event(product, { start_date: addDays(later, 398), end_date: addDays(later, 402), type: 'blocked period' });
 
     assert.ok(await rollAvailabilityHorizon(ctx.db, new Date(`${later}T12:00:00Z`)) > 0);
-    assert.deepEqual(await span(product), { first: addDays(later, -1), last: addDays(later, 399), days: 401 });
+    assert.deepEqual(await span(product), { first: addDays(later, -1), last: addDays(later, 499), days: 501 });
     const { rows: tail } = await ctx.db.query<{ date: string; governed: boolean; blockers: number }>(
       `SELECT date::text, governed, blockers FROM staykit_internal.availability_days
-       WHERE product_id = $1 AND date >= $2 ORDER BY date`, [product, addDays(later, 396)]);
+       WHERE product_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date`, [product, addDays(later, 396), addDays(later, 399)]);
     assert.deepEqual(tail, [396, 397, 398, 399].map((offset) => ({
       date: addDays(later, offset), governed: true, blockers: offset >= 398 ? 4 : 0,
     })));

@@ -66,6 +66,12 @@ const definitions = {
   SK404: { status: 404, message: '{message}', meaning: 'No such route, or no such object behind a route (e.g. a webhook)' },
   SK405: { status: 405, message: "{method} is not allowed on '{table}'", meaning: 'The method is not offered on this table', hint: 'Allowed methods: {allow}' },
   SK407: { status: 400, message: "column '{column}' of '{table}' cannot be set by {operation}", meaning: 'A column that cannot be written was sent under Prefer: handling=strict' },
+  SK408: {
+    status: 403,
+    message: '{message}',
+    meaning: 'A member or key tried to grant, change or remove a permission or an owner/admin role beyond its own grants',
+    hint: 'Ask an owner or admin, or someone who holds that grant',
+  },
   SK410: { status: 400, message: '{message}', meaning: 'A request the HTTP layer refuses before routing (e.g. a bad percent-encoding); the status is the HTTP layer\'s' },
   SK413: { status: 413, message: 'The request body is too large', meaning: 'The request body is larger than STAYKIT_BODY_LIMIT' },
   SK414: { status: 414, message: 'The request URI is too long', meaning: 'The request target or one path segment is longer than allowed' },

@@ -39,16 +39,20 @@ export function inTenantTransaction<T>(
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const readable = options.readable ?? readableTables(principal.scopes);
   // A dashboard session also names its user (what the logs record as acting) and holds its writes to the member's
-  // grants in the database too (migration 0140); a key's writes are checked by the HTTP layer, as before.
-  const writable = principal.userId === undefined ? '' : readableSetting(writableTables(principal.scopes));
+  // grants in the database too (migration 0140); a key's writes are checked by the HTTP layer, as before (the
+  // booking flow writes payments and other tables on a `bookings:write` key's behalf). Keys and sessions alike name
+  // the tables they may write in `staykit.write_grants`, the most they may grant others (0190).
+  const writeGrants = readableSetting(writableTables(principal.scopes));
+  const writable = principal.userId === undefined ? '' : writeGrants;
   const prepare = async (tx: Transaction) => {
     await tx.query(
       `SELECT set_config('role', $1, true), set_config('staykit.organization_id', $2, true),
               set_config('staykit.key_id', $3, true), set_config('statement_timeout', $4, true),
               set_config('jit', 'off', true), set_config('staykit.readable_tables', $5, true),
-              set_config('staykit.user_id', $6, true), set_config('staykit.writable_tables', $7, true)`,
+              set_config('staykit.user_id', $6, true), set_config('staykit.writable_tables', $7, true),
+              set_config('staykit.write_grants', $8, true)`,
       [API_ROLE, principal.organizationId, principal.keyId, String(statementTimeoutMs), readableSetting(readable),
-        principal.userId ?? '', writable],
+        principal.userId ?? '', writable, writeGrants],
     );
   };
   return inTenantSlot(db, principal.organizationId, () => inRequestTransaction(db, prepare, work));

@@ -2,10 +2,13 @@
  * Login rate limits: failed logins spend two budgets, one of the e-mail address (guessing one user's password from
  * many addresses) and one of the client address (trying many users from one place), each per 15 minutes. Once
  * either is used up, logins for that e-mail address or from that client answer 429 SK429 with `Retry-After` before
- * any password is checked — also a right password. Counted in memory per process with rate-limiter-flexible (the
- * library behind the request limits of src/limits); a successful login spends nothing.
+ * any password is checked — also a right password. Counted with rate-limiter-flexible (the library behind the request
+ * limits of src/limits): in the request limits' Redis when there is one, so every API process shares the budgets
+ * (an attacker spreading guesses over processes gains nothing), with memory as insurance while Redis is away;
+ * otherwise in memory per process. A successful login spends nothing.
  */
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/registry.js';
 
@@ -18,9 +21,14 @@ export interface LoginLimitOptions {
   perAddress: number;
 }
 
+export interface SharedCounters {
+  redis: Redis;
+  keyPrefix: string;
+}
+
 interface Budget {
   name: string;
-  limiter: RateLimiterMemory;
+  limiter: RateLimiterAbstract;
   key: (address: string, email: string) => string;
 }
 
@@ -34,9 +42,15 @@ function loginRateLimited(policy: string, retryAfterSeconds: number): ApiError {
 export class LoginLimits {
   private readonly budgets: Budget[] = [];
 
-  constructor(options: LoginLimitOptions) {
+  /** `shared`: the request limits' Redis connection and key namespace, when they count in Redis. */
+  constructor(options: LoginLimitOptions, shared?: SharedCounters) {
     const budget = (name: string, points: number, key: Budget['key']) => {
-      if (points > 0) this.budgets.push({ name, key, limiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: name }) });
+      if (points <= 0) return;
+      const base = { points, duration: WINDOW_SECONDS, keyPrefix: `${shared?.keyPrefix ?? 'staykit'}:${name}` };
+      const limiter = shared
+        ? new RateLimiterRedis({ ...base, storeClient: shared.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(base) })
+        : new RateLimiterMemory(base);
+      this.budgets.push({ name, key, limiter });
     };
     budget('login-email', options.perEmail, (_, email) => email.toLowerCase());
     budget('login-address', options.perAddress, (address) => address);

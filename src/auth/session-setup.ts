@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { SessionAuthenticator } from './session-authenticate.js';
 import { sessionCookies } from './session-cookie.js';
-import { LoginLimits } from './session-login-limits.js';
+import { LoginLimits, type SharedCounters } from './session-login-limits.js';
 import { sessionRoutes } from './session-routes.js';
 
 export const SESSION_ROUTES_PREFIX = '/auth';
@@ -17,6 +17,8 @@ export interface DashboardSessionOptions {
   config: Pick<Config, 'sessionIdleTimeoutSeconds' | 'sessionMaxAgeSeconds' | 'loginLimitPerEmail' | 'loginLimitPerAddress'>;
   /** The clock expiry follows (default the system clock). */
   now?: (() => Date) | undefined;
+  /** Where failed logins are counted when shared by every process (the request limits' Redis); default memory. */
+  sharedCounters?: SharedCounters | undefined;
 }
 
 export async function dashboardSessions(app: FastifyInstance, options: DashboardSessionOptions): Promise<SessionAuthenticator> {
@@ -25,7 +27,7 @@ export async function dashboardSessions(app: FastifyInstance, options: Dashboard
   const sessions = new SessionAuthenticator(db, {
     idleSeconds: config.sessionIdleTimeoutSeconds, maxAgeSeconds: config.sessionMaxAgeSeconds, now: options.now,
   });
-  const limits = new LoginLimits({ perEmail: config.loginLimitPerEmail, perAddress: config.loginLimitPerAddress });
+  const limits = new LoginLimits({ perEmail: config.loginLimitPerEmail, perAddress: config.loginLimitPerAddress }, options.sharedCounters);
   await app.register(sessionRoutes, { prefix: SESSION_ROUTES_PREFIX, db, sessions, limits });
   return sessions;
 }

@@ -61,7 +61,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
   await observability(app, { db: options.db, cache });
-  if (options.rateLimit) await rateLimit(app, options.rateLimit);
+  const requestLimits = options.rateLimit ? rateLimit(app, options.rateLimit) : undefined;
   requestSizeLimits(app, { maxUrlBytes: options.maxUrlBytes ?? config.maxUrlBytes });
   limitTenantConcurrency(app, options.db, {
     maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
@@ -72,7 +72,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(guestRoutes, { db: options.db, now: options.now });
   await app.register(widgetPages, { db: options.db });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
-  const sessions = await dashboardSessions(app, { db: options.db, config, now: options.now });
+  // Failed logins count where the request limits do: in Redis, shared by every process, when they use it.
+  const redis = requestLimits?.store.redis;
+  const sharedCounters = redis ? { redis: redis.client, keyPrefix: requestLimits.store.keyPrefix } : undefined;
+  const sessions = await dashboardSessions(app, { db: options.db, config, now: options.now, sharedCounters });
   await app.register(dashboardRoutes, { db: options.db, sessions, resources: new Set(cache.tables.keys()) });
   await app.register(v1Routes, {
     prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb, sessions,

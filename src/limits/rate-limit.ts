@@ -86,7 +86,7 @@ function longestWait(states: readonly PolicyState[]): PolicyState | undefined {
 export class RequestLimiter {
   private readonly limiters: RateLimiterAbstract[];
 
-  constructor(readonly policies: readonly Policy[], private readonly store: CounterStore) {
+  constructor(readonly policies: readonly Policy[], readonly store: CounterStore) {
     this.limiters = policies.map((policy) => {
       const base = { points: policy.quota, duration: policy.windowSeconds, keyPrefix: `${store.keyPrefix}:${policy.name}` };
       if (!store.redis) return new RateLimiterMemory(base);

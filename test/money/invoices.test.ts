@@ -55,6 +55,11 @@ forEachBackend('invoices', (ctx) => {
   const line = (invoiceId: unknown, amount: number, name: string, extra: Json = {}) =>
     api.create('line_items', { booking_id: booked.bookingId, invoice_id: invoiceId, amount, name: { default: name }, ...extra });
 
+  // An invoice number's year is the issue instant's year in the organization's time zone (not the test machine's).
+  const localYear = async (organizationId: string, issuedAt: string) => (await ctx.db.query<{ year: number }>(
+    'SELECT extract(year FROM $2::timestamptz AT TIME ZONE timezone)::int AS year FROM api.organizations WHERE id = $1',
+    [organizationId, issuedAt])).rows[0]!.year;
+
   const draftWithLines = async (...amounts: number[]) => {
     const invoice = await api.create('invoices', { booking_id: booked.bookingId });
     for (const [index, amount] of amounts.entries()) await line(invoice.id, amount, `Line ${index + 1}`);
@@ -82,7 +87,7 @@ forEachBackend('invoices', (ctx) => {
     const first = await draftWithLines(1000);
     const second = await draftWithLines(2000);
     const issuedSecond = await api.update('invoices', String(second.id), { status: 'issued' });
-    const year = new Date().getUTCFullYear();
+    const year = await localYear(org.id, String(issuedSecond.issued_at));
     assert.equal(issuedSecond.number, `${year}-0001`);
     assert.ok(typeof issuedSecond.issued_at === 'string');
     // A refused issue (a credit invoice that does not credit anything) uses no number.
@@ -98,7 +103,8 @@ forEachBackend('invoices', (ctx) => {
     const otherBooking = await bookingFixture(ctx.db, other.id);
     const otherInvoice = await otherApi.create('invoices', { booking_id: otherBooking.bookingId });
     const issued = await otherApi.update('invoices', String(otherInvoice.id), { status: 'issued' });
-    assert.equal(issued.number, `INV${String(year % 100).padStart(2, '0')}/000001`);
+    const otherYear = await localYear(other.id, String(issued.issued_at));
+    assert.equal(issued.number, `INV${String(otherYear % 100).padStart(2, '0')}/000001`);
 
     const { rows } = await ctx.db.query<{ number: string }>(
       `SELECT number FROM api.invoices WHERE organization_id = $1 AND number IS NOT NULL ORDER BY number`, [org.id]);
@@ -174,7 +180,7 @@ forEachBackend('invoices', (ctx) => {
       await held;
       throw new Abandon();
     });
-    const year = new Date().getUTCFullYear();
+    const year = await localYear(fresh.id, new Date().toISOString());
     let second: Promise<string> | undefined;
     try {
       assert.equal(await issuedFirst, `${year}-0001`);

@@ -46,6 +46,17 @@ describe('named statements on PostgreSQL [postgres]', { skip: !BACKENDS.includes
     assert.equal(stats.hits - before.hits, 4);
   });
 
+  it('each execution is planned for its values, as an unnamed statement would be (no generic plan)', async () => {
+    const setting = `SELECT current_setting('plan_cache_mode') AS mode WHERE $1::int = 1`;
+    assert.equal((await db.transaction((tx) => tx.query<{ mode: string }>(setting, [1]))).rows[0]!.mode, 'force_custom_plan');
+    const unnamed = await openPostgres({ connectionString: testDb.url!, maxConnections: 1, preparedStatements: 0 });
+    try {
+      assert.equal((await unnamed.transaction((tx) => tx.query<{ mode: string }>(setting, [1]))).rows[0]!.mode, 'auto');
+    } finally {
+      await unnamed.close();
+    }
+  });
+
   it('a table whose columns change under a prepared statement answers with the new columns, not an error', async () => {
     const select = (tx: Parameters<Parameters<Database['transaction']>[0]>[0]) => tx.query('SELECT * FROM rooms WHERE id = $1', [1]);
     assert.deepEqual((await db.transaction(select)).rows, [{ id: 1, name: 'Dune' }]);

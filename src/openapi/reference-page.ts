@@ -53,7 +53,6 @@ function init(specUrl: string, tags: string[]): string {
   deepLinking: true,
   persistAuthorization: true,
   displayRequestDuration: true,
-  filter: true,
   docExpansion: 'list',
   defaultModelsExpandDepth: 0,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],

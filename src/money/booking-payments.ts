@@ -1,7 +1,7 @@
 /**
  * The booking flow's calls into the money module (src/booking/routes.ts and book.ts call these, nothing else):
  * /quote shows the payment schedule; /book writes it as pending payments with their due dates, in the booking's
- * own transaction (as the API role; the database's money invariants apply).
+ * own transaction (on the booker's behalf, through a database function; the money invariants apply).
  */
 import { todayIn } from '../common/dates.js';
 import type { Queryable } from '../db/types.js';
@@ -33,10 +33,9 @@ export async function quoteWithSchedule<Q extends object>(tx: Queryable, prepare
 export async function writePaymentSchedule(tx: Queryable, prepared: ScheduledStay, bookingId: string, now: Date): Promise<ScheduledPayment[]> {
   const schedule = await scheduleOf(tx, prepared, now);
   if (schedule.length === 0) return schedule;
+  // On the booker's behalf (migration 0191): booking needs `bookings:write`, not `payments:write` as well.
   await tx.query(
-    `INSERT INTO api.payments (booking_id, amount, currency, due_at, status, method)
-     SELECT $1, s.amount, $2, s.due_date::timestamp AT TIME ZONE $3, 'pending', 'other'
-     FROM jsonb_to_recordset($4::jsonb) AS s(amount integer, due_date date)`,
+    'SELECT staykit_internal.write_payment_schedule($1, $2, $3, $4::jsonb)',
     [bookingId, prepared.priced.quote.currency, prepared.product.timezone, JSON.stringify(schedule)],
   );
   return schedule;

@@ -6,10 +6,12 @@
 // dist/ mirrors the repository (dist/src/db/migrate.js for src/db/migrate.ts), so the folders the server reads
 // relative to its own modules — migrations/ and the web apps' builds under web/ — are linked into dist/ and found
 // from the compiled code as from the sources. dist/build.json lists every compiled source with its size and
-// modification time: bin/staykit.js runs dist/ only while they all still match.
+// modification time: bin/staykit.js runs dist/ only while they all still match. dist/pglite-template is the
+// embedded database initialised and migrated by the compiled code, which a first start copies (src/db/pglite-data-dir.ts).
 //
 // `--out-dir DIR` builds elsewhere (a test's private build); DIR must be inside the repository, so that the compiled
 // modules find node_modules/ as the sources do.
+import { spawnSync } from 'node:child_process';
 import { rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +42,16 @@ if (diagnostics.length > 0) fail(diagnostics);
 for (const folder of LINKED_FOLDERS) {
   // 'junction': a folder link that Windows allows without administrator rights; ignored elsewhere.
   await symlink(relative(outDir, join(root, folder)), join(outDir, folder), 'junction');
+}
+
+// The embedded database's template (src/db/pglite-data-dir.ts): an empty data folder is started as a copy of it.
+const template = spawnSync(process.execPath, [join(outDir, 'src/cli/main.js'), 'migrate'], {
+  env: { ...process.env, DATABASE_URL: '', DATA_DIR: join(outDir, 'pglite-template'), LOG_LEVEL: 'warn' },
+  stdio: 'inherit',
+});
+if (template.status !== 0) {
+  console.error(`the embedded database's template could not be made (exit code ${template.status})`);
+  process.exit(1);
 }
 
 const sources = program

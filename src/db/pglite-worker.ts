@@ -26,9 +26,27 @@ import type { QueryResult, Row } from './types.js';
 const parsers: Record<number, (value: string) => unknown> = { [INT8_OID]: toNumber };
 for (const oid of Object.values(TEXT_TYPE_OIDS)) parsers[oid] = identity;
 
+/**
+ * Postgres settings for one embedded session, on top of PGlite's own (`PGlite.defaultStartParams`), given on the
+ * command line so the data folder's postgresql.conf stays as initdb wrote it. PGlite allocates Postgres' shared
+ * memory inside its WebAssembly memory and zeroes it, so all of it is resident from the start: at the default 128 MB
+ * buffer pool that was 120 MB of the process's memory for a database that is mostly far smaller. Pages beyond the
+ * pool are read from the data files, i.e. from the kernel's page cache, which is not the process's memory.
+ * One session needs no room for a hundred connections' locks and process slots either.
+ */
+const EMBEDDED_SETTINGS: Record<string, string> = {
+  shared_buffers: '16MB',
+  max_connections: '5',
+};
+const START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
+
 async function open({ dataDir }: WorkerOptions): Promise<PGlite> {
   const fs = dataDir === undefined ? undefined : new OwnerOnlyNodeFS(dataDir);
-  const pg = await PGlite.create({ fs, extensions: { btree_gist }, parsers });
+  // The settings apply to the first start's initdb run too (PGlite runs it with the same options).
+  const pg = await PGlite.create({ fs, extensions: { btree_gist }, parsers, startParams: START_PARAMS });
   await pg.exec(`SET TimeZone = 'UTC'`);
   return pg;
 }

@@ -26,6 +26,7 @@ import { directLoad, httpLoad, type LoadResult } from './load.js';
 import { renderReport, type BackendReport, type ScenarioResult, type WebhookResult } from './report.js';
 import { parseBenchArguments, pgliteSize, type BenchOptions } from './options.js';
 import { renderScaleOut, scaleOutFailed, scaleOutRuns } from './scale-out.js';
+import { measureStartup, renderStartup } from './startup.js';
 import { peerWanted, postgraphilePart, renderPeer, type PeerOutcome } from './postgraphile.js';
 import { referencePagePart, referencePageWanted, renderReferencePage, type ReferencePageResult } from './reference-page.js';
 
@@ -404,6 +405,11 @@ export async function runBenchmark(options: BenchOptions, log: Log = (text) => p
   for (const backend of options.backends) {
     outcomes.push(backend === 'postgres' ? await runPostgres(options, log) : await runPGlite(options, log));
   }
+  // Start-up time and memory of `staykit serve` (bench/startup.ts), on the backends that ran: a full run or --only start-up.
+  const startupBackends = options.backends.filter((_, index) => !outcomes[index]?.report.skipped);
+  const startup = options.only === undefined || 'start-up'.includes(options.only)
+    ? renderStartup(await measureStartup({ backends: startupBackends, rounds: 3, databaseUrl: options.databaseUrl, fromSources: false, build: true }, log))
+    : '';
   const totalSeconds = seconds(started);
   const report = renderReport({
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
@@ -411,7 +417,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = (text) => p
     node: process.version,
     totalSeconds,
     backends: outcomes.map((outcome) => outcome.report),
-  }) + outcomes.map((outcome) => outcome.extra ?? '').join('');
+  }) + outcomes.map((outcome) => outcome.extra ?? '').join('') + startup;
   if (options.output) await writeFile(options.output, report);
   log(`\n${report}\n`);
   if (options.output) log(`Report written to ${options.output}.\n`);

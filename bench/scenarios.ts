@@ -128,6 +128,31 @@ export function scenarios(dataset: Dataset): Scenario[] {
       engine: true,
       target: 0.8,
     },
+    // Aggregates (docs/query-engine.md "Aggregates"): the reporting questions of a property manager's dashboard.
+    {
+      name: 'aggregates: revenue per kind of line item',
+      method: 'GET',
+      path: '/v1/line_items?select=item_type,amount.sum(),count()',
+      engine: true,
+    },
+    {
+      name: 'aggregates: events per product and status over 30 days',
+      method: 'GET',
+      path: `/v1/calendar_events?select=product_id,status,count()&start_date=gte.${dataset.today}&start_date=lt.${addDays(dataset.today, 30)}`,
+      engine: true,
+    },
+    {
+      name: 'aggregates: events counted per product (embedded count, 20 products)',
+      method: 'GET',
+      path: '/v1/products?select=name,calendar_events(count())&limit=20',
+      engine: true,
+    },
+    {
+      name: 'aggregates: revenue per booking currency (to-one spread)',
+      method: 'GET',
+      path: '/v1/line_items?select=amount.sum(),...bookings(currency)',
+      engine: true,
+    },
     ...searchScaleScenarios(dataset),
   ];
 }

@@ -14,7 +14,8 @@ export interface QueryOptions {
   /**
    * Columns of text whose values come back as the bytes PostgreSQL sent (a Buffer of UTF-8), not decoded into a
    * string: a large value built by PostgreSQL — a response body — goes out without being decoded and encoded again.
-   * PostgreSQL only: on PGlite the values are strings, so a reader of such a column takes both.
+   * Kept by PostgreSQL transactions (and, behind a pooler, `Database.query`); elsewhere — PGlite, a direct pool's
+   * `Database.query` — the values are strings, so a reader of such a column takes both.
    */
   bytes?: readonly string[];
 }

@@ -12,7 +12,8 @@
 // `--out-dir DIR` builds elsewhere (a test's private build); DIR must be inside the repository, so that the compiled
 // modules find node_modules/ as the sources do.
 import { spawnSync } from 'node:child_process';
-import { rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,7 @@ import ts from 'typescript';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } });
 const outDir = resolve(values['out-dir'] ?? join(root, 'dist'));
+const staging = `${outDir}.building-${process.pid}`;
 /** Folders of the repository that the server reads at run time relative to its own modules. */
 const LINKED_FOLDERS = ['migrations', 'web'];
 
@@ -29,46 +31,49 @@ const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.js
 if (!config) throw new Error('tsconfig.build.json could not be read');
 if (config.errors.length > 0) fail(config.errors);
 
-// A clean folder: nothing compiled from a source that no longer exists survives.
-await rm(outDir, { recursive: true, force: true });
-const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, outDir } });
+// Built beside the output folder and swapped in at the end: a server or bin/staykit.js using the previous build sees
+// it or the new one, never half of one, and a failed build leaves the previous one (which bin/staykit.js runs only
+// while its sources are unchanged). A clean folder: nothing compiled from a source that no longer exists survives.
+await rm(staging, { recursive: true, force: true });
+const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, outDir: staging } });
+// The sources as the compiler read them, stamped before anything else can change them.
+const stamped = await Promise.all(
+  program
+    .getSourceFiles()
+    .filter((file) => !file.isDeclarationFile && !program.isSourceFileFromExternalLibrary(file))
+    .map(async (file) => {
+      const { size, mtimeMs } = await stat(file.fileName);
+      return { path: relative(root, file.fileName).split('\\').join('/'), size, mtimeMs };
+    }),
+);
 // Types are checked by `npm run typecheck` (part of `npm test`), not here: the emitted JavaScript does not depend on
 // them (isolatedModules, verbatimModuleSyntax), so what fails the build is what would make that JavaScript wrong.
 const diagnostics = [...program.getOptionsDiagnostics(), ...program.getSyntacticDiagnostics()];
 if (diagnostics.length === 0) diagnostics.push(...program.emit().diagnostics);
-// A failed build writes no dist/build.json, so bin/staykit.js never runs it.
 if (diagnostics.length > 0) fail(diagnostics);
 
 for (const folder of LINKED_FOLDERS) {
   // 'junction': a folder link that Windows allows without administrator rights; ignored elsewhere.
-  await symlink(relative(outDir, join(root, folder)), join(outDir, folder), 'junction');
+  await symlink(relative(staging, join(root, folder)), join(staging, folder), 'junction');
 }
 
 // The embedded database's template (src/db/pglite-data-dir.ts): an empty data folder is started as a copy of it.
-const template = spawnSync(process.execPath, [join(outDir, 'src/cli/main.js'), 'migrate'], {
-  env: { ...process.env, DATABASE_URL: '', DATA_DIR: join(outDir, 'pglite-template'), LOG_LEVEL: 'warn' },
+const template = spawnSync(process.execPath, [join(staging, 'src/cli/main.js'), 'migrate'], {
+  env: { ...process.env, DATABASE_URL: '', DATA_DIR: join(staging, 'pglite-template'), LOG_LEVEL: 'warn' },
   stdio: 'inherit',
 });
 if (template.status !== 0) {
-  console.error(`the embedded database's template could not be made (exit code ${template.status})`);
-  process.exit(1);
+  fail([], `the embedded database's template could not be made (exit code ${template.status})`);
 }
 
-const sources = program
-  .getSourceFiles()
-  .filter((file) => !file.isDeclarationFile && !program.isSourceFileFromExternalLibrary(file))
-  .map((file) => relative(root, file.fileName));
-const stamped = await Promise.all(
-  sources.map(async (path) => {
-    const { size, mtimeMs } = await stat(join(root, path));
-    return { path: path.split('\\').join('/'), size, mtimeMs };
-  }),
-);
-await writeFile(join(outDir, 'build.json'), `${JSON.stringify({ sources: stamped }, null, 1)}\n`);
+await writeFile(join(staging, 'build.json'), `${JSON.stringify({ sources: stamped }, null, 1)}\n`);
+await rm(outDir, { recursive: true, force: true });
+await rename(staging, outDir);
 console.log(`built ${relative(root, outDir)}/ from ${stamped.length} TypeScript files`);
 
-function fail(list) {
+function fail(diagnostics, message) {
   const formatHost = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' };
-  console.error(ts.formatDiagnosticsWithColorAndContext(list, formatHost));
+  console.error(message ?? ts.formatDiagnosticsWithColorAndContext(diagnostics, formatHost));
+  rmSync(staging, { recursive: true, force: true });
   process.exit(1);
 }

@@ -52,26 +52,32 @@ export const TENTATIVE_BOOKING = 2;
 export const BLOCKED_PERIOD = 4;
 
 /**
- * The products among `productIds` that cannot take the stay [start, endExclusive) according to the availability
- * index: a closed night, or a blocking event (of the kinds in `blockerMask`) on a night or in the cooldown the
- * arrival date asks for. A product is only ruled out when its rows cover every date read; the others are left to
- * the full computation. One index-only range scan over the organization's rows of those dates.
+ * The organization's products that cannot take the stay [start, endExclusive) according to the availability index:
+ * a closed night, or a blocking event (of the kinds in `blockerMask`) on a night or in the cooldown the arrival date
+ * asks for. A product is only ruled out when its rows cover every date read; the others are left to the full
+ * computation. One index-only range scan over the organization's rows of those dates (availability_days_search_idx),
+ * no join and no product list: the caller keeps the products it asked about.
  */
-export function ruledOutQuery(productIds: readonly string[], start: string, endExclusive: string, length: number, blockerMask: number): SqlQuery {
+export function ruledOutQuery(start: string, endExclusive: string, length: number, blockerMask: number): SqlQuery {
   return {
-    text: `WITH arrival AS (
-             SELECT product_id, cooldown FROM staykit_internal.availability_days
-             WHERE date = $2::date AND product_id = ANY ($1::uuid[])
+    // The scan's end is a date computed first: 'date < $2 + days' would apply date + integer, which is not
+    // leakproof, so row-level security would keep it off the index and the scan would run to the horizon's end.
+    text: `WITH reach AS (
+             SELECT $2::date + coalesce(max(cooldown), 0) AS until FROM staykit_internal.availability_days WHERE date = $1::date
+           ), day AS (
+             SELECT d.product_id, d.date, d.governed, d.blockers & $4::smallint AS blockers,
+               max(d.cooldown) FILTER (WHERE d.date = $1::date) OVER (PARTITION BY d.product_id) AS cooldown
+             FROM staykit_internal.availability_days AS d
+             WHERE d.date >= $1::date AND d.date < (SELECT until FROM reach)
            )
-           SELECT a.product_id, coalesce(bool_or(NOT d.governed) FILTER (WHERE d.date < $3::date), false) AS closed,
-             coalesce(bit_or(d.blockers & $5::smallint) FILTER (WHERE d.date < $3::date + a.cooldown), 0)::integer AS blockers
-           FROM arrival AS a JOIN staykit_internal.availability_days AS d ON d.product_id = a.product_id
-           WHERE d.date >= $2::date AND d.date < $3::date + (SELECT coalesce(max(cooldown), 0) FROM arrival)
-           GROUP BY a.product_id, a.cooldown
-           HAVING count(*) FILTER (WHERE d.date < $3::date) = $4
-             AND (bool_or(NOT d.governed) FILTER (WHERE d.date < $3::date)
-                  OR (count(*) FILTER (WHERE d.date < $3::date + a.cooldown) = $4 + a.cooldown
-                      AND bit_or(d.blockers & $5::smallint) FILTER (WHERE d.date < $3::date + a.cooldown) <> 0))`,
-    values: [productIds, start, endExclusive, length, blockerMask],
+           SELECT product_id, coalesce(bool_or(NOT governed) FILTER (WHERE date < $2::date), false) AS closed,
+             coalesce(bit_or(blockers) FILTER (WHERE date < $2::date + cooldown), 0)::integer AS blockers
+           FROM day
+           GROUP BY product_id, cooldown
+           HAVING count(*) FILTER (WHERE date < $2::date) = $3
+             AND (bool_or(NOT governed) FILTER (WHERE date < $2::date)
+                  OR (count(*) FILTER (WHERE date < $2::date + cooldown) = $3 + cooldown
+                      AND bit_or(blockers) FILTER (WHERE date < $2::date + cooldown) <> 0))`,
+    values: [start, endExclusive, length, blockerMask],
   };
 }

@@ -110,11 +110,11 @@ async function ruledOutByIndex(tx: Queryable, context: SearchContext, input: Sea
   if (!input.interval) return ruledOut;
   const mask = CONFIRMED_BOOKING | BLOCKED_PERIOD | (input.showPendingAs === 'CANCELLED' ? 0 : TENTATIVE_BOOKING);
   for (const period of ['nightly', 'daily'] as const) {
-    const ids = context.products.filter((product) => product.rent_period === period).map((product) => product.id);
+    const ids = new Set(context.products.filter((product) => product.rent_period === period).map((product) => product.id));
     const stay = stayOf(period, input.interval);
-    if (ids.length === 0 || !stay) continue;
-    for (const row of await run<RuledOutRow>(tx, ruledOutQuery(ids, stay.start, stay.endExclusive, stay.length, mask))) {
-      ruledOut.set(row.product_id, row);
+    if (ids.size === 0 || !stay) continue;
+    for (const row of await run<RuledOutRow>(tx, ruledOutQuery(stay.start, stay.endExclusive, stay.length, mask))) {
+      if (ids.has(row.product_id)) ruledOut.set(row.product_id, row);
     }
   }
   return ruledOut;

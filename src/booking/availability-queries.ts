@@ -1,22 +1,22 @@
 /**
- * GET /v1/availability's statements, as `{ text, values }`: per product, what covers each date of the window and which
- * configuration governs it (availability.ts turns it into the response). The first reads what covers each date from
- * the availability index (docs/booking.md#availability-index); the second computes it with date multiranges from
- * the events, for windows the index does not hold.
+ * GET /v1/availability's one statement, as `{ text, values }`: with date multiranges, what covers each date of the
+ * window and which configuration governs it, per product (availability.ts turns it into the response).
  */
 import { blockingEventsOf, dateOverrides, governingConfigurations, relatedBlocksOf, type SqlQuery } from './queries.js';
 
-/** The products asked for ($1, all when null), with "today" in each one's time zone ($5) and the visible part of [$2, $3]. */
-const PRODUCTS_CTE = `p AS (
+/**
+ * One statement: per product, the categories of [first, last] as consecutive ranges, its governing
+ * configurations and its per-date overrides (a closed date is a closed category). `now` fixes "today" in each product's time zone.
+ */
+export function availabilityQuery(productIds: string[] | null, first: string, last: string, includeTentative: boolean, now: Date): SqlQuery {
+  return {
+    text: `WITH p AS (
   SELECT id, created_at, rent_period, today,
     CASE WHEN rent_pricing_definition = 'services' THEN cooldown_time END AS product_cooldown,
     CASE WHEN today <= $3::date THEN daterange(greatest($2::date, today), $3::date, '[]') ELSE 'empty' END AS visible
   FROM api.products CROSS JOIN LATERAL (SELECT ($5::timestamptz AT TIME ZONE timezone)::date AS today) AS local
   WHERE deleted_at IS NULL AND ($1::uuid[] IS NULL OR id = ANY ($1::uuid[]))
-)`;
-
-/** The governing configurations (`configurations`) and per-date overrides (`overrides`) of [$2, $3], as JSON per product. */
-const CONFIGURATIONS_CTES = `cfg AS (
+), cfg AS (
   ${governingConfigurations('c.product_id IN (SELECT id FROM p)', '$2::date', '$3::date', `c.id,
     to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
     c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time,
@@ -24,63 +24,7 @@ const CONFIGURATIONS_CTES = `cfg AS (
      WHERE (r ->> 'duration')::integer <= greatest(c.min_duration, 1)) AS rate`)}
 ), ov AS (
   ${dateOverrides((column) => `${column} IN (SELECT id FROM p)`, '$2::date', '$3::date')}
-), governing AS (
-  SELECT product_id, json_agg(json_build_object('id', id, 'check_in_days', check_in_days,
-     'checkout_days', checkout_days, 'min_duration', min_duration, 'max_duration', max_duration,
-     'min_advance', min_advance, 'max_advance', max_advance, 'cooldown_time', cooldown_time, 'rate', rate,
-     'dates', (SELECT json_agg(json_build_array(lower(r)::text, upper(r)::text)) FROM unnest(governs) AS r))) AS configurations
-  FROM cfg WHERE NOT isempty(governs)
-  GROUP BY product_id
-), overrides AS (
-  SELECT product_id, json_agg(json_build_array(date::text, rate, min_duration) ORDER BY date) AS overrides
-  FROM ov WHERE NOT closed AND (rate IS NOT NULL OR min_duration IS NOT NULL)
-  GROUP BY product_id
-)`;
-
-/** Codes of the categories in `IndexedTimelineRow.codes`, one character per date. */
-export const CATEGORY_CODES = { x: 'past', b: 'booked', t: 'tentative', k: 'blocked', p: 'padding', o: 'open', c: 'closed' } as const;
-
-/**
- * One statement over the availability index: per product, the category of every date of [first, last] as one
- * character each (`CATEGORY_CODES`, null when the index holds none of them), and — only when `withConfigurations` —
- * its governing configurations and per-date overrides (`[]` otherwise). `includeTentative` false leaves TENTATIVE
- * bookings out (their dates are open or closed). The caller checks that the codes cover the whole window.
- */
-export function indexedAvailabilityQuery(
-  productIds: string[] | null, first: string, last: string, includeTentative: boolean, withConfigurations: boolean, now: Date,
-): SqlQuery {
-  return {
-    text: `WITH ${PRODUCTS_CTE}, codes AS (
-  SELECT d.product_id, string_agg(CASE
-      WHEN d.date < p.today THEN 'x'
-      WHEN d.covers & 1 <> 0 THEN 'b'
-      WHEN d.covers & 2 <> 0 AND $4 THEN 't'
-      WHEN d.covers & 4 <> 0 THEN 'k'
-      WHEN d.covers & 8 <> 0 OR (d.covers & 16 <> 0 AND $4) THEN 'p'
-      WHEN d.covers & 32 <> 0 OR (d.covers & 64 <> 0 AND $4) THEN 'k'
-      WHEN d.governed THEN 'o' ELSE 'c' END, '' ORDER BY d.date) AS codes
-  FROM p JOIN staykit_internal.availability_days AS d ON d.product_id = p.id
-  WHERE d.date >= $2::date AND d.date <= $3::date
-  GROUP BY d.product_id
-)${withConfigurations ? `, ${CONFIGURATIONS_CTES}` : ''}
-SELECT p.id AS product_id, p.rent_period, p.product_cooldown, p.today::text AS today, codes.codes,
-  ${withConfigurations ? `coalesce(governing.configurations, '[]') AS configurations, coalesce(overrides.overrides, '[]') AS overrides`
-    : `'[]'::json AS configurations, '[]'::json AS overrides`}
-FROM p LEFT JOIN codes ON codes.product_id = p.id
-  ${withConfigurations ? 'LEFT JOIN governing ON governing.product_id = p.id LEFT JOIN overrides ON overrides.product_id = p.id' : ''}
-ORDER BY p.created_at, p.id`,
-    values: [productIds, first, last, includeTentative, now.toISOString()],
-  };
-}
-
-/**
- * One statement computed from the events: per product, the categories of [first, last] as consecutive ranges, its
- * governing configurations and its per-date overrides (a closed date is a closed category). `now` fixes "today"
- * in each product's time zone. Its size follows the number of events and configurations, not products × days.
- */
-export function availabilityQuery(productIds: string[] | null, first: string, last: string, includeTentative: boolean, now: Date): SqlQuery {
-  return {
-    text: `WITH ${PRODUCTS_CTE}, ${CONFIGURATIONS_CTES}, ev AS (
+), ev AS (
   -- Blocking events never overlap one another, padding included (calendar_events_no_overlap).
   SELECT e.product_id, piece.category, piece.dates
   FROM p CROSS JOIN LATERAL ${blockingEventsOf('p.id', '$2::date', '$3::date + 1')} AS e
@@ -118,6 +62,17 @@ export function availabilityQuery(productIds: string[] | null, first: string, la
 ), timeline AS (
   SELECT product_id, json_agg(json_build_array(lower(dates)::text, upper(dates)::text, category) ORDER BY lower(dates)) AS categories
   FROM pieces GROUP BY product_id
+), governing AS (
+  SELECT product_id, json_agg(json_build_object('id', id, 'check_in_days', check_in_days,
+     'checkout_days', checkout_days, 'min_duration', min_duration, 'max_duration', max_duration,
+     'min_advance', min_advance, 'max_advance', max_advance, 'cooldown_time', cooldown_time, 'rate', rate,
+     'dates', (SELECT json_agg(json_build_array(lower(r)::text, upper(r)::text)) FROM unnest(governs) AS r))) AS configurations
+  FROM cfg WHERE NOT isempty(governs)
+  GROUP BY product_id
+), overrides AS (
+  SELECT product_id, json_agg(json_build_array(date::text, rate, min_duration) ORDER BY date) AS overrides
+  FROM ov WHERE NOT closed AND (rate IS NOT NULL OR min_duration IS NOT NULL)
+  GROUP BY product_id
 )
 SELECT p.id AS product_id, p.rent_period, p.product_cooldown, p.today::text AS today, timeline.categories,
   coalesce(governing.configurations, '[]') AS configurations, coalesce(overrides.overrides, '[]') AS overrides

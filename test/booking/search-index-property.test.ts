@@ -3,9 +3,8 @@
  * random calendars (a parent unit with two children, a standalone unit, a daily unit priced by services) with random
  * configurations, events and closed dates, then random changes (events moved, cancelled, deleted; configurations
  * changed or deleted; dates closed and reopened; cooldowns changed; a child moved out of or into its parent). After
- * them, the stored index equals the index computed afresh, POST /v1/search (which rules units out by the index)
- * answers what the full computation of every unit answers, for random stays and show options, and GET
- * /v1/availability (read from the index) answers what the statement computing it from the events answers.
+ * them, the stored index equals the index computed afresh, and POST /v1/search (which rules units out by the index)
+ * answers what the full computation of every unit answers, for random stays and show options.
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +16,6 @@ import { createOrganization } from '../support/app.js';
 import { addDays } from '../../src/common/dates.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { evaluateSearch, loadSearchContext, parseSearchInput } from '../../src/booking/search.js';
-import { availability, parseAvailabilityQuery } from '../../src/booking/availability.js';
 import { client, fixtures, startBookingApp, NOW } from './support.js';
 
 const BASE = '2027-02-20'; // NOW is 2027-03-01: stays before and after today
@@ -40,9 +38,6 @@ interface SearchCase {
   showBookedAs: 'booked' | 'unavailable';
   showClosedAs: 'closed' | 'unavailable';
   showPendingAs: 'CANCELLED' | 'TENTATIVE' | 'CONFIRMED';
-  /** The /availability window's length. */
-  days: number;
-  withDays: boolean;
 }
 
 /** 0 parent, 1 and 2 its children, 3 standalone, 4 daily and priced by services (its own cooldown). */
@@ -85,8 +80,6 @@ const searchCase = fc.record({
   showBookedAs: fc.constantFrom<SearchCase['showBookedAs']>('booked', 'unavailable'),
   showClosedAs: fc.constantFrom<SearchCase['showClosedAs']>('closed', 'unavailable'),
   showPendingAs: fc.constantFrom<SearchCase['showPendingAs']>('CANCELLED', 'TENTATIVE', 'CONFIRMED'),
-  days: fc.integer({ min: 1, max: 70 }),
-  withDays: fc.boolean(),
 });
 const testCase = fc.record({
   configurations: fc.array(configuration, { minLength: 1, maxLength: 7 }),
@@ -234,18 +227,6 @@ forEachBackend('The availability index equals the computation it replaces', (ctx
           return { result: context ? await evaluateSearch(tx, input, NOW, context, new Map()) : [], rollback: true };
         });
         assert.deepEqual(response.json(), JSON.parse(JSON.stringify(reference)), JSON.stringify(body));
-
-        // /availability over the same dates (and past them), every unit, from the index and computed from the events.
-        const parameters: Record<string, string> = {
-          start: date(s.start), end: date(s.start + s.days), show_booked_as: s.showBookedAs, show_closed_as: s.showClosedAs,
-          show_pending_as: s.showPendingAs, ...(s.withDays ? { include: 'days' } : {}),
-        };
-        const calendar = await api.get(`/v1/availability?${new URLSearchParams(parameters).toString()}`);
-        assert.equal(calendar.statusCode, 200, calendar.body);
-        const computed = await inTenantTransaction(ctx.db, principal, async (tx) => ({
-          result: await availability(tx, parseAvailabilityQuery(parameters), NOW, false), rollback: true,
-        }));
-        assert.deepEqual(calendar.json(), JSON.parse(JSON.stringify(computed)), JSON.stringify(parameters));
       }
     }), fuzzParameters(30));
   });

@@ -13,7 +13,7 @@ import type { EngineOptions, Plan } from './plan/types.js';
 export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Buffer | undefined;
   /** True when the transaction must be rolled back (tx=rollback, or an error). */
   rollback: boolean;
 }
@@ -24,8 +24,8 @@ export interface ExecutedStatement {
   pageTotal: number;
   /** All matching rows, when counted. */
   total: number | undefined;
-  /** The body PostgreSQL built, in the plan's media type. */
-  body: string;
+  /** The body PostgreSQL built, in the plan's media type (its bytes, on PostgreSQL). */
+  body: string | Buffer;
   /** Rows an insert added (not updated by merge-duplicates), when the statement reports it. */
   inserted: number | undefined;
   /** Rows a PATCH or DELETE changed, when the statement reports it (the page may leave some out: `!inner` embeds). */
@@ -142,7 +142,7 @@ function mutationResponse(
   if (plan.type === 'insert') {
     headers['Content-Range'] = contentRange(1, 0, counted);
     if (prefs.return === 'headers-only' && pageTotal === 1 && plan.table.primaryKey.length > 0) {
-      const rows = JSON.parse(body) as Record<string, unknown>[];
+      const rows = JSON.parse(String(body)) as Record<string, unknown>[];
       if (rows[0]) headers['Location'] = locationFor(options.basePath, plan.table.name, rows[0]);
     }
     const applied = preferenceApplied(

@@ -23,10 +23,13 @@ export type { EngineOptions } from './plan/types.js';
 interface ResultRow {
   total: number | string | null;
   page_total: number | string;
-  body: string | null;
+  body: string | Buffer | null;
   inserted?: number | string | null;
   affected?: number | string | null;
 }
+
+/** The body goes out as the bytes PostgreSQL sent (src/db/column-bytes.ts). */
+const BODY_BYTES = { bytes: ['body'] };
 
 async function plannedCount(tx: Queryable, statement: Statement): Promise<number | undefined> {
   if (!statement.countText) return undefined;
@@ -83,8 +86,8 @@ async function execute(
   let row: ResultRow | undefined;
   try {
     const result = last && tx.queryAndCommit
-      ? await tx.queryAndCommit<ResultRow>(statement.text, statement.values)
-      : await tx.query<ResultRow>(statement.text, statement.values);
+      ? await tx.queryAndCommit<ResultRow>(statement.text, statement.values, BODY_BYTES)
+      : await tx.query<ResultRow>(statement.text, statement.values, BODY_BYTES);
     row = result.rows[0];
   } catch (error) {
     throw fromDatabaseError(error);

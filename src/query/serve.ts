@@ -85,7 +85,7 @@ function rewriteRepresentation(response: EngineResponse, change: (rows: JsonRow[
   if (response.status >= 300 || response.body === undefined || (type !== JSON_CONTENT_TYPE && type !== OBJECT_CONTENT_TYPE)) {
     return response;
   }
-  const value = JSON.parse(response.body) as JsonRow | JsonRow[];
+  const value = JSON.parse(String(response.body)) as JsonRow | JsonRow[];
   change(Array.isArray(value) ? value : [value]);
   return { ...response, body: JSON.stringify(value) };
 }

@@ -152,8 +152,8 @@ forEachBackend('scopes through embeds', (ctx) => {
         );
         return { result, rollback: true };
       });
-      assert.equal(response.status, 200, response.body);
-      assert.deepEqual(JSON.parse(response.body ?? ''), [{ id: bookingId, contact_bookings: [], organizations: null }]);
+      assert.equal(response.status, 200, String(response.body));
+      assert.deepEqual(JSON.parse(String(response.body ?? '')), [{ id: bookingId, contact_bookings: [], organizations: null }]);
     });
 
     it('has the read-scope policy on every table of the api schema', async () => {

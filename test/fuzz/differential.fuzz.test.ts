@@ -239,8 +239,8 @@ forEachBackend('differential: filters against a TypeScript reference', (ctx) => 
           await ctx.db.transaction(async (tx) => {
             await tx.query('INSERT INTO fuzzdiff.items SELECT * FROM json_populate_recordset(NULL::fuzzdiff.items, $1::json)', [JSON.stringify(items)]);
             const response = await runRequest(tx, { method: 'GET', path: 'items', query: qs, headers: {}, body: undefined }, cache, OPTIONS);
-            if (response.status !== 200) failure = `${response.status} ${response.body}`;
-            else ids = (JSON.parse(response.body ?? '[]') as { id: number }[]).map((row) => row.id);
+            if (response.status !== 200) failure = `${response.status} ${String(response.body)}`;
+            else ids = (JSON.parse(String(response.body ?? '[]')) as { id: number }[]).map((row) => row.id);
             throw new Rollback();
           });
         } catch (error) {

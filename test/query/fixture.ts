@@ -116,7 +116,9 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   basePath: '',
 };
 
-export interface ClientResponse extends EngineResponse {
+/** The engine's answer with its body as text (on PostgreSQL the engine hands over the bytes PostgreSQL sent). */
+export interface ClientResponse extends Omit<EngineResponse, 'body'> {
+  body: string | undefined;
   json: unknown;
   statements: string[];
 }
@@ -163,8 +165,9 @@ export function engineClient(getDb: () => Database, getCache: () => SchemaCache)
     const result = response as EngineResponse;
     let json: unknown;
     const contentType = result.headers['Content-Type'] ?? '';
-    if (result.body !== undefined && result.body !== '' && contentType.includes('json')) json = JSON.parse(result.body);
-    return { ...result, json, statements };
+    const text = result.body === undefined ? undefined : String(result.body);
+    if (text !== undefined && text !== '' && contentType.includes('json')) json = JSON.parse(text);
+    return { ...result, body: text, json, statements };
   };
 }
 

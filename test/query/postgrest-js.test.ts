@@ -37,7 +37,7 @@ forEachBackend('postgrest-js against the engine', (ctx) => {
     }
     const result = response as NonNullable<typeof response>;
     const nullBody = result.status === 204 || result.body === undefined;
-    return new Response(nullBody ? null : result.body, { status: result.status, headers: result.headers });
+    return new Response(nullBody ? null : String(result.body), { status: result.status, headers: result.headers });
   };
   const client = () => new PostgrestClient('http://engine.test/rest', { fetch: fetchAdapter as typeof fetch });
 

@@ -25,8 +25,8 @@ export default {
   },
   coverageAnalysis: 'perTest',
   // Mutants that do not compile are dropped before any test runs. The checker type-checks src/ alone: the whole
-  // project (tests included) made it three times slower, and the checker is what a full run waits on. Incremental
-  // runs of scripts/mutation-run.js turn it off (`--checkers ''`; see there why).
+  // project (tests included) made it three times slower, and the checker is what a full run waits on. An incremental
+  // run of scripts/mutation-run.js in which nothing has changed turns it off (`--checkers ''`; see there why).
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.stryker.json',
   // Two type-checker processes and one test runner while mutants are being checked, then three test runners.

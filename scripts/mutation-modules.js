@@ -81,7 +81,7 @@ export const MUTATION_MODULES = [
     // limit), the query string, order and select, which are not mutated yet: filter.ts alone adds about 340 mutants,
     // more than a first full run fitted on the shared 2-core machine (add it with `npm run mutate -- query-parse`).
     mutate: ['src/query/parse/regex-safety.ts'],
-    tests: ['test/query/regex-safety.test.ts', 'test/query/parse.unit.test.ts'],
+    tests: ['test/query/regex-safety.test.ts', 'test/query/parse.unit.test.ts', 'test/query/regex-brackets.unit.test.ts'],
     // 67.70 % on the baseline run of 2026-11-25 (161 valid mutants; see docs/testing.md).
     threshold: 67,
   },

@@ -73,7 +73,7 @@ describe('query string', () => {
 
   it('a logic tree after an embed path, negated or not', () => {
     const q = parseQueryString('rel.not.and=(a.eq.1)&rel.or=(b.eq.2)&not.rel.or=(c.eq.3)', { isRpc: false });
-    assert.deepEqual(q.logic.map(({ path, tree }) => [path, tree.type === 'expr' && tree.operator, tree.negated]), [
+    assert.deepEqual(q.logic.map(({ path, tree }) => [path, tree.type === 'expr' && tree.operator, tree.type === 'expr' && tree.negated]), [
       [['rel'], 'and', true],
       [['rel'], 'or', false],
       [['not', 'rel'], 'or', false],

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { columnSql, conditionSql, jsonPathSql, mentionsEmbed, operationSql } from '../../src/query/sql/condition.js';
-import { Params, qualified, quoteIdent, safeTypeName } from '../../src/query/sql/quote.js';
+import { Params, qualified, safeTypeName } from '../../src/query/sql/quote.js';
 import { parseFilterValue } from '../../src/query/parse/filter.js';
 import type { ColumnExpr, Condition } from '../../src/query/plan/types.js';
 import type { Routine } from '../../src/schema/index.js';

@@ -71,8 +71,8 @@ export const MUTATION_MODULES = [
     // minute per mutant; the unit file runs them on a bare Fastify app in seconds.
     mutate: ['src/limits/auth-failures.ts', 'src/limits/rate-limit-headers.ts', 'src/limits/rate-limit-key.ts', 'src/limits/rate-limit.ts'],
     tests: ['test/limits/limits.unit.test.ts', 'test/limits/rate-limit-policies.unit.test.ts'],
-    // 83.78 % on the baseline run of 2026-11-25 (111 valid mutants; see docs/testing.md).
-    threshold: 83,
+    // 87.39 % on 2026-11-25 (111 valid mutants; 83.78 % on the first run; see docs/testing.md).
+    threshold: 87,
   },
   {
     name: 'query-parse',

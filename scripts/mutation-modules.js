@@ -21,7 +21,8 @@ export const MUTATION_MODULES = [
       'test/booking/stay-rules.unit.test.ts',
       'test/booking/pricing.unit.test.ts',
     ],
-    threshold: 0,
+    // 93.8 % on the baseline run of 2026-11-25 at 8c89f27 (599 valid mutants).
+    threshold: 93,
   },
   {
     name: 'auth',

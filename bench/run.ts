@@ -9,7 +9,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { openPostgres } from '../src/db/postgres.js';
 import { openPGlite } from '../src/db/pglite.js';
 import { migrate } from '../src/db/migrate.js';
@@ -19,6 +18,7 @@ import { loadSchemaCache, type SchemaCache } from '../src/schema/index.js';
 import { API_ROLE } from '../src/transaction/tenant-transaction.js';
 import { UsageError } from '../src/cli/support/usage-error.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
+import { adminQuery } from './admin-query.js';
 import { generateDataset, type Dataset, type DatasetSize } from './dataset.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { engineStatement, type CapturedStatement } from './engine-sql.js';
@@ -50,16 +50,6 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
-}
-
-async function adminQuery(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 async function reachable(adminUrl: string): Promise<string | undefined> {

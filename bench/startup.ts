@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { adminQuery } from './admin-query.js';
 import { startChildServer, type ServerProcess } from '../test/support/server-process.js';
 
 /** Seconds a warm server is left alone after its requests before its memory is read. */
@@ -98,16 +98,6 @@ function runNode(args: string[], env: Record<string, string>): Promise<string> {
     child.on('error', fail);
     child.on('close', (code) => (code === 0 ? done(output) : fail(new Error(`node ${args.join(' ')} exited with ${code}: ${output.trim().split('\n').slice(-3).join(' ')}`))));
   });
-}
-
-async function adminQuery(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 class StartupRun {

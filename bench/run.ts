@@ -23,6 +23,7 @@ import { generateDataset, type Dataset, type DatasetSize } from './dataset.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { engineStatement, type CapturedStatement } from './engine-sql.js';
 import { directLoad, httpLoad, type LoadResult } from './load.js';
+import { measureCpu, type BackendPids, type CpuSplit } from './cpu.js';
 import { renderReport, type BackendReport, type ScenarioResult, type WebhookResult } from './report.js';
 import { parseBenchArguments, pgliteSize, type BenchOptions } from './options.js';
 import { renderScaleOut, scaleOutFailed, scaleOutRuns } from './scale-out.js';
@@ -167,19 +168,42 @@ async function warmUp(server: ServerProcess, dataset: Dataset, scenario: Scenari
     .catch(() => undefined);
 }
 
-async function apiRun(server: ServerProcess, dataset: Dataset, scenario: Scenario, options: BenchOptions, runSeconds: number, log: Log) {
+/** The PostgreSQL backends serving the benchmark's database (other databases' work on the machine is not counted). */
+function backendPidsOf(db: Database): BackendPids {
+  return async () =>
+    (
+      await db.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      )
+    ).rows.map((row) => row.pid);
+}
+
+async function apiRun(
+  server: ServerProcess, dataset: Dataset, scenario: Scenario, options: BenchOptions, runSeconds: number, log: Log,
+  backendPids: BackendPids | undefined,
+) {
   const connections = scenario.connections ?? options.connections;
   log(`  ${scenario.name}: API …`);
   await warmUp(server, dataset, scenario);
-  const api = await httpLoad(server.url, dataset.apiKey, scenario, connections, runSeconds);
+  const { result: api, cpu } = await measureCpu(
+    server.child.pid, backendPids, () => httpLoad(server.url, dataset.apiKey, scenario, connections, runSeconds), (load) => load.requests,
+  );
   log(` ${api.requestsPerSecond.toFixed(1)} req/s, p99 ${api.p99.toFixed(1)} ms${api.errors > 0 ? `, errors: ${api.errorKinds}` : ''}`);
-  return { api, connections };
+  return { api, connections, cpu };
 }
 
-function result(scenario: Scenario, api: LoadResult, direct: LoadResult | undefined, connections: number, notes: string[]): ScenarioResult {
-  if (api.errors > 0) notes.push(`API errors: ${api.errorKinds}`);
-  if (direct && direct.errors > 0) notes.push(`direct errors: ${direct.errorKinds}`);
-  return { name: scenario.name, api, direct, target: scenario.target, connections, latencyTarget: scenario.latencyTarget, notes };
+interface SideOutcome {
+  load: LoadResult;
+  cpu: CpuSplit | undefined;
+}
+
+function result(scenario: Scenario, api: SideOutcome, direct: SideOutcome | undefined, connections: number, notes: string[]): ScenarioResult {
+  if (api.load.errors > 0) notes.push(`API errors: ${api.load.errorKinds}`);
+  if (direct && direct.load.errors > 0) notes.push(`direct errors: ${direct.load.errorKinds}`);
+  return {
+    name: scenario.name, api: api.load, direct: direct?.load, target: scenario.target, connections, latencyTarget: scenario.latencyTarget, notes,
+    apiCpu: api.cpu, directCpu: direct?.cpu,
+  };
 }
 
 async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutcome> {
@@ -219,18 +243,21 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
         const notes: string[] = [];
         const busy = await settle(server, db, dataset);
         if (busy) notes.push(`API side ${busy}`);
-        const { api, connections } = await apiRun(server, dataset, scenario, options, options.seconds, log);
-        let directResult: LoadResult | undefined;
+        const { api, connections, cpu } = await apiRun(server, dataset, scenario, options, options.seconds, log, backendPidsOf(db));
+        let directSide: SideOutcome | undefined;
         if (statement) {
           const stillBusy = await settle(server, db, dataset);
           if (stillBusy) notes.push(`direct side ${stillBusy}`);
           log(' — direct …');
-          directResult = await directLoad(direct, principalOf(dataset), statement, connections, options.seconds);
-          log(` ${directResult.requestsPerSecond.toFixed(1)} req/s`);
+          const measured = await measureCpu(
+            server.child.pid, backendPidsOf(db), () => directLoad(direct, principalOf(dataset), statement, connections, options.seconds), (load) => load.requests,
+          );
+          directSide = { load: measured.result, cpu: measured.cpu };
+          log(` ${measured.result.requestsPerSecond.toFixed(1)} req/s`);
         }
         log('\n');
-        if (failedResult(api) || (directResult?.errors ?? 0) > 0) failed = true;
-        results.push(result(scenario, api, directResult, connections, notes));
+        if (failedResult(api) || (directSide?.load.errors ?? 0) > 0) failed = true;
+        results.push(result(scenario, { load: api, cpu }, directSide, connections, notes));
       }
       // PostGraphile v4 on the same database, and the reference page: on a full run, or --only naming them.
       if (peerWanted(options.only)) {
@@ -300,12 +327,12 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     }
     const server = await startServerProcess({ DATA_DIR: dataDir, STAYKIT_RATE_LIMIT: '100000000', STAYKIT_RATE_LIMIT_BURST: '100000000' });
     const setupSeconds = seconds(started);
-    const apiResults: { api: LoadResult; connections: number; notes: string[] }[] = [];
+    const apiResults: { api: LoadResult; connections: number; cpu: CpuSplit | undefined; notes: string[] }[] = [];
     let peak: number | undefined;
     try {
       for (const { scenario } of planned) {
         const busy = await settle(server, undefined, dataset);
-        const run = await apiRun(server, dataset, scenario, options, options.pgliteSeconds, log);
+        const run = await apiRun(server, dataset, scenario, options, options.pgliteSeconds, log, undefined);
         apiResults.push({ ...run, notes: busy ? [`API side ${busy}`] : [] });
         log('\n');
       }
@@ -319,15 +346,19 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     db = await openPGlite(dataDir);
     try {
       for (const [i, { scenario, statement }] of planned.entries()) {
-        const { api, connections, notes } = apiResults[i]!;
-        let directResult: LoadResult | undefined;
+        const { api, connections, cpu, notes } = apiResults[i]!;
+        let directSide: SideOutcome | undefined;
         if (statement) {
           log(`  ${scenario.name}: direct …`);
-          directResult = await directLoad(db, principalOf(dataset), statement, connections, options.pgliteSeconds);
-          log(` ${directResult.requestsPerSecond.toFixed(1)} req/s\n`);
+          // PGlite runs in this process here: its CPU is in the driver's figure.
+          const measured = await measureCpu(
+            undefined, undefined, () => directLoad(db, principalOf(dataset), statement, connections, options.pgliteSeconds), (load) => load.requests,
+          );
+          directSide = { load: measured.result, cpu: measured.cpu };
+          log(` ${measured.result.requestsPerSecond.toFixed(1)} req/s\n`);
         }
-        if (failedResult(api) || (directResult?.errors ?? 0) > 0) failed = true;
-        results.push(result(scenario, api, directResult, connections, notes));
+        if (failedResult(api) || (directSide?.load.errors ?? 0) > 0) failed = true;
+        results.push(result(scenario, { load: api, cpu }, directSide, connections, notes));
       }
     } finally {
       await db.close();

@@ -63,8 +63,8 @@ export interface ComposedMessage extends RenderedMessage {
 }
 
 /** Throws liquidjs's error when the template does not render (only possible for one written around the API). */
-export function composeMessage(template: StoredTemplate, record: BookingRecord, publicUrl: string, now: Date): ComposedMessage {
-  const rendered = renderMessage(contentOf(template), record, publicUrl);
+export async function composeMessage(template: StoredTemplate, record: BookingRecord, publicUrl: string, now: Date): Promise<ComposedMessage> {
+  const rendered = await renderMessage(contentOf(template), record, publicUrl);
   const attachments: MailAttachment[] = (template.attachments ?? []).map((file) => ({
     filename: file.filename, contentType: file.content_type ?? 'application/octet-stream', content: file.content.replace(/\s+/g, ''),
   }));

@@ -5,14 +5,17 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { loadNodemailer } from './nodemailer.js';
 import type { Mailer, OutgoingMail, SendOutcome } from './mailer.js';
 
 export function createOutboxFolderMailer(folder: string): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  // Made with the first message: a server whose automations never send one never loads nodemailer.
+  let transport: Transporter | undefined;
   return {
     destination: folder,
     async send(mail: OutgoingMail): Promise<SendOutcome> {
+      transport ??= (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
       const info = await transport.sendMail({
         messageId: mail.messageId,
         from: mail.from,
@@ -31,6 +34,6 @@ export function createOutboxFolderMailer(folder: string): Mailer {
       await rename(`${path}.tmp`, path);
       return { kind: 'sent', response: `written to ${path}` };
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
   };
 }

@@ -66,7 +66,7 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
     if (!template) throw notFound(`No template ${emailTemplateId ?? messageTemplateId}`);
     let composed;
     try {
-      composed = composeMessage(template, record, config.publicUrl, now());
+      composed = await composeMessage(template, record, config.publicUrl, now());
     } catch (error) {
       throw apiError('SK680', { params: { field: 'The template', message: (error as Error).message } });
     }

@@ -4,7 +4,8 @@
  * decides: 2xx sent, 4xx retried, 5xx failed for good; no answer within the timeout, or a lost connection, retried.
  * SMTP_URL is the operator's setting, not a tenant's, so the outbound address guard does not apply to it.
  */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { loadNodemailer } from './nodemailer.js';
 import type { Mailer, OutgoingMail, SendOutcome } from './mailer.js';
 
 interface SmtpError extends Error {
@@ -34,17 +35,22 @@ export function destinationOf(url: string): string {
 }
 
 export function createSmtpMailer(url: string, timeoutMs: number): Mailer {
-  const transport = nodemailer.createTransport({
-    url,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  // Made with the first message: a server whose automations never send one never loads nodemailer.
+  let transport: Transporter | undefined;
+  const transportNow = async () => {
+    transport ??= (await loadNodemailer()).createTransport({
+      url,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    });
+    return transport;
+  };
   return {
     destination: destinationOf(url),
     async send(mail: OutgoingMail): Promise<SendOutcome> {
       try {
-        const info = await transport.sendMail({
+        const info = await (await transportNow()).sendMail({
           messageId: mail.messageId,
           from: mail.from,
           replyTo: mail.replyTo,
@@ -60,6 +66,6 @@ export function createSmtpMailer(url: string, timeoutMs: number): Mailer {
         return classifySmtpError(error);
       }
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
   };
 }

@@ -11,13 +11,13 @@ import { checkTemplateText } from './render.js';
 const TEXT_FIELDS = ['subject', 'body'] as const;
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
-function checkTexts(row: JsonRow): void {
+async function checkTexts(row: JsonRow): Promise<void> {
   for (const field of TEXT_FIELDS) {
     const value = row[field];
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue; // the database's CHECK answers
     for (const [language, text] of Object.entries(value as Record<string, unknown>)) {
       if (typeof text !== 'string') continue;
-      const problem = checkTemplateText(text);
+      const problem = await checkTemplateText(text);
       if (!problem) continue;
       throw apiError('SK680', {
         params: { field: `${field}.${language}`, message: problem.message },
@@ -48,7 +48,7 @@ function checkAttachments(row: JsonRow): void {
 export function templateWriteHook(): WriteHook {
   return async ({ rows }) => {
     for (const row of rows) {
-      checkTexts(row);
+      await checkTexts(row);
       checkAttachments(row);
     }
     return undefined;

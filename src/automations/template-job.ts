@@ -35,7 +35,7 @@ export async function runTemplateJob(job: ClaimedJob, runtime: AutomationRuntime
 
     let composed: ComposedMessage;
     try {
-      composed = composeMessage(template, record, runtime.publicUrl, runtime.now());
+      composed = await composeMessage(template, record, runtime.publicUrl, runtime.now());
     } catch (error) {
       return skip(tx, job, runtime, `the template does not render: ${(error as Error).message}`);
     }

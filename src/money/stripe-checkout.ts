@@ -32,9 +32,10 @@ export async function nextPayablePayment(db: Queryable, organizationId: string, 
 export async function createCheckoutSession(
   db: Queryable, stripe: StripeClientFactory, account: StripeAccount, payment: PayablePayment,
 ): Promise<string> {
+  const client = await stripe(account.secretKey);
   let session;
   try {
-    session = await stripe(account.secretKey).checkout.sessions.create({
+    session = await client.checkout.sessions.create({
       mode: 'payment',
       success_url: account.successUrl,
       cancel_url: account.cancelUrl,

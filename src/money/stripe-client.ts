@@ -1,15 +1,16 @@
 /**
  * A Stripe client for one organization's secret key, through the official `stripe` package. STAYKIT_STRIPE_API_URL
  * points the SDK elsewhere (its host/port/protocol options): the tests' local Stripe-speaking server, a mock in
- * development; unset, it talks to api.stripe.com.
+ * development; unset, it talks to api.stripe.com. The SDK is loaded with the first client (stripe-sdk.ts).
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { loadStripe } from './stripe-sdk.js';
 
-export type StripeClientFactory = (secretKey: string) => Stripe;
+export type StripeClientFactory = (secretKey: string) => Promise<Stripe>;
 
 export function stripeClientFactory(apiUrl: string | undefined): StripeClientFactory {
   const target = apiUrl ? new URL(apiUrl) : undefined;
-  return (secretKey) => new Stripe(secretKey, {
+  return async (secretKey) => new (await loadStripe())(secretKey, {
     maxNetworkRetries: 1,
     timeout: 10_000,
     ...(target ? {

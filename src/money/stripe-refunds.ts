@@ -4,11 +4,11 @@
  * idempotency key (a retry never refunds twice), then marked refunded — or failed, with Stripe's reason — with
  * Stripe's refund id as its provider reference. Run after each POST /v1/refunds, and by the background workers for those Stripe could not take at once.
  */
-import Stripe from 'stripe';
 import type { Database } from '../db/types.js';
 import type { WorkerLogger } from '../observability/index.js';
 import { loadStripeAccount } from './stripe-accounts.js';
 import type { StripeClientFactory } from './stripe-client.js';
+import { loadStripe } from './stripe-sdk.js';
 
 interface DueRefund {
   id: string;
@@ -36,8 +36,9 @@ export async function executeStripeRefunds(
     for (const refund of rows) {
       const account = await loadStripeAccount(tx, serverSecret, refund.organization_id);
       if (!account) continue;
+      const client = await stripe(account.secretKey);
       try {
-        const done = await stripe(account.secretKey).refunds.create(
+        const done = await client.refunds.create(
           { payment_intent: refund.payment_intent, amount: refund.amount, metadata: { refund_id: refund.id } },
           { idempotencyKey: `staykit-refund-${refund.id}` },
         );
@@ -46,8 +47,9 @@ export async function executeStripeRefunds(
       } catch (error) {
         // Stripe unreachable, overloaded or failing itself: the refund stays pending for the next try (same
         // idempotency key). Stripe refusing it (already refunded, too much): failed, with Stripe's reason.
-        if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeRateLimitError
-          || error instanceof Stripe.errors.StripeAPIError) continue;
+        const { errors } = await loadStripe(); // loaded already: `client` came from it
+        if (error instanceof errors.StripeConnectionError || error instanceof errors.StripeRateLimitError
+          || error instanceof errors.StripeAPIError) continue;
         const reason = error instanceof Error ? error.message : 'unknown error';
         await tx.query(`UPDATE api.refunds SET status = 'failed', reason = left(reason || ' (Stripe: ' || $2 || ')', 1000) WHERE id = $1`, [refund.id, reason]);
       }

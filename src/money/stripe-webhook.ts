@@ -6,10 +6,11 @@
  * completed and paid, or async_payment_succeeded → paid (at the event's time); async_payment_failed → failed;
  * expired → expired. The database does the rest (payments.paid webhook, confirming a request booking).
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Database, Queryable } from '../db/types.js';
 import { stripeSignatureInvalid } from './errors.js';
 import { loadStripeAccount } from './stripe-accounts.js';
+import { loadStripe } from './stripe-sdk.js';
 
 export interface StripeEventOutcome {
   received: true;
@@ -55,9 +56,10 @@ export async function receiveStripeEvent(
 ): Promise<StripeEventOutcome> {
   const account = await loadStripeAccount(db, serverSecret, organizationId);
   if (!account || !signature) throw stripeSignatureInvalid();
+  const { webhooks } = await loadStripe();
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(rawBody, signature, account.webhookSecret);
+    event = webhooks.constructEvent(rawBody, signature, account.webhookSecret);
   } catch {
     throw stripeSignatureInvalid();
   }

@@ -180,21 +180,58 @@ async function seedBookings(
   return bookings.length;
 }
 
-/** Creates the demo organization and a read/write key for it, all in one transaction. */
-export async function seedDemoOrganization(db: Database, name = 'Seaside Stays (demo)'): Promise<SeededOrganization> {
+/** The organization, its catalogue, its key and the demo login: everything but the bookings. */
+async function seedOrganization(tx: Transaction, name: string, random: () => number) {
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO api.organizations (name, currency, timezone) VALUES ($1, 'EUR', 'Europe/Amsterdam') RETURNING id`,
+    [name],
+  );
+  const organizationId = rows[0]!.id;
+  await actAs(tx, organizationId);
+  const catalogue = await seedCatalogue(tx, random, new Date().getUTCFullYear());
+  const key = await createApiKey(tx, { organizationId, name: 'demo', scopes: ['read', 'write'], expiresAt: null });
+  const dashboardLogin = await addDemoUser(tx, organizationId);
+  const seeded = { organization_id: organizationId, api_key: key.api_key, key_id: key.key_id, products: catalogue.products.length, dashboard_login: dashboardLogin };
+  return { seeded, catalogue };
+}
+
+/** Rows below take organization_id from this setting, exactly as API requests do. */
+async function actAs(tx: Transaction, organizationId: string): Promise<void> {
+  await tx.query(`SELECT set_config('staykit.organization_id', $1, true)`, [organizationId]);
+}
+
+const DEMO_NAME = 'Seaside Stays (demo)';
+const DEMO_SEED = 20_261_122;
+
+/** Creates the demo organization, its bookings and a read/write key for it, all in one transaction. */
+export async function seedDemoOrganization(db: Database, name = DEMO_NAME): Promise<SeededOrganization> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string }>(
-      `INSERT INTO api.organizations (name, currency, timezone) VALUES ($1, 'EUR', 'Europe/Amsterdam') RETURNING id`,
-      [name],
-    );
-    const organizationId = rows[0]!.id;
-    // Rows below take organization_id from this setting, exactly as API requests do.
-    await tx.query(`SELECT set_config('staykit.organization_id', $1, true)`, [organizationId]);
-    const random = generator(20_261_122);
-    const { products, groups } = await seedCatalogue(tx, random, new Date().getUTCFullYear());
-    const bookings = await seedBookings(tx, random, products, groups);
-    const key = await createApiKey(tx, { organizationId, name: 'demo', scopes: ['read', 'write'], expiresAt: null });
-    const dashboardLogin = await addDemoUser(tx, organizationId);
-    return { organization_id: organizationId, api_key: key.api_key, key_id: key.key_id, products: products.length, bookings, dashboard_login: dashboardLogin };
+    const random = generator(DEMO_SEED);
+    const { seeded, catalogue } = await seedOrganization(tx, name, random);
+    const bookings = await seedBookings(tx, random, catalogue.products, catalogue.groups);
+    return { ...seeded, bookings };
   });
+}
+
+export interface DemoInTwoSteps {
+  organization: Omit<SeededOrganization, 'bookings'>;
+  /** Adds the year of bookings in a transaction of its own; resolves to how many. */
+  seedBookings(): Promise<number>;
+}
+
+/**
+ * The same demo as `seedDemoOrganization` (same rows for a given day) in two transactions, for the first embedded
+ * start: the organization, catalogue, key and login first, so the server can listen and print them, then the
+ * bookings — most of the seed's time, spent in the calendar's triggers — while it already serves.
+ */
+export async function seedDemoOrganizationInTwoSteps(db: Database, name = DEMO_NAME): Promise<DemoInTwoSteps> {
+  const random = generator(DEMO_SEED);
+  const { seeded, catalogue } = await db.transaction((tx) => seedOrganization(tx, name, random));
+  return {
+    organization: seeded,
+    seedBookings: () => db.transaction(async (tx) => {
+      await actAs(tx, seeded.organization_id);
+      return seedBookings(tx, random, catalogue.products, catalogue.groups);
+    }),
+  };
 }

@@ -6,6 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../support/server-process.js';
 
+/** Whether `check` turns true within a minute (a generous bound for a loaded machine, not a timing assertion). */
+async function eventually(check: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  return false;
+}
+
 describe('staykit serve on embedded PGlite', () => {
   let dataDir: string;
   before(async () => {
@@ -25,6 +35,11 @@ describe('staykit serve on embedded PGlite', () => {
     assert.equal(response.status, 200);
     const products = (await response.json()) as { name: { default: string } }[];
     assert.equal(products.length, 4);
+    // The demo's bookings are added once the server listens: they arrive without a restart.
+    assert.ok(await eventually(async () => {
+      const bookings = await fetch(`${first.url}/v1/bookings?select=id`, { headers: { authorization: `Bearer ${key}` } });
+      return ((await bookings.json()) as unknown[]).length > 0; // one transaction: some means all
+    }), 'the demo bookings appear');
     assert.equal((await stat(join(dataDir, 'demo-api-key'))).mode & 0o777, 0o600);
     assert.equal(await first.stop(), 0);
 

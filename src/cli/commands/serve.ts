@@ -9,7 +9,7 @@ import type { Database } from '../../db/types.js';
 import { buildApp } from '../../http/app.js';
 import { rateLimitOptions } from '../../limits/index.js';
 import { openServerDatabases } from '../support/database.js';
-import { seedCommand } from './seed.js';
+import { seedDemoOrganizationInTwoSteps } from '../../seed/demo-organization.js';
 import { savedDemoLogin, saveDemoLogin } from './user.js';
 import { startBackgroundWorkers, type BackgroundWorkers } from './worker.js';
 import { clusterWorkerConfig, isClusterPrimary, serveCluster } from '../../cluster/serve-cluster.js';
@@ -17,22 +17,30 @@ import { describeMailDestination } from '../../automations/mailer.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
+interface Demo {
+  apiKey: string | undefined;
+  /** On the first start: the demo's bookings, still to be added (after the server listens). */
+  seedBookings?: () => Promise<number>;
+}
+
 /**
  * On the embedded default only: the first start seeds the demo organization and keeps its key in the data folder
- * (mode 0600) so later starts can print it again. A server on DATABASE_URL is never seeded implicitly.
+ * (mode 0600) so later starts can print it again. A server on DATABASE_URL is never seeded implicitly. The bookings
+ * are left for after the server listens (`seedBookings`): they are most of the seed's time, and the key, the login
+ * and the products the printed curl lists exist before the banner.
  */
-async function demoApiKey(db: Database, config: Config): Promise<string | undefined> {
-  if (config.databaseUrl) return undefined;
+async function demo(db: Database, config: Config): Promise<Demo> {
+  if (config.databaseUrl) return { apiKey: undefined };
   const file = join(config.dataDir, DEMO_KEY_FILE);
   const saved = await readFile(file, 'utf8').then((text) => text.trim(), () => undefined);
-  if (saved) return saved;
+  if (saved) return { apiKey: saved };
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api.organizations');
-  if ((rows[0]?.n ?? 0) > 0) return undefined;
-  const seeded = await seedCommand(db);
-  await writeFile(file, `${seeded.api_key}\n`, { mode: 0o600 });
+  if ((rows[0]?.n ?? 0) > 0) return { apiKey: undefined };
+  const { organization, seedBookings } = await seedDemoOrganizationInTwoSteps(db);
+  await writeFile(file, `${organization.api_key}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
-  if (seeded.dashboard_login) await saveDemoLogin(config.dataDir, seeded.dashboard_login);
-  return seeded.api_key;
+  if (organization.dashboard_login) await saveDemoLogin(config.dataDir, organization.dashboard_login);
+  return { apiKey: organization.api_key, seedBookings };
 }
 
 export async function serve(settings: Config): Promise<void> {
@@ -41,7 +49,7 @@ export async function serve(settings: Config): Promise<void> {
   const config = clusterWorkerConfig(settings);
   const databases = await openServerDatabases(config);
   const { api: db, background } = databases;
-  const apiKey = await demoApiKey(db, config);
+  const { apiKey, seedBookings } = await demo(db, config);
   let workers: BackgroundWorkers | undefined;
   const app = await buildApp({
     db,
@@ -51,24 +59,27 @@ export async function serve(settings: Config): Promise<void> {
     webhookWorker: () => workers?.webhooks,
     rateLimit: rateLimitOptions(config),
   });
-  if (config.worker === 'embedded') workers = startBackgroundWorkers(background, config, app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   const login = apiKey ? await savedDemoLogin(config.dataDir) : undefined;
   const dashboard = login ? `\nDashboard: ${address}/admin  login ${login.email} / ${login.password}` : '';
-  const demo = apiKey
+  const banner = apiKey
     ? `\n\nDemo organization API key: ${apiKey}${dashboard}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`
     : '';
   // One write, so whoever reads the banner sees the key with it.
   const mail = config.worker === 'embedded' ? `\nAutomations: ${describeMailDestination(config)}` : '';
-  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${mail}${demo}`);
+  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${mail}${banner}`);
+  // After the banner, so serving comes first: the demo's bookings, then the workers' first rounds.
+  const demoBookings = seedBookings?.().catch((error: unknown) => app.log.error({ err: error }, 'the demo bookings were not added'));
+  if (config.worker === 'embedded') workers = startBackgroundWorkers(background, config, app.log);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     console.log(`${signal} received: finishing in-flight requests`);
     await app.close();
+    await demoBookings;
     await workers?.stop();
     await databases.close();
     process.exit(0);

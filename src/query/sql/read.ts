@@ -1,12 +1,14 @@
 /**
  * Read trees → SQL. A node becomes `SELECT <projection> FROM <source> AS alias <lateral embeds> WHERE … ORDER BY …
- * LIMIT … OFFSET …`. Each embed is one LATERAL sub-select (no N+1): to-many aggregates its rows with `json_agg`,
+ * LIMIT … OFFSET …`, or, when its embeds cannot change which rows the page holds, its page is cut first and only
+ * that page is embedded (page-first.ts). Each embed is one LATERAL sub-select (no N+1): to-many aggregates its rows with `json_agg`,
  * to-one yields `row_to_json` of its row; `!inner` turns the join into an INNER JOIN that drops parents without a
  * match. Many-to-many embeds reach the target through an EXISTS on the junction.
  */
 import { carriesAggregates, isHidden, nodeOutputs, outputNames } from '../plan/read.js';
 import type { AggregateItem, Condition, EmbedItem, ReadNode, Source } from '../plan/types.js';
 import { columnSql, conditionSql, mentionsEmbed } from './condition.js';
+import { pageColumns, pagesBeforeEmbeds } from './page-first.js';
 import { Params, qualified, quoteIdent, safeTypeName } from './quote.js';
 
 export const BODY = quoteIdent('pgrst_body');
@@ -212,8 +214,33 @@ export interface NodeSqlOptions {
   filteringLateralsOnly?: boolean;
 }
 
+function pageSql(node: ReadNode): string {
+  let sql = '';
+  if (node.limit !== undefined) sql += ` LIMIT ${Math.max(0, Math.trunc(node.limit))}`;
+  if (node.offset > 0) sql += ` OFFSET ${Math.trunc(node.offset)}`;
+  return sql;
+}
+
+/**
+ * The node with its page cut before its embeds (page-first.ts): `SELECT … FROM (SELECT <columns> FROM … WHERE …
+ * ORDER BY … LIMIT …) AS alias <lateral embeds> ORDER BY …`. The outer ORDER BY is the inner one's very text (the
+ * same parameters), so PostgreSQL sees the page already in that order and keeps it through the nested loops.
+ */
+function pageFirstSql(node: ReadNode, params: Params, extraWhere: string[]): string {
+  const alias = quoteIdent(node.alias);
+  const columns = pageColumns(node).map((column) => `${alias}.${quoteIdent(column)}`).join(', ');
+  const where = whereSql(node.alias, node.where, extraWhere, params);
+  const order = orderSql(node, params);
+  const page = `SELECT ${columns} FROM ${sourceSql(node, params)}${where}${order}${pageSql(node)}`;
+  const laterals = embeds(node).map((embed) => ` ${lateralSql(embed, node.alias, params)}`).join('');
+  return `SELECT ${projectionSql(node, params)} FROM (${page}) AS ${alias}${laterals}${order}`;
+}
+
 /** `SELECT … FROM … WHERE … ORDER BY … LIMIT … OFFSET …` for one node. */
 export function nodeSelectSql(node: ReadNode, params: Params, options: NodeSqlOptions = {}): string {
+  if (!options.unpaged && options.projection === undefined && pagesBeforeEmbeds(node)) {
+    return pageFirstSql(node, params, options.extraWhere ?? []);
+  }
   const from = sourceSql(node, params);
   const laterals = embeds(node)
     .filter((embed) => !options.filteringLateralsOnly || embed.join === 'inner' || mentionsEmbed(node.where, embed.sqlAlias))
@@ -224,9 +251,7 @@ export function nodeSelectSql(node: ReadNode, params: Params, options: NodeSqlOp
   const where = whereSql(node.alias, node.where, options.extraWhere ?? [], params);
   let tail = groupBySql(parts);
   if (!options.unpaged) {
-    tail += orderSql(node, params);
-    if (node.limit !== undefined) tail += ` LIMIT ${Math.max(0, Math.trunc(node.limit))}`;
-    if (node.offset > 0) tail += ` OFFSET ${Math.trunc(node.offset)}`;
+    tail += orderSql(node, params) + pageSql(node);
   }
   return `SELECT ${projection === '' ? '' : projection} FROM ${from}${laterals}${where}${tail}`;
 }

@@ -6,8 +6,7 @@
  */
 import type { LogTable } from '../config.js';
 import type { Queryable } from '../db/types.js';
-import { startPollLoop } from '../jobs/poll-loop.js';
-import type { WorkerLogger } from '../observability/worker-logger.js';
+import { startPeriodicJob, type PeriodicJob, type PeriodicJobSettings } from '../jobs/periodic.js';
 
 /** Months after the current one that always have a partition: rows never wait for one. */
 export const MONTHS_AHEAD = 3;
@@ -34,44 +33,20 @@ export async function maintainLogPartitions(
   return rows;
 }
 
-export interface PartitionMaintenanceOptions {
+export interface PartitionMaintenanceOptions extends PeriodicJobSettings {
   retentionMonths: Record<LogTable, number>;
-  logger: WorkerLogger;
-  /** Default: the system clock. */
-  now?: () => Date;
-  intervalMs?: number;
 }
 
-export interface PartitionMaintenance {
-  stop(): Promise<void>;
-}
-
-export function startPartitionMaintenance(db: Queryable, options: PartitionMaintenanceOptions): PartitionMaintenance {
-  const now = options.now ?? (() => new Date());
-  const intervalMs = options.intervalMs ?? MAINTENANCE_INTERVAL_MS;
+export function startPartitionMaintenance(db: Queryable, options: PartitionMaintenanceOptions): PeriodicJob {
   const { logger } = options;
-  let lastRun = -Infinity;
-  const loop = startPollLoop<Date>({
-    pollIntervalMs: intervalMs,
-    concurrency: 1,
-    maxBackoffMs: intervalMs,
-    // A run is due once per interval; the loop looks again when a run ends, and finds nothing due.
-    claim: async () => {
-      const at = now();
-      if (at.getTime() - lastRun < intervalMs) return [];
-      lastRun = at.getTime();
-      return [at];
+  return startPeriodicJob({
+    ...options,
+    intervalMs: options.intervalMs ?? MAINTENANCE_INTERVAL_MS,
+    run: async (at) => {
+      const changes = await maintainLogPartitions(db, at, options.retentionMonths);
+      if (changes.length > 0) logger.info({ changes }, 'log partitions maintained');
     },
-    work: async (at) => {
-      try {
-        const changes = await maintainLogPartitions(db, at, options.retentionMonths);
-        if (changes.length > 0) logger.info({ changes }, 'log partitions maintained');
-      } catch (error) {
-        // The next run tries again; partitions exist months ahead, so a failed run loses nothing.
-        logger.error({ err: error }, 'log partition maintenance failed');
-      }
-    },
-    onClaimError: () => undefined,
+    // The next run tries again; partitions exist months ahead, so a failed run loses nothing.
+    failureMessage: 'log partition maintenance failed',
   });
-  return { stop: () => loop.stop() };
 }

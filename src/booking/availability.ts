@@ -12,9 +12,10 @@ import { invalidInput, productNotFound } from './errors.js';
 import { rejectUnknownFields } from './input.js';
 import { UUID } from '../common/patterns.js';
 import { availabilityQuery } from './availability-queries.js';
+import { toTimeline, type AvailabilityRow } from './availability-ranges.js';
 import { run } from './queries.js';
 import { parseShowOptions, type ShowOptions } from './show-options.js';
-import { toDays, toIntervals, type Day, type Interval, type ProductTimeline } from './timeline.js';
+import { toDays, toIntervals, type Day, type Interval } from './timeline.js';
 
 export interface AvailabilityQuery extends ShowOptions {
   productIds: string[] | null;
@@ -75,9 +76,9 @@ export async function availability(tx: Queryable, query: AvailabilityQuery, now:
   const end = query.end ?? addDays(start, 365);
   if (end <= start) throw invalidInput('end must be after start');
   if (daysBetween(start, end) > MAX_RANGE_DAYS) throw invalidInput(`at most ${MAX_RANGE_DAYS} days per request`);
-  const rows = await run<ProductTimeline>(tx, availabilityQuery(
-    query.productIds, addDays(start, -1), addDays(end, LOOKAHEAD_DAYS), query.showPendingAs !== 'CANCELLED', now));
-  const byProduct = new Map(rows.map((row) => [row.product_id, row]));
+  const rows = await run<AvailabilityRow>(tx, availabilityQuery(
+    query.productIds, addDays(start, -1), addDays(end, LOOKAHEAD_DAYS), query.showPendingAs !== 'CANCELLED', now, query.includeDays));
+  const byProduct = new Map(rows.map((row) => [row.product_id, toTimeline(row)]));
   return (query.productIds ?? rows.map((row) => row.product_id)).map((productId) => {
     const timeline = byProduct.get(productId);
     if (!timeline) throw productNotFound(productId);

@@ -43,14 +43,6 @@ export function productsQuery(productIds: readonly string[]): SqlQuery {
   };
 }
 
-/** Every live product the caller's organization has (row-level security picks the organization). */
-export function allProductsQuery(): SqlQuery {
-  return {
-    text: `SELECT ${PRODUCT_COLUMNS} FROM api.products WHERE deleted_at IS NULL ORDER BY created_at, id`,
-    values: [],
-  };
-}
-
 /** Each product's configurations governing dates of [first, last], with their rate for `length` nights, `guests`. */
 export function nightsQuery(productIds: readonly string[], first: string, last: string, length: number, guests: number): SqlQuery {
   const rate = `(SELECT (r ->> 'rate')::integer FROM jsonb_array_elements(c.rates) AS r

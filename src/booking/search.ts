@@ -14,15 +14,12 @@ import {
   isObject, parseInterval, parseOccupancy, parseUuid, rejectUnknownFields, requireObject, type Interval,
 } from './input.js';
 import {
-  groupBy, type BlockingEvent, type Capacity, type CapacityGroup, type Night, type Product, type Service, type Tax,
+  groupBy, type BlockingEvent, type CapacityGroup, type Night, type Product, type Service, type Tax,
 } from './model.js';
+import { blockingEventsQuery, capacityGroupsQuery, loadNights, run, servicesQuery, taxesQuery } from './queries.js';
 import {
-  allProductsQuery, blockingEventsQuery, capacitiesQuery, capacityGroupsQuery, loadNights, run, servicesQuery,
-  taxesQuery,
-} from './queries.js';
-import {
-  attributeOptionsQuery, BLOCKED_PERIOD, CONFIRMED_BOOKING, rateRangesQuery, ruledOutQuery, TENTATIVE_BOOKING,
-  type AttributeOptionRow, type RateRangeRow, type RuledOutRow,
+  BLOCKED_PERIOD, CONFIRMED_BOOKING, rateRangesQuery, searchUnitsQuery, TENTATIVE_BOOKING, type RateRangeRow,
+  type RuledOut, type SearchUnitRow, type StayDates,
 } from './search-queries.js';
 import { priceStay } from './pricing.js';
 import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';
@@ -74,51 +71,49 @@ function stayAvailability(stay: Stay, product: Product, nights: Night[], events:
 }
 
 /**
- * What a search reads before it looks at any stay: the products, the capacity groups, capacities and attribute
- * options, and the guests the occupancy counts.
+ * What a search reads before it looks at any stay, in one statement: every product with its occupancy and option
+ * matches, and the availability index's verdict for the stay of its rent period; plus the guests prices are for.
  */
-export interface SearchContext {
-  products: Product[];
-  groups: CapacityGroup[];
-  capacities: Map<string, Capacity[]>;
-  optionRows: Map<string, AttributeOptionRow[]>;
-  noOccupancy: boolean;
+export interface SearchUnits {
+  units: SearchUnitRow[];
+  /** The stay of each rent period (null: a zero-night interval cannot be a nightly stay); empty without interval. */
+  stays: Map<Product['rent_period'], Stay | null>;
   guests: number;
 }
 
-/** The search's context; null when the organization has no products (the search answers `[]`, whatever it asks). */
-export async function loadSearchContext(tx: Queryable, input: SearchInput): Promise<SearchContext | null> {
-  const products = await run<Product>(tx, allProductsQuery());
-  if (products.length === 0) return null;
-  const ids = products.map((product) => product.id);
-  const groups = await run<CapacityGroup>(tx, capacityGroupsQuery());
-  const capacities = groupBy(await run<Capacity>(tx, capacitiesQuery(ids)));
-  const optionRows = groupBy(await run<AttributeOptionRow>(tx, attributeOptionsQuery(ids)));
-  // Occupancy: unknown groups are a 400 for the whole search (same check as /book). Without one, prices are for
-  // one guest.
-  const noOccupancy = Object.keys(input.occupancy).length === 0;
-  const guests = noOccupancy ? 1 : resolveOccupancy(input.occupancy, groups, []).guests;
-  return { products, groups, capacities, optionRows, noOccupancy, guests };
-}
-
-/** Why the availability index ruled a product out for the stay, by product. */
-export type RuledOut = Map<string, RuledOutRow>;
-
-/** The products the availability index rules out for the interval (each rent period has its own stay). */
-async function ruledOutByIndex(tx: Queryable, context: SearchContext, input: SearchInput): Promise<RuledOut> {
-  const ruledOut: RuledOut = new Map();
-  if (!input.interval) return ruledOut;
-  const mask = CONFIRMED_BOOKING | BLOCKED_PERIOD | (input.showPendingAs === 'CANCELLED' ? 0 : TENTATIVE_BOOKING);
-  for (const period of ['nightly', 'daily'] as const) {
-    const ids = new Set(context.products.filter((product) => product.rent_period === period).map((product) => product.id));
-    const stay = stayOf(period, input.interval);
-    if (ids.size === 0 || !stay) continue;
-    for (const row of await run<RuledOutRow>(tx, ruledOutQuery(stay.start, stay.endExclusive, stay.length, mask))) {
-      if (ids.has(row.product_id)) ruledOut.set(row.product_id, row);
+/**
+ * The search's units. With `useIndex` false nothing is ruled out and every unit is computed in full (what the
+ * availability index must agree with, test/booking/search-index-property.test.ts).
+ */
+export async function loadSearchUnits(tx: Queryable, input: SearchInput, useIndex = true): Promise<SearchUnits> {
+  // Occupancy: unknown groups are a 400 for the whole search (same check as /book), unless the organization has no
+  // products (the search answers [] whatever it asks). Without one, prices are for one guest and every product fits.
+  let occupancy: Record<string, number> | null = null;
+  let guests = 1;
+  let occupancyError: unknown = null;
+  if (Object.keys(input.occupancy).length > 0) {
+    try {
+      ({ occupancy, guests } = resolveOccupancy(input.occupancy, await run<CapacityGroup>(tx, capacityGroupsQuery()), []));
+    } catch (error) {
+      occupancyError = error;
     }
   }
-  return ruledOut;
+  const stays = new Map<Product['rent_period'], Stay | null>();
+  if (input.interval) for (const period of RENT_PERIODS) stays.set(period, stayOf(period, input.interval));
+  const indexed = (period: Product['rent_period']): StayDates | null => {
+    const stay = useIndex ? stays.get(period) : null;
+    return stay ? { start: stay.start, endExclusive: stay.endExclusive, length: stay.length } : null;
+  };
+  const units = await run<SearchUnitRow>(tx, searchUnitsQuery({
+    nightly: indexed('nightly'), daily: indexed('daily'),
+    blockerMask: CONFIRMED_BOOKING | BLOCKED_PERIOD | (input.showPendingAs === 'CANCELLED' ? 0 : TENTATIVE_BOOKING),
+    occupancy, optionIds: input.optionIds,
+  }));
+  if (occupancyError !== null && units.length > 0) throw occupancyError;
+  return { units, stays, guests };
 }
+
+const RENT_PERIODS = ['nightly', 'daily'] as const;
 
 function stayOf(period: Product['rent_period'], interval: Interval): Stay | null {
   try {
@@ -128,8 +123,13 @@ function stayOf(period: Product['rent_period'], interval: Interval): Stay | null
   }
 }
 
+/** The index's verdict on a unit, when it ruled the unit out. */
+function ruledOutOf(unit: SearchUnitRow): RuledOut | null {
+  return unit.ruled_out_blockers === null ? null : { closed: unit.ruled_out_closed === true, blockers: unit.ruled_out_blockers };
+}
+
 /** The availability of a stay the index ruled out, as stayAvailability would have found it. */
-function ruledOutAvailability(row: RuledOutRow, show: ShowOptions): string {
+function ruledOutAvailability(row: RuledOut, show: ShowOptions): string {
   if (row.closed) return show.showClosedAs === 'closed' ? 'closed' : 'unavailable';
   return conflictAvailability(row.blockers, show);
 }
@@ -142,96 +142,96 @@ function conflictAvailability(blockers: number, show: ShowOptions): string {
 }
 
 export async function search(tx: Queryable, input: SearchInput, now: Date): Promise<SearchResult[]> {
-  const context = await loadSearchContext(tx, input);
-  if (!context) return [];
-  return evaluateSearch(tx, input, now, context, await ruledOutByIndex(tx, context, input));
+  return evaluateSearch(tx, input, now, await loadSearchUnits(tx, input));
+}
+
+/** What pricing and the stay rules need for the units left after the index: nights, events, fees and taxes. */
+interface LeftUnitsData {
+  nights: Map<string, Night[]>;
+  events: Map<string, BlockingEvent[]>;
+  services: Map<string, Service[]>;
+  taxes: Map<string, Tax[]>;
+}
+
+/** Nights, events, fee services and taxes of `left` (units with a stay the index did not rule out), for them alone. */
+async function loadLeftUnitsData(tx: Queryable, left: SearchUnitRow[], searchUnits: SearchUnits, from: string): Promise<LeftUnitsData> {
+  const nights = new Map<string, Night[]>();
+  for (const period of RENT_PERIODS) {
+    const stay = searchUnits.stays.get(period);
+    const ids = left.filter((unit) => unit.rent_period === period).map((unit) => unit.id);
+    if (!stay || ids.length === 0) continue;
+    for (const [id, list] of await loadNights(tx, ids, stay.start, addDays(stay.endExclusive, -1), stay.length, searchUnits.guests)) {
+      nights.set(id, list);
+    }
+  }
+  if (left.length === 0) return { nights, events: new Map(), services: new Map(), taxes: new Map() };
+  const ids = left.map((unit) => unit.id);
+  // Each unit's events up to the end of the stay plus the cooldown its arrival configuration asks for.
+  const untils = left.map((unit) => addDays(searchUnits.stays.get(unit.rent_period)!.endExclusive,
+    paddingFor(unit, nights.get(unit.id)?.[0]?.configuration ?? null)));
+  return {
+    nights,
+    events: groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(ids, from, untils))),
+    services: groupBy(await run<Service>(tx, servicesQuery(ids))),
+    taxes: groupBy(await run<Tax>(tx, taxesQuery(ids))),
+  };
 }
 
 /**
- * Every product's result. Nights, prices and events are read only for the products `ruledOut` leaves: with an
- * empty map, every product is computed in full (what the availability index must agree with).
+ * Every product's result. Nights, prices and events are read only for the units the index did not rule out (all
+ * of them when `searchUnits` was loaded without the index).
  */
-export async function evaluateSearch(
-  tx: Queryable, input: SearchInput, now: Date, context: SearchContext, ruledOut: RuledOut,
-): Promise<SearchResult[]> {
-  const { products, groups, capacities, optionRows, noOccupancy, guests } = context;
-  const ids = products.map((product) => product.id);
-  const stays = new Map<string, Stay | null>();
-  const nightsByProduct = new Map<string, Night[]>();
-  let events = new Map<string, BlockingEvent[]>();
-  let services = new Map<string, (Service & { product_id: string })[]>();
-  let taxes = new Map<string, Tax[]>();
-  if (input.interval) {
-    for (const period of ['nightly', 'daily'] as const) {
-      const periodProducts = products.filter((product) => product.rent_period === period);
-      if (periodProducts.length === 0) continue;
-      const stay = stayOf(period, input.interval);
-      for (const product of periodProducts) stays.set(product.id, stay);
-      const left = periodProducts.filter((product) => !ruledOut.has(product.id)).map((product) => product.id);
-      if (!stay || left.length === 0) continue;
-      const nights = await loadNights(tx, left, stay.start, addDays(stay.endExclusive, -1), stay.length, guests);
-      for (const [id, list] of nights) nightsByProduct.set(id, list);
-    }
-    // Each product's events up to the end of the stay plus the cooldown its arrival configuration asks for.
-    const withStay = products.filter((product) => stays.get(product.id) && !ruledOut.has(product.id));
-    if (withStay.length > 0) {
-      const left = withStay.map((product) => product.id);
-      const untils = withStay.map((product) => addDays(stays.get(product.id)!.endExclusive,
-        paddingFor(product, nightsByProduct.get(product.id)?.[0]?.configuration ?? null)));
-      events = groupBy(await run<BlockingEvent>(tx, blockingEventsQuery(left, input.interval.start, untils)));
-      services = groupBy(await run<Service>(tx, servicesQuery(left)));
-      taxes = groupBy(await run<Tax>(tx, taxesQuery(left)));
-    }
+export async function evaluateSearch(tx: Queryable, input: SearchInput, now: Date, searchUnits: SearchUnits): Promise<SearchResult[]> {
+  const { units, stays, guests } = searchUnits;
+  if (units.length === 0) return [];
+  if (!input.interval) {
+    const rateRanges = new Map((await run<RateRangeRow>(tx, rateRangesQuery(units.map((unit) => unit.id),
+      Object.keys(input.occupancy).length === 0 ? null : guests))).map((row) => [row.product_id, { min: row.min, max: row.max }]));
+    return rollUpChildren(units, units.map((unit): SearchResult => ({
+      productId: unit.id, match: unit.occupancy_matches && unit.options_match, occupancyMatches: unit.occupancy_matches,
+      optionsMatch: unit.options_match, availability: null, price: rateRanges.get(unit.id) ?? null,
+    })));
   }
-  const rateRanges = input.interval ? new Map<string, { min: number; max: number }>() : new Map(
-    (await run<RateRangeRow>(tx, rateRangesQuery(ids, noOccupancy ? null : guests)))
-      .map((row) => [row.product_id, { min: row.min, max: row.max }]),
-  );
-
+  const left = units.filter((unit) => stays.get(unit.rent_period) && ruledOutOf(unit) === null);
+  const data = await loadLeftUnitsData(tx, left, searchUnits, input.interval.start);
   const todays = new Map<string, string>();
   const todayOf = (timeZone: string): string => {
     let today = todays.get(timeZone);
     if (today === undefined) todays.set(timeZone, today = todayIn(timeZone, now));
     return today;
   };
-  const own = products.map((product): SearchResult => {
-    const occupancy = resolveOccupancy(input.occupancy, groups, capacities.get(product.id) ?? []);
-    const occupancyMatches = noOccupancy || occupancy.reasons.filter((reason) => !reason.endsWith('must be given')).length === 0;
-    const options = new Set((optionRows.get(product.id) ?? []).map((row) => row.attribute_option_id));
-    const optionsMatch = input.optionIds.every((id) => options.has(id));
-    if (!input.interval) {
-      return {
-        productId: product.id, match: occupancyMatches && optionsMatch, occupancyMatches, optionsMatch,
-        availability: null, price: rateRanges.get(product.id) ?? null,
-      };
-    }
-    const stay = stays.get(product.id) ?? null;
-    const nights = nightsByProduct.get(product.id) ?? [];
-    const today = todayOf(product.timezone);
-    const indexed = ruledOut.get(product.id);
-    let availability = 'unavailable';
-    if (stay && indexed) availability = ruledOutAvailability(indexed, input);
-    else if (stay) availability = stayAvailability(stay, product, nights, events.get(product.id) ?? [], today, input);
-    let price: SearchResult['price'] = null;
-    if (stay && availability === 'available') {
-      try {
-        const priced = priceStay({
-          product, stay, nights, guests, today, language: 'en',
-          services: (services.get(product.id) ?? []).filter((service) => service.type === 'fee'),
-          formValues: {}, taxes: taxes.get(product.id) ?? [], coupons: [], couponCodes: [],
-        });
-        price = { min: priced.quote.total, max: priced.quote.total };
-      } catch {
-        price = null;
-      }
-    }
+  const own = units.map((unit): SearchResult => {
+    const stay = stays.get(unit.rent_period) ?? null;
+    const ruledOut = ruledOutOf(unit);
+    const priced = stay && !ruledOut ? evaluateStay(unit, stay, data, guests, todayOf(unit.timezone), input) : null;
+    const availability = priced?.availability ?? (stay && ruledOut ? ruledOutAvailability(ruledOut, input) : 'unavailable');
+    const price = priced?.price ?? null;
     return {
-      productId: product.id,
-      match: availability === 'available' && price !== null && occupancyMatches && optionsMatch,
-      occupancyMatches, optionsMatch, availability, price,
+      productId: unit.id,
+      match: availability === 'available' && price !== null && unit.occupancy_matches && unit.options_match,
+      occupancyMatches: unit.occupancy_matches, optionsMatch: unit.options_match, availability, price,
     };
   });
-  return rollUpChildren(products, own);
+  return rollUpChildren(units, own);
+}
+
+/** A unit's availability for its stay, computed in full, and its price when available. */
+function evaluateStay(
+  unit: SearchUnitRow, stay: Stay, data: LeftUnitsData, guests: number, today: string, show: ShowOptions,
+): { availability: string; price: SearchResult['price'] } {
+  const nights = data.nights.get(unit.id) ?? [];
+  const availability = stayAvailability(stay, unit, nights, data.events.get(unit.id) ?? [], today, show);
+  if (availability !== 'available') return { availability, price: null };
+  try {
+    const priced = priceStay({
+      product: unit, stay, nights, guests, today, language: 'en',
+      services: (data.services.get(unit.id) ?? []).filter((service) => service.type === 'fee'),
+      formValues: {}, taxes: data.taxes.get(unit.id) ?? [], coupons: [], couponCodes: [],
+    });
+    return { availability, price: { min: priced.quote.total, max: priced.quote.total } };
+  } catch {
+    return { availability, price: null };
+  }
 }
 
 /**
@@ -243,15 +243,22 @@ export function rollUpChildren(products: Pick<Product, 'id' | 'parent_id'>[], ow
   const byId = new Map(own.map((result) => [result.productId, result]));
   const children = new Map<string, string[]>();
   for (const product of products) {
-    if (product.parent_id && byId.has(product.parent_id)) children.set(product.parent_id, [...(children.get(product.parent_id) ?? []), product.id]);
+    if (!product.parent_id || !byId.has(product.parent_id)) continue;
+    const siblings = children.get(product.parent_id);
+    if (siblings) siblings.push(product.id);
+    else children.set(product.parent_id, [product.id]);
   }
   const rolled = new Map<string, SearchResult>();
-  const resolve = (id: string, ancestors: Set<string>): SearchResult => {
+  // The products on the path being resolved (a parent_id cycle must not recurse for ever); empty between products.
+  const ancestors = new Set<string>();
+  const resolve = (id: string): SearchResult => {
     const done = rolled.get(id);
     if (done) return done;
     const self = byId.get(id)!;
+    // A product without children answers for itself alone: its own result, as the roll-up below would rebuild it.
+    if (!children.has(id)) return self;
     ancestors.add(id);
-    const members = [self, ...(children.get(id) ?? []).filter((child) => !ancestors.has(child)).map((child) => resolve(child, ancestors))];
+    const members = [self, ...children.get(id)!.filter((child) => !ancestors.has(child)).map(resolve)];
     ancestors.delete(id);
     const priced = members.filter((member) => member.match && member.price);
     const result: SearchResult = {
@@ -268,5 +275,5 @@ export function rollUpChildren(products: Pick<Product, 'id' | 'parent_id'>[], ow
     rolled.set(id, result);
     return result;
   };
-  return own.map((result) => resolve(result.productId, new Set()));
+  return own.map((result) => resolve(result.productId));
 }

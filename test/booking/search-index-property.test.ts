@@ -15,7 +15,7 @@ import { fuzzParameters } from '../fuzz/arbitraries.js';
 import { createOrganization } from '../support/app.js';
 import { addDays } from '../../src/common/dates.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
-import { evaluateSearch, loadSearchContext, parseSearchInput } from '../../src/booking/search.js';
+import { evaluateSearch, loadSearchUnits, parseSearchInput } from '../../src/booking/search.js';
 import { client, fixtures, startBookingApp, NOW } from './support.js';
 
 const BASE = '2027-02-20'; // NOW is 2027-03-01: stays before and after today
@@ -223,8 +223,8 @@ forEachBackend('The availability index equals the computation it replaces', (ctx
         assert.equal(response.statusCode, 200, response.body);
         const input = parseSearchInput(body);
         const reference = await inTenantTransaction(ctx.db, principal, async (tx) => {
-          const context = await loadSearchContext(tx, input);
-          return { result: context ? await evaluateSearch(tx, input, NOW, context, new Map()) : [], rollback: true };
+          const everyUnit = await loadSearchUnits(tx, input, false);
+          return { result: await evaluateSearch(tx, input, NOW, everyUnit), rollback: true };
         });
         assert.deepEqual(response.json(), JSON.parse(JSON.stringify(reference)), JSON.stringify(body));
       }

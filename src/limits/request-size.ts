@@ -36,6 +36,9 @@ export function countEmbeds(items: readonly SelectItem[]): number {
 
 /** The number of embeds of the `select` parameters of a raw query string; unparseable ones count 0 (the engine answers). */
 export function embedsInQuery(query: string): number {
+  // Every embed and spread has a parenthesis (`name(…)`): a query without one, raw or percent-encoded, embeds
+  // nothing, and most requests (`select=*`, plain column lists) skip splitting and parsing it a second time.
+  if (!query.includes('(') && !query.includes('%28')) return 0;
   let pairs: [string, string | undefined][];
   try {
     pairs = splitQueryString(query);

@@ -33,6 +33,21 @@ import { referencePagePart, referencePageWanted, renderReferencePage, type Refer
 
 /** The server's pool size (src/db/postgres.ts default): the direct side gets as many connections. */
 const SERVER_POOL_SIZE = 10;
+/**
+ * What the benchmark's server runs with besides its database. Rate limits lifted. The per-organization cap
+ * (`STAYKIT_TENANT_CONCURRENCY` and its queue) is set for the benchmark only — the product default stays 4 at once,
+ * 32 waiting, 5 s: that cap shares one process's pool fairly among organizations, while the benchmark drives a
+ * single organization and compares it with the same SQL on a pool of SERVER_POOL_SIZE. So here the organization may
+ * use the whole pool, every connection may wait its turn, and for as long as the load generator's own timeout
+ * (60 s): a run measures the API's throughput, not the fairness queue (docs/benchmark.md#the-benchmark-keys-limits).
+ */
+const BENCH_SERVER_SETTINGS = {
+  STAYKIT_RATE_LIMIT: '100000000',
+  STAYKIT_RATE_LIMIT_BURST: '100000000',
+  STAYKIT_TENANT_CONCURRENCY: String(SERVER_POOL_SIZE),
+  STAYKIT_TENANT_QUEUE: '1000',
+  STAYKIT_TENANT_QUEUE_TIMEOUT: '60',
+};
 /** Longest wait for the previous scenario's requests to leave the database (the API's statement timeout is 10 s). */
 const SETTLE_TIMEOUT_MS = 20_000;
 /** On PGlite the queue drains one request after the other; bounded so that slow booking reads cannot stretch the run. */
@@ -231,7 +246,7 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     const cache = await loadSchemaCache(db, { schema: 'api', role: API_ROLE });
     const version = (await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
     const planned = await plan(dataset, cache, options.only);
-    const server = await startServerProcess({ DATABASE_URL: url, STAYKIT_RATE_LIMIT: '100000000', STAYKIT_RATE_LIMIT_BURST: '100000000' });
+    const server = await startServerProcess({ DATABASE_URL: url, ...BENCH_SERVER_SETTINGS });
     const setupSeconds = seconds(started);
     const direct = await openPostgres({ connectionString: url, maxConnections: SERVER_POOL_SIZE });
     const results: ScenarioResult[] = [];
@@ -325,7 +340,7 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     } finally {
       await db.close();
     }
-    const server = await startServerProcess({ DATA_DIR: dataDir, STAYKIT_RATE_LIMIT: '100000000', STAYKIT_RATE_LIMIT_BURST: '100000000' });
+    const server = await startServerProcess({ DATA_DIR: dataDir, ...BENCH_SERVER_SETTINGS });
     const setupSeconds = seconds(started);
     const apiResults: { api: LoadResult; connections: number; cpu: CpuSplit | undefined; notes: string[] }[] = [];
     let peak: number | undefined;

@@ -13,6 +13,12 @@ export interface SqlQuery {
   values: readonly unknown[];
 }
 
+/** The fields of a `Configuration`, as CONFIGURATION_COLUMNS names them. */
+const CONFIGURATION_FIELDS = [
+  'id', 'check_in_days', 'checkout_days', 'min_duration', 'max_duration', 'min_advance', 'max_advance', 'cooldown_time',
+  'long_rent_adjustments', 'early_bird_adjustments', 'last_minute_adjustments',
+] as const satisfies readonly (keyof Configuration)[];
+
 const CONFIGURATION_COLUMNS = `c.id, to_jsonb(c.check_in_days) AS check_in_days, to_jsonb(c.checkout_days) AS checkout_days,
   c.min_duration, c.max_duration, c.min_advance, c.max_advance, c.cooldown_time, c.long_rent_adjustments,
   c.early_bird_adjustments, c.last_minute_adjustments`;
@@ -50,8 +56,11 @@ export function nightsQuery(productIds: readonly string[], first: string, last: 
       ORDER BY (r ->> 'duration')::integer DESC, (r ->> 'occupancy')::integer DESC
       LIMIT 1) AS rate`;
   return {
-    text: `SELECT cfg.product_id, cfg.rate, to_jsonb(cfg) - 'product_id' - 'governs' - 'rate' AS configuration,
-             (SELECT json_agg(json_build_array(lower(r)::text, upper(r)::text)) FROM unnest(cfg.governs) AS r) AS dates
+    // The configuration built from its fields (to_jsonb of the whole row also rendered the multirange, only to drop
+    // it), the dates as the multirange's text (parsed by datesOf): a third of the statement's time for 1,000 units.
+    text: `SELECT cfg.product_id, cfg.rate,
+             json_build_object(${CONFIGURATION_FIELDS.map((field) => `'${field}', cfg.${field}`).join(', ')}) AS configuration,
+             cfg.governs::text AS dates
            FROM (${governingConfigurations('c.product_id = ANY ($1::uuid[])', '$2::date', '$3::date', `${CONFIGURATION_COLUMNS}, ${rate}`)}) AS cfg
            WHERE NOT isempty(cfg.governs)`,
     values: [productIds, first, last, length, guests],
@@ -217,8 +226,13 @@ interface GoverningRow {
   product_id: string;
   rate: number | null;
   configuration: Configuration;
-  /** `[start, end)` ranges of the dates this configuration governs. */
-  dates: [string, string][];
+  /** The dates this configuration governs, a multirange's text: `{[2027-03-01,2027-03-05),[2027-03-09,2027-03-10)}`. */
+  dates: string;
+}
+
+/** The `[start, end)` ranges of a bounded datemultirange's text. */
+function datesOf(multirange: string): [string, string][] {
+  return [...multirange.matchAll(/\[(\d{4}-\d{2}-\d{2}),(\d{4}-\d{2}-\d{2})\)/g)].map((match) => [match[1]!, match[2]!]);
 }
 
 /**
@@ -232,7 +246,7 @@ export async function loadNights(
     (_, i): Night => ({ date: addDays(first, i), configuration: null, rate: null }))]));
   for (const row of await run<GoverningRow>(tx, nightsQuery(productIds, first, last, length, guests))) {
     const list = nights.get(row.product_id)!;
-    for (const [start, end] of row.dates) {
+    for (const [start, end] of datesOf(row.dates)) {
       for (let i = daysBetween(first, start); i < daysBetween(first, end); i += 1) {
         list[i] = { date: list[i]!.date, configuration: row.configuration, rate: row.rate };
       }

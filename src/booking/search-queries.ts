@@ -36,6 +36,8 @@ export interface RuledOut {
 export const CONFIRMED_BOOKING = 1;
 export const TENTATIVE_BOOKING = 2;
 export const BLOCKED_PERIOD = 4;
+/** In SearchUnitRow.ruled_out: a night of the stay is closed. */
+export const CLOSED = 8;
 
 
 /**
@@ -62,19 +64,20 @@ function ruledOutOf(
       SELECT ${endExclusive} + least(coalesce(max(cooldown), 0), ${MAX_MASKED_COOLDOWN}) AS until
       FROM staykit_internal.availability_days WHERE date = ${start}
     ), product AS (
-      SELECT d.product_id,
-        count(*) FILTER (WHERE d.date < ${endExclusive}) AS days,
-        coalesce(bool_or(NOT d.governed) FILTER (WHERE d.date < ${endExclusive}), false) AS closed,
-        coalesce(bit_or(d.blockers & ${blockerMask}) FILTER (WHERE d.date < ${endExclusive}), 0)::integer AS blockers,
-        max(d.cooldown) FILTER (WHERE d.date = ${start}) AS cooldown,
+      SELECT product_id,
+        count(*) FILTER (WHERE date < ${endExclusive}) AS days,
+        coalesce(bool_or(NOT governed) FILTER (WHERE date < ${endExclusive}), false) AS closed,
+        coalesce(bit_or(blockers) FILTER (WHERE date < ${endExclusive}), 0) AS blockers,
+        max(cooldown) FILTER (WHERE date = ${start}) AS cooldown,
         coalesce(${tail('1')}, 0) AS after_days,
-        coalesce(${tail(`(d.blockers & ${blockerMask} & ${CONFIRMED_BOOKING} <> 0)::integer`)}, 0) AS after_confirmed,
-        coalesce(${tail(`(d.blockers & ${blockerMask} & ${TENTATIVE_BOOKING} <> 0)::integer`)}, 0) AS after_tentative,
-        coalesce(${tail(`(d.blockers & ${blockerMask} & ${BLOCKED_PERIOD} <> 0)::integer`)}, 0) AS after_blocked
-      FROM staykit_internal.availability_days AS d
-      WHERE EXISTS (SELECT FROM ${units} WHERE rent_period = '${period}')
-        AND d.date >= ${start} AND d.date < (SELECT until FROM reach)
-      GROUP BY d.product_id
+        coalesce(${tail(`(blockers & ${CONFIRMED_BOOKING} <> 0)::integer`)}, 0) AS after_confirmed,
+        coalesce(${tail(`(blockers & ${TENTATIVE_BOOKING} <> 0)::integer`)}, 0) AS after_tentative,
+        coalesce(${tail(`(blockers & ${BLOCKED_PERIOD} <> 0)::integer`)}, 0) AS after_blocked
+      FROM (SELECT d.product_id, d.date, d.governed, d.cooldown, (d.blockers & ${blockerMask})::integer AS blockers
+            FROM staykit_internal.availability_days AS d
+            WHERE EXISTS (SELECT FROM ${units} WHERE rent_period = '${period}')
+              AND d.date >= ${start} AND d.date < (SELECT until FROM reach)) AS d
+      GROUP BY product_id
     ), verdict AS (
       SELECT product_id, closed, days, cooldown,
         blockers | (after_confirmed & cooldown_days <> 0)::integer * ${CONFIRMED_BOOKING}
@@ -106,8 +109,8 @@ export interface StayDates {
 export interface SearchUnitRow extends Product {
   occupancy_matches: boolean;
   options_match: boolean;
-  ruled_out_closed: boolean | null;
-  ruled_out_blockers: number | null;
+  /** The index's verdict, null when it does not rule the unit out: the blockers' bits, and CLOSED when a night is. */
+  ruled_out: number | null;
 }
 
 export interface SearchUnitsParameters {
@@ -138,7 +141,7 @@ export function searchUnitsQuery(parameters: SearchUnitsParameters): SqlQuery {
                rent_pricing_definition, created_at
              FROM api.products WHERE deleted_at IS NULL
            ), ruled_out AS MATERIALIZED (
-             SELECT coalesce(jsonb_object_agg(r.rent_period || r.product_id::text, jsonb_build_array(r.closed, r.blockers)), '{}') AS verdicts
+             SELECT coalesce(jsonb_object_agg(r.rent_period || r.product_id::text, r.blockers | r.closed::integer * ${CLOSED}), '{}') AS verdicts
              FROM (${ruledOutOf('unit', 'nightly', '$1::date', '$2::date', '$3::integer', '$7::smallint')}
                    UNION ALL ${ruledOutOf('unit', 'daily', '$4::date', '$5::date', '$6::integer', '$7::smallint')}) AS r
            )
@@ -153,8 +156,7 @@ export function searchUnitsQuery(parameters: SearchUnitsParameters): SqlQuery {
                WHERE NOT EXISTS (SELECT FROM api.product_attribute_options AS o
                                  WHERE o.product_id = p.id AND o.attribute_option_id = wanted.id)
              ) AS options_match,
-             (r.verdicts -> (p.rent_period || p.id::text) ->> 0)::boolean AS ruled_out_closed,
-             (r.verdicts -> (p.rent_period || p.id::text) ->> 1)::integer AS ruled_out_blockers
+             (r.verdicts -> (p.rent_period || p.id::text))::integer AS ruled_out
            FROM unit AS p CROSS JOIN ruled_out AS r
            ORDER BY p.created_at, p.id`,
     values: [nightly?.start ?? null, nightly?.endExclusive ?? null, nightly?.length ?? null,

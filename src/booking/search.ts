@@ -18,7 +18,7 @@ import {
 } from './model.js';
 import { blockingEventsQuery, capacityGroupsQuery, loadNights, run, servicesQuery, taxesQuery } from './queries.js';
 import {
-  BLOCKED_PERIOD, CONFIRMED_BOOKING, rateRangesQuery, searchUnitsQuery, TENTATIVE_BOOKING, type RateRangeRow,
+  BLOCKED_PERIOD, CLOSED, CONFIRMED_BOOKING, rateRangesQuery, searchUnitsQuery, TENTATIVE_BOOKING, type RateRangeRow,
   type RuledOut, type SearchUnitRow, type StayDates,
 } from './search-queries.js';
 import { priceStay } from './pricing.js';
@@ -125,7 +125,7 @@ function stayOf(period: Product['rent_period'], interval: Interval): Stay | null
 
 /** The index's verdict on a unit, when it ruled the unit out. */
 function ruledOutOf(unit: SearchUnitRow): RuledOut | null {
-  return unit.ruled_out_blockers === null ? null : { closed: unit.ruled_out_closed === true, blockers: unit.ruled_out_blockers };
+  return unit.ruled_out === null ? null : { closed: (unit.ruled_out & CLOSED) !== 0, blockers: unit.ruled_out & ~CLOSED };
 }
 
 /** The availability of a stay the index ruled out, as stayAvailability would have found it. */

@@ -31,9 +31,10 @@ export function pagesBeforeEmbeds(node: ReadNode): boolean {
   return plainFields && node.order.every((term) => term.related === undefined && term.expr.computed === undefined);
 }
 
-/** The parent columns the outer query reads: selected fields, order terms and the embeds' join columns. */
+/** The parent columns the outer query reads: selected fields, order terms, the embeds' join and tenant columns. */
 export function pageColumns(node: ReadNode): string[] {
   const columns = new Set<string>();
+  for (const condition of node.where) if (condition.kind === 'tenant') columns.add(condition.column);
   for (const item of node.items) {
     if (item.kind === 'field') columns.add(item.expr.column);
     if (item.kind !== 'embed') continue;

@@ -224,7 +224,9 @@ function pageSql(node: ReadNode): string {
 /**
  * The node with its page cut before its embeds (page-first.ts): `SELECT … FROM (SELECT <columns> FROM … WHERE …
  * ORDER BY … LIMIT …) AS alias <lateral embeds> ORDER BY …`. The outer ORDER BY is the inner one's very text (the
- * same parameters), so PostgreSQL sees the page already in that order and keeps it through the nested loops.
+ * same parameters), so PostgreSQL sees the page already in that order and keeps it through the nested loops. The
+ * tenant condition is repeated outside: the key `(organization_id, id)` is ordered by `id` alone only where
+ * PostgreSQL knows the organization is one value, and without it the page would be sorted again with its embeds.
  */
 function pageFirstSql(node: ReadNode, params: Params, extraWhere: string[]): string {
   const alias = quoteIdent(node.alias);
@@ -233,7 +235,8 @@ function pageFirstSql(node: ReadNode, params: Params, extraWhere: string[]): str
   const order = orderSql(node, params);
   const page = `SELECT ${columns} FROM ${sourceSql(node, params)}${where}${order}${pageSql(node)}`;
   const laterals = embeds(node).map((embed) => ` ${lateralSql(embed, node.alias, params)}`).join('');
-  return `SELECT ${projectionSql(node, params)} FROM (${page}) AS ${alias}${laterals}${order}`;
+  const tenant = whereSql(node.alias, node.where.filter((condition) => condition.kind === 'tenant'), [], params);
+  return `SELECT ${projectionSql(node, params)} FROM (${page}) AS ${alias}${laterals}${tenant}${order}`;
 }
 
 /** `SELECT … FROM … WHERE … ORDER BY … LIMIT … OFFSET …` for one node. */

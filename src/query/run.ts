@@ -68,7 +68,7 @@ async function execute(
   plan: Exclude<Plan, { type: 'options' }>,
   options: EngineOptions,
 ): Promise<EngineResponse> {
-  const statement = buildStatement(plan);
+  const statement = buildStatement(plan, { maxRows: options.maxRows });
   // `Prefer: timezone=…`: the request's transaction runs in that zone (timestamptz values are written in it).
   if (request.preferences.timezone !== undefined) {
     try {
@@ -100,11 +100,11 @@ async function execute(
     affected: row?.affected === null || row?.affected === undefined ? undefined : Number(row.affected),
   };
   // PostgREST's rules: planned is the planner's estimate; estimated is the exact count up to db-max-rows, beyond it
-  // the larger of the exact count and the estimate.
-  const exact = executed.total;
+  // the larger of the estimate and the count, which for a table read stopped at db-max-rows + 1 (statement.ts).
+  const counted = executed.total;
   const estimate =
     (plan.type === 'read' || plan.type === 'rpc') &&
-    (plan.count === 'planned' || (plan.count === 'estimated' && exact !== undefined && exact > options.maxRows));
+    (plan.count === 'planned' || (plan.count === 'estimated' && counted !== undefined && counted > options.maxRows));
   if (estimate) {
     let planned: number | undefined;
     try {
@@ -112,7 +112,7 @@ async function execute(
     } catch (error) {
       throw fromDatabaseError(error);
     }
-    executed.total = plan.count === 'planned' || exact === undefined || planned === undefined ? planned : Math.max(exact, planned);
+    executed.total = plan.count === 'planned' || counted === undefined || planned === undefined ? planned : Math.max(counted, planned);
   }
   return respond(request, plan, executed, options);
 }

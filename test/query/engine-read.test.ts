@@ -226,6 +226,8 @@ forEachBackend('engine reads', (ctx) => {
     assert.equal(estimatedSmall.statements.length, 1);
     const estimatedBig = await get('numbers?select=n&limit=1', { Prefer: 'count=estimated' });
     assert.equal(estimatedBig.statements.length, 2);
+    // 1,100 rows: counted up to 1,001 (one past maxRows), then the larger of that and the estimate.
+    assert.equal(estimatedBig.headers['Content-Range'], `0-0/${Math.max(1001, total)}`);
   });
 
   it('single object Accept: the object, or 406 PGRST116', async () => {

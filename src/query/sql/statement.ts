@@ -58,16 +58,23 @@ function bodySql(media: MediaType, node: ReadNode, params: Params): string {
   return `coalesce(json_agg(${T}), '[]'::json)::text`;
 }
 
-function countSql(node: ReadNode, params: Params): string {
+/** The rows the node matches, all of them, or at most `limit` (`count=estimated`). */
+function countSql(node: ReadNode, params: Params, limit: number | undefined): string {
   const inner = nodeSelectSql(node, params, { projection: '1', unpaged: true, filteringLateralsOnly: true });
-  return `(SELECT count(*) FROM (${inner}) AS ${quoteIdent('pgrst_c')})`;
+  const bound = limit === undefined ? '' : ` LIMIT ${Math.trunc(limit)}`;
+  return `(SELECT count(*) FROM (${inner}${bound}) AS ${quoteIdent('pgrst_c')})`;
 }
 
-function readStatement(node: ReadNode, count: CountMode, media: MediaType): Statement {
+/**
+ * `count=estimated` of a read counts at most `countLimit` rows (PostgREST's db-max-rows + 1): a count that reaches it
+ * says only "more than db-max-rows", and the planner's estimate stands in (run.ts), so the count costs O(max-rows)
+ * however many rows match. PostgREST counts a function's rows exactly (no bound: `countLimit` undefined).
+ */
+function readStatement(node: ReadNode, count: CountMode, media: MediaType, countLimit?: number): Statement {
   const params = new Params();
   let total = 'NULL::bigint';
-  // estimated counts exactly first, as PostgREST does; beyond maxRows the planner's estimate may raise it (run.ts).
-  if (count === 'exact' || count === 'estimated') total = countSql(node, params);
+  if (count === 'exact') total = countSql(node, params, undefined);
+  if (count === 'estimated') total = countSql(node, params, countLimit);
   const page = nodeSelectSql(node, params);
   const body = bodySql(media, node, params);
   const text = `SELECT ${total} AS total, count(*) AS page_total, ${body} AS body FROM (${page}) AS ${T}`;
@@ -109,12 +116,17 @@ function rpcScalarStatement(plan: RpcPlan): Statement {
   return { text, values: params.values };
 }
 
-export function buildStatement(plan: Plan): Statement {
+export interface StatementLimits {
+  /** PostgREST's db-max-rows: `count=estimated` of a table read counts one row beyond it at most. */
+  maxRows?: number | undefined;
+}
+
+export function buildStatement(plan: Plan, limits: StatementLimits = {}): Statement {
   switch (plan.type) {
     case 'options':
       throw new Error('OPTIONS has no statement');
     case 'read':
-      return readStatement(plan.node, plan.count, plan.media);
+      return readStatement(plan.node, plan.count, plan.media, limits.maxRows === undefined ? undefined : limits.maxRows + 1);
     case 'rpc': {
       if (plan.scalar) return rpcScalarStatement(plan);
       const media = !plan.routine.returnsSet && plan.media === 'json' ? 'object' : plan.media;

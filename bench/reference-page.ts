@@ -3,8 +3,10 @@
  * playwright-core): from navigating to the page until an operation is expanded and shows its parameters. Measured
  * for the page as served (one tag per definition: the first tag on arrival, then another picked in the top bar)
  * and, for comparison, for Swagger UI over the whole document (what the page did before it loaded one tag at a
- * time). Each page load in a fresh browser context (empty cache); medians of three. Also used by the browser test
- * (test/browser/reference-page.test.ts), which reports the figures it sees.
+ * time). Each page load in a fresh browser context (empty cache); medians of three. Where the arrival's time goes is
+ * read from a CPU profile of the page (Chromium's DevTools protocol) in three more loads, so the profiler does not
+ * slow the timed ones. Also used by the browser test (test/browser/reference-page.test.ts), which reports the figures
+ * it sees.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -94,11 +96,72 @@ async function openWholeDocument(page: Page, base: string): Promise<number> {
   return since(t0);
 }
 
+/**
+ * Frames of Swagger UI's OpenAPI 3.1 processing, by the names the bundle keeps: swagger-client parses, refracts,
+ * dereferences and normalizes an OpenAPI 3.1 document with ApiDOM (`resolveOpenAPI31Strategy`,
+ * `openapi_3_1_apidom_normalize`, `apidom_ns_openapi_3_1_…`), on arrival and again (`resolveSubtree`) for an expanded
+ * operation.
+ */
+const OPENAPI_31_FRAME = /apidom|OpenAPI31|resolveSubtree/i;
+
+export interface ArrivalProfile {
+  /** Ms the page's main thread was busy (not idle) in the CPU profile. */
+  busyMs: number;
+  /** Of which in Swagger UI's OpenAPI 3.1 processing. */
+  openApi31Ms: number;
+}
+
+/** What is read of a CPU profile (the DevTools protocol's `Profiler.Profile`). */
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string }; children?: number[] }[];
+  samples?: number[];
+  /** Microseconds before each sample. */
+  timeDeltas?: number[];
+}
+
+/** The page's main-thread time split from a CPU profile: busy, and in a frame under `OPENAPI_31_FRAME`. */
+function splitProfile(profile: CpuProfile): ArrivalProfile {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inOpenApi31 = new Map<number, boolean>();
+  const underOpenApi31 = (id: number): boolean => {
+    let known = inOpenApi31.get(id);
+    if (known === undefined) {
+      const up = parent.get(id);
+      known = OPENAPI_31_FRAME.test(nodes.get(id)!.callFrame.functionName) || (up !== undefined && underOpenApi31(up));
+      inOpenApi31.set(id, known);
+    }
+    return known;
+  };
+  let busy = 0;
+  let openApi31 = 0;
+  profile.samples?.forEach((id, index) => {
+    const micros = profile.timeDeltas?.[index] ?? 0;
+    if (nodes.get(id)!.callFrame.functionName === '(idle)') return;
+    busy += micros;
+    if (underOpenApi31(id)) openApi31 += micros;
+  });
+  return { busyMs: Math.round(busy / 1000), openApi31Ms: Math.round(openApi31 / 1000) };
+}
+
+/** `openReferencePage` under Chromium's CPU profiler: where the page's main thread spent the arrival. */
+async function profileArrival(page: Page, base: string): Promise<ArrivalProfile> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Profiler.enable');
+  await session.send('Profiler.start');
+  await openReferencePage(page, base);
+  const { profile } = await session.send('Profiler.stop');
+  return splitProfile(profile);
+}
+
 export interface ReferencePageResult {
   /** Median ms until the page's first operation is usable on arrival. */
   arrivalMs: number;
   /** Median CPU ms Chromium (all its processes) spent meanwhile; undefined without /proc. */
   arrivalCpuMs: number | undefined;
+  /** Medians of the profiled arrivals. */
+  arrivalProfile: ArrivalProfile;
   /** Median ms from picking `bookings` until its list operation is usable. */
   bookingsMs: number;
   /** One load of Swagger UI over the whole document, until the bookings list operation is usable. */
@@ -133,9 +196,14 @@ export async function measureReferencePage(base: string, options: { wholeDocumen
         switches.push(await switchToTag(page, 'bookings', 'list_bookings'));
       });
     }
+    const profiles: ArrivalProfile[] = [];
+    for (let run = 0; run < RUNS; run++) profiles.push(await inFreshContext(browser, (page) => profileArrival(page, base)));
+    const arrivalProfile = {
+      busyMs: median(profiles.map((profile) => profile.busyMs)), openApi31Ms: median(profiles.map((profile) => profile.openApi31Ms)),
+    };
     const wholeDocumentMs = options.wholeDocument ? await inFreshContext(browser, (page) => openWholeDocument(page, base)) : undefined;
     return {
-      arrivalMs: median(arrivals), arrivalCpuMs: arrivalCpu.length > 0 ? median(arrivalCpu) : undefined, bookingsMs: median(switches), wholeDocumentMs, runs: RUNS,
+      arrivalMs: median(arrivals), arrivalCpuMs: arrivalCpu.length > 0 ? median(arrivalCpu) : undefined, arrivalProfile, bookingsMs: median(switches), wholeDocumentMs, runs: RUNS,
     };
   } finally {
     await browser.close();
@@ -174,6 +242,10 @@ export function renderReferencePage(result: ReferencePageResult | string): strin
     '',
     `- On arrival, until the first tag's first operation is usable (target < ${INTERACTIVE_TARGET_MS} ms): ${verdict(result.arrivalMs)}` +
       (result.arrivalCpuMs === undefined ? '.' : `; Chromium's CPU time meanwhile (all its processes; what other jobs on the machine do not change): ${result.arrivalCpuMs} ms.`),
+    `- Where the arrival goes (CPU profile of the page through Chromium's DevTools protocol, ${result.runs} more loads, medians): ` +
+      `the page's main thread busy ${result.arrivalProfile.busyMs} ms, of which ${result.arrivalProfile.openApi31Ms} ms in Swagger UI's ` +
+      'OpenAPI 3.1 processing (swagger-client\'s ApiDOM: parsing, dereferencing and normalizing the tag\'s document on arrival, ' +
+      'and again for the operation expanded).',
     `- Picking \`bookings\` in the top bar, until its list operation is usable: ${verdict(result.bookingsMs)}.`,
     `- For comparison, Swagger UI over the whole document (one load), until the bookings list operation is usable: ` +
       `${result.wholeDocumentMs === undefined ? 'not measured' : `${result.wholeDocumentMs} ms`}.`,

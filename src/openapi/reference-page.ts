@@ -3,9 +3,7 @@
  * over the OpenAPI document, one tag at a time: the top bar's "Select a definition" lists the document's tags, and
  * each loads `<document>?tag=<tag>` (tag-document.ts). Why: Swagger UI 5 takes 16–20 s to render the whole ~800 KB
  * document (OpenAPI 3.1, swagger-ui#10250) and well under a second for one tag's. "Try it out" sends requests to
- * this server with the key entered under "Authorize" (kept in the browser's local storage only). The page preloads
- * the first tag's document, so it arrives while the browser still evaluates Swagger UI's 1.7 MB bundle rather than
- * after it (measured with bench/reference-page.ts: the first operation usable ~0.3–1 s sooner on a loaded machine).
+ * this server with the key entered under "Authorize" (kept in the browser's local storage only).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -25,15 +23,13 @@ const ASSETS: Record<string, string> = {
   'favicon-16x16.png': 'image/png',
 };
 
-/** `firstDocument`: the definition shown on arrival, fetched by Swagger UI with its defaults (CORS mode, same-origin credentials). */
-function page(base: string, firstDocument: string | undefined): string {
-  const preload = firstDocument ? `\n  <link rel="preload" href="${firstDocument}" as="fetch" crossorigin="anonymous">` : '';
+function page(base: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Staykit API reference</title>${preload}
+  <title>Staykit API reference</title>
   <link rel="stylesheet" href="${base}/assets/swagger-ui.css">
   <link rel="icon" type="image/png" href="${base}/assets/favicon-32x32.png" sizes="32x32">
   <style>body { margin: 0; } .swagger-ui .topbar .topbar-wrapper > .link { display: none; }</style>
@@ -48,13 +44,9 @@ function page(base: string, firstDocument: string | undefined): string {
 `;
 }
 
-interface Definition {
-  name: string;
-  url: string;
-}
-
 /** Swagger UI over one definition per tag, the first tag shown first (`?urls.primaryName=<tag>` picks another). */
-function init(urls: Definition[]): string {
+function init(specUrl: string, tags: string[]): string {
+  const urls = tags.map((tag) => ({ name: tag, url: `${specUrl}?tag=${encodeURIComponent(tag)}` }));
   return `window.ui = SwaggerUIBundle({
   urls: ${JSON.stringify(urls)},
   dom_id: '#swagger-ui',
@@ -78,26 +70,26 @@ export interface ReferencePageOptions {
 
 export function referencePage(app: FastifyInstance, options: ReferencePageOptions = {}): void {
   const base = options.path ?? '/docs';
+  const html = page(base);
   const specUrl = options.specUrl ?? '/v1/openapi.json';
   const cache = new Map<string, Buffer>();
-  // The page and its script name the served document's own tags, read from it (in-process) on the first request.
-  let built: Promise<{ html: string; script: string }> | undefined;
-  const build = () => {
-    built ??= app.inject({ method: 'GET', url: specUrl }).then((response) => {
+  // The tags are the served document's own, read from it (in-process) on the page's first load.
+  let script: Promise<string> | undefined;
+  const initScript = () => {
+    script ??= app.inject({ method: 'GET', url: specUrl }).then((response) => {
       if (response.statusCode !== 200) throw new Error(`${specUrl} answered ${response.statusCode}`);
-      const urls = openApiTags(response.json()).map((tag) => ({ name: tag, url: `${specUrl}?tag=${encodeURIComponent(tag)}` }));
-      return { html: page(base, urls[0]?.url), script: init(urls) };
+      return init(specUrl, openApiTags(response.json()));
     });
-    built.catch(() => { built = undefined; });
-    return built;
+    script.catch(() => { script = undefined; });
+    return script;
   };
 
   const sendPage = async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send((await build()).html);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   app.get(base, sendPage);
   app.get(`${base}/`, sendPage);
   app.get(`${base}/init.js`, async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send((await build()).script));
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(await initScript()));
   app.get<{ Params: { file: string } }>(`${base}/assets/:file`, async (request, reply) => {
     const type = ASSETS[request.params.file];
     if (!type) return reply.callNotFound();

@@ -178,18 +178,14 @@ function countAll(ctx: BuildContext, alias: string | undefined, cast: string | u
   return { kind: 'aggregate', fn: 'count', expr: undefined, inputCast: undefined, cast, name: alias ?? 'count' };
 }
 
-/** The aggregates a node's to-one spreads (and theirs) hand up to it. */
-export function hoistedAggregates(node: ReadNode): AggregateItem[] {
-  return node.items.flatMap((item) =>
-    item.kind === 'embed' && item.spread && item.toOne
-      ? [...item.node.items.filter((child): child is AggregateItem => child.kind === 'aggregate'), ...hoistedAggregates(item.node)]
-      : [],
-  );
-}
-
-/** The node selects aggregates, its own or its to-one spreads': its rows, or its ancestor's, are groups. */
+/**
+ * The node selects aggregates, its own or those its to-one spreads (and theirs) hand up to it: its rows, or its
+ * ancestor's, are groups. Asked of every node of every request, so it answers without building a list.
+ */
 export function carriesAggregates(node: ReadNode): boolean {
-  return node.items.some((item) => item.kind === 'aggregate') || hoistedAggregates(node).length > 0;
+  return node.items.some(
+    (item) => item.kind === 'aggregate' || (item.kind === 'embed' && item.spread && item.toOne && carriesAggregates(item.node)),
+  );
 }
 
 /** The node's rows are groups: it applies aggregates (its own and those its to-one spreads hoist to it). */

@@ -4,22 +4,27 @@
  * timeline wants one list of `[start, end, category]` in date order.
  */
 import { CATEGORY_COLUMNS } from './availability-queries.js';
-import type { DateRange, ProductTimeline } from './timeline.js';
+import type { Category, ProductTimeline } from './timeline.js';
 
 export type AvailabilityRow = Omit<ProductTimeline, 'categories'> & Record<(typeof CATEGORY_COLUMNS)[number], string>;
 
-const RANGE = /\[([^,]+),([^)]+)\)/g;
-
-/** A date multirange's text as its ranges (daterange is canonical: `[start, end)`, never unbounded here). */
-export function parseDateMultirange(text: string): DateRange[] {
-  return Array.from(text.matchAll(RANGE), (match) => [match[1]!, match[2]!] as DateRange);
+/**
+ * Appends the ranges of a date multirange's text to `categories` under `category`. daterange is canonical (`[start,
+ * end)`) and never unbounded here; read by position, as this runs for every range of every unit (no match objects).
+ */
+function appendRanges(text: string, category: Category, categories: ProductTimeline['categories']): void {
+  let open = text.indexOf('[');
+  while (open !== -1) {
+    const comma = text.indexOf(',', open);
+    const close = text.indexOf(')', comma);
+    categories.push([text.slice(open + 1, comma), text.slice(comma + 1, close), category]);
+    open = text.indexOf('[', close);
+  }
 }
 
 export function toTimeline(row: AvailabilityRow): ProductTimeline {
   const categories: ProductTimeline['categories'] = [];
-  for (const category of CATEGORY_COLUMNS) {
-    for (const [start, end] of parseDateMultirange(row[category])) categories.push([start, end, category]);
-  }
+  for (const category of CATEGORY_COLUMNS) appendRanges(row[category], category, categories);
   // The categories are disjoint: ordering by start orders them by date.
   categories.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return {

@@ -6,12 +6,12 @@
  * number of events and configurations, not products × days. Statuses and day flags are derived from it by pure
  * functions (timeline.ts).
  */
-import type { Queryable } from '../db/types.js';
+import type { Transaction } from '../db/types.js';
 import { addDays, daysBetween, isDate, todayIn } from '../common/dates.js';
 import { invalidInput, productNotFound } from './errors.js';
 import { rejectUnknownFields } from './input.js';
 import { UUID } from '../common/patterns.js';
-import { availabilityQuery } from './availability-queries.js';
+import { availabilityQuery, REUSE_PLAN } from './availability-queries.js';
 import { toTimeline, type AvailabilityRow } from './availability-ranges.js';
 import { run } from './queries.js';
 import { parseShowOptions, type ShowOptions } from './show-options.js';
@@ -71,11 +71,12 @@ export function parseAvailabilityQuery(query: Record<string, unknown>): Availabi
   };
 }
 
-export async function availability(tx: Queryable, query: AvailabilityQuery, now: Date): Promise<ProductAvailability[]> {
+export async function availability(tx: Transaction, query: AvailabilityQuery, now: Date): Promise<ProductAvailability[]> {
   const start = query.start ?? todayIn('UTC', now);
   const end = query.end ?? addDays(start, 365);
   if (end <= start) throw invalidInput('end must be after start');
   if (daysBetween(start, end) > MAX_RANGE_DAYS) throw invalidInput(`at most ${MAX_RANGE_DAYS} days per request`);
+  tx.defer?.(REUSE_PLAN);
   const rows = await run<AvailabilityRow>(tx, availabilityQuery(
     query.productIds, addDays(start, -1), addDays(end, LOOKAHEAD_DAYS), query.showPendingAs !== 'CANCELLED', now, query.includeDays));
   const byProduct = new Map(rows.map((row) => [row.product_id, toTimeline(row)]));

@@ -5,7 +5,10 @@
  * a wrong password and the answer cannot tell the two apart.
  */
 import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+
+/** The native module loads at the first password operation: most processes (PostgreSQL mode, workers) never need it. */
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const library = () => (argon2 ??= import('@node-rs/argon2'));
 
 export const MIN_PASSWORD_LENGTH = 10;
 /** Long enough for any passphrase, short enough that hashing it costs nothing unusual. */
@@ -19,25 +22,25 @@ export function passwordProblem(password: string): string | undefined {
   return undefined;
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+export async function hashPassword(password: string): Promise<string> {
+  return (await library()).hash(password);
 }
 
 let decoy: Promise<string> | undefined;
 
 /** A hash of a random password, made once per process: what a login without a stored hash is checked against. */
 function decoyHash(): Promise<string> {
-  decoy ??= hash(randomBytes(24).toString('base64'));
+  decoy ??= hashPassword(randomBytes(24).toString('base64'));
   return decoy;
 }
 
 /** Whether `password` matches `storedHash`; with no stored hash, spends the same work and answers false. */
 export async function passwordMatches(password: string, storedHash: string | null): Promise<boolean> {
   if (storedHash === null) {
-    await verify(await decoyHash(), password);
+    await (await library()).verify(await decoyHash(), password);
     return false;
   }
-  return verify(storedHash, password);
+  return (await library()).verify(storedHash, password);
 }
 
 /** A password for generated accounts (the demo user): 20 characters of base64url, 120 bits. */

@@ -164,7 +164,7 @@ function section(run: BackendReport): string[] {
       `over all products, laid out from six months before the run date. Generated in ${fixed(run.generationSeconds, 1)} s ` +
       `(${run.generationMode}); set-up (database, migrations, data, server start) took ${fixed(run.setupSeconds, 0)} s.`,
     `Load: ${run.connections} concurrent connections (unless the scenario says otherwise), ${run.seconds} s per scenario and side. ` +
-      'API = HTTP through autocannon to a `staykit serve` process; direct = ' + run.directNote,
+      'API = HTTP through autocannon to a `staykit serve` process (the compiled dist/, built at the start of the run); direct = ' + run.directNote,
     `Server peak memory (VmHWM): ${run.serverPeakRssMiB === undefined ? 'n/a' : `${fixed(run.serverPeakRssMiB, 0)} MiB`}.`,
     '',
     '| Scenario | API req/s | API p50 ms | API p99 ms | API errors | Direct req/s | Direct p50 ms | Direct p99 ms | API / direct | API CPU ms per request (server / PostgreSQL) |',

@@ -27,7 +27,7 @@ import { measureCpu, type BackendPids, type CpuSplit } from './cpu.js';
 import { renderReport, type BackendReport, type ScenarioResult, type WebhookResult } from './report.js';
 import { parseBenchArguments, pgliteSize, type BenchOptions } from './options.js';
 import { renderScaleOut, scaleOutFailed, scaleOutRuns } from './scale-out.js';
-import { measureStartup, renderStartup } from './startup.js';
+import { buildDist, measureStartup, renderStartup } from './startup.js';
 import { peerWanted, postgraphilePart, renderPeer, type PeerOutcome } from './postgraphile.js';
 import { referencePagePart, referencePageWanted, renderReferencePage, type ReferencePageResult } from './reference-page.js';
 
@@ -437,6 +437,9 @@ export async function runBenchmark(options: BenchOptions, log: Log = (text) => p
   const started = performance.now();
   // The server is started as `node bin/staykit.js serve` (test/support/server-process.ts): from the repository root.
   process.chdir(fileURLToPath(new URL('..', import.meta.url)));
+  // Every server of the run is `npm start`'s compiled JavaScript, never the tsx fallback.
+  const buildFailure = await buildDist(log);
+  if (buildFailure) throw new Error(`cannot benchmark the compiled server: ${buildFailure}`);
   const outcomes: BackendOutcome[] = [];
   for (const backend of options.backends) {
     outcomes.push(backend === 'postgres' ? await runPostgres(options, log) : await runPGlite(options, log));
@@ -444,7 +447,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = (text) => p
   // Start-up time and memory of `staykit serve` (bench/startup.ts), on the backends that ran: a full run or --only start-up.
   const startupBackends = options.backends.filter((_, index) => !outcomes[index]?.report.skipped);
   const startup = options.only === undefined || 'start-up'.includes(options.only)
-    ? renderStartup(await measureStartup({ backends: startupBackends, rounds: 3, databaseUrl: options.databaseUrl, fromSources: false, build: true }, log))
+    ? renderStartup(await measureStartup({ backends: startupBackends, rounds: 3, databaseUrl: options.databaseUrl, fromSources: false, build: false }, log))
     : '';
   const totalSeconds = seconds(started);
   const report = renderReport({

@@ -201,18 +201,28 @@ class StartupRun {
   }
 }
 
+/**
+ * Compiles dist/ (scripts/build-server.js), what `npm start` runs: without it a server started from a tree whose
+ * sources are newer than dist/ falls back to tsx and measures TypeScript compiled at run time. Returns why it failed.
+ */
+export async function buildDist(log: (text: string) => void): Promise<string | undefined> {
+  log('Compiling dist/ (scripts/build-server.js) …');
+  try {
+    await runNode(['scripts/build-server.js'], {});
+  } catch (error) {
+    const reason = `the build failed: ${(error as Error).message}`;
+    log(` ${reason}\n`);
+    return reason;
+  }
+  log(' done\n');
+  return undefined;
+}
+
 /** Measures start-up and memory per backend; a backend that fails is reported with its error. */
 export async function measureStartup(options: StartupOptions, log: (text: string) => void): Promise<StartupReport> {
   if (!options.fromSources && options.build) {
-    log('Start-up: compiling dist/ (scripts/build-server.js) …');
-    try {
-      await runNode(['scripts/build-server.js'], {});
-    } catch (error) {
-      const reason = `the build failed: ${(error as Error).message}`;
-      log(` ${reason}\n`);
-      return { runtime: 'dist/', results: options.backends.map((backend) => ({ backend, rounds: [], error: reason })) };
-    }
-    log(' done\n');
+    const failed = await buildDist(log);
+    if (failed) return { runtime: 'dist/', results: options.backends.map((backend) => ({ backend, rounds: [], error: failed })) };
   }
   const run = new StartupRun(options);
   const results: StartupResult[] = [];

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { OPENAPI_30_RESOLVER_PLUGIN } from './reference-resolver.js';
 import { openApiTags } from './tag-document.js';
 
 const require = createRequire(import.meta.url);
@@ -44,7 +45,10 @@ function page(base: string): string {
 `;
 }
 
-/** Swagger UI over one definition per tag, the first tag shown first (`?urls.primaryName=<tag>` picks another). */
+/**
+ * Swagger UI over one definition per tag, the first tag shown first (`?urls.primaryName=<tag>` picks another),
+ * resolving with swagger-client's faster OpenAPI 3.0 resolver (reference-resolver.ts).
+ */
 function init(specUrl: string, tags: string[]): string {
   const urls = tags.map((tag) => ({ name: tag, url: `${specUrl}?tag=${encodeURIComponent(tag)}` }));
   return `window.ui = SwaggerUIBundle({
@@ -56,6 +60,7 @@ function init(specUrl: string, tags: string[]): string {
   docExpansion: 'list',
   defaultModelsExpandDepth: 0,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  plugins: [${OPENAPI_30_RESOLVER_PLUGIN}],
   layout: 'StandaloneLayout',
 });
 `;

@@ -23,6 +23,7 @@ import { API_ROLE, DEFAULT_STATEMENT_TIMEOUT_MS } from '../src/transaction/tenan
 import { startChildServer, type ServerProcess } from '../test/support/server-process.js';
 import type { Dataset } from './dataset.js';
 import { httpLoad, type LoadResult } from './load.js';
+import { measureCpu, type BackendPids, type CpuSplit } from './cpu.js';
 import type { Scenario } from './scenarios.js';
 
 export const POSTGRAPHILE_VERSION = '4.14.1';
@@ -192,6 +193,9 @@ export interface PeerScenarioResult {
   query: string;
   staykit: LoadResult[];
   peer: LoadResult[];
+  /** CPU per request of each run, in the order of the loads (undefined where /proc could not be read). */
+  staykitCpu: (CpuSplit | undefined)[];
+  peerCpu: (CpuSplit | undefined)[];
 }
 
 export type PeerOutcome =
@@ -202,6 +206,9 @@ export interface PeerRunInput {
   databaseUrl: string;
   dataset: Dataset;
   staykitUrl: string;
+  /** The Staykit server's process and the benchmark database's backends, for CPU per request. */
+  staykitPid: number | undefined;
+  backendPids: BackendPids;
   connections: number;
   seconds: number;
   /** Waits until the previous run's requests have left the database (run.ts); a string says it gave up. */
@@ -242,13 +249,18 @@ export async function postgraphilePart(input: PeerRunInput): Promise<PeerOutcome
       const peerLoad: Scenario = {
         name: scenario.name, method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: { query }, engine: false,
       };
-      const result: PeerScenarioResult = { name: scenario.name, staykitPath: scenario.path, query, staykit: [], peer: [] };
+      const result: PeerScenarioResult = {
+        name: scenario.name, staykitPath: scenario.path, query, staykit: [], peer: [], staykitCpu: [], peerCpu: [],
+      };
       const run = async (side: 'staykit' | 'peer') => {
         await input.settle();
-        const load = side === 'staykit'
-          ? await httpLoad(input.staykitUrl, dataset.apiKey, staykitLoad, input.connections, input.seconds)
-          : await httpLoad(peer.url, dataset.apiKey, peerLoad, input.connections, input.seconds);
+        const { result: load, cpu } = side === 'staykit'
+          ? await measureCpu(input.staykitPid, input.backendPids,
+            () => httpLoad(input.staykitUrl, dataset.apiKey, staykitLoad, input.connections, input.seconds), (done) => done.requests)
+          : await measureCpu(peer.child.pid, input.backendPids,
+            () => httpLoad(peer.url, dataset.apiKey, peerLoad, input.connections, input.seconds), (done) => done.requests);
         result[side].push(load);
+        result[`${side}Cpu`].push(cpu);
         if (load.errors > 0 || load.requests === 0) failed = true;
         log(` ${side === 'staykit' ? 'Staykit' : 'PostGraphile'} ${load.requestsPerSecond.toFixed(0)} req/s;`);
       };
@@ -269,6 +281,27 @@ function median(values: number[]): number | undefined {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length / 2;
   return sorted.length === 0 ? undefined : Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)];
+}
+
+/** Median CPU per request (server process, PostgreSQL) over a side's runs without errors. */
+function cpuMedians(loads: LoadResult[], cpus: (CpuSplit | undefined)[]): { server: number | undefined; postgres: number | undefined } {
+  const clean = cpus.filter((cpu, i): cpu is CpuSplit => cpu !== undefined && loads[i]!.errors === 0 && loads[i]!.requests > 0);
+  const part = (pick: (cpu: CpuSplit) => number | undefined) => median(clean.map(pick).filter((v): v is number => v !== undefined));
+  return { server: part((cpu) => cpu.serverMs), postgres: part((cpu) => cpu.postgresMs) };
+}
+
+/**
+ * Why the ratio falls short: each side's CPU per request and, since both sides' PostgreSQL build the same rows, the
+ * ratio Staykit would reach with no CPU of its own at all (the peer's whole CPU per request over Staykit's PostgreSQL's).
+ */
+function peerReason(result: PeerScenarioResult): string {
+  const ours = cpuMedians(result.staykit, result.staykitCpu);
+  const theirs = cpuMedians(result.peer, result.peerCpu);
+  const text = (cpu: typeof ours) => `server ${figure(cpu.server, 2)} + PostgreSQL ${figure(cpu.postgres, 2)} ms CPU per request`;
+  const ceiling = theirs.server !== undefined && theirs.postgres !== undefined && ours.postgres
+    ? `; with no server CPU at all Staykit would reach ${((theirs.server + theirs.postgres) / ours.postgres).toFixed(1)}×`
+    : '';
+  return `Staykit: ${text(ours)}; PostGraphile: ${text(theirs)}${ceiling}`;
 }
 
 /** Medians over a side's runs that had no errors (an answer like 429 is fast and would inflate req/s). */
@@ -315,7 +348,8 @@ export function renderPeer(outcome: PeerOutcome): string {
     'Targets (reported, not asserted):',
     '',
     ...rows.map(({ result, ratio, ours }) =>
-      `- ${result.name}: ≥ ${MIN_RATIO}× PostGraphile — ${ratio === undefined ? 'n/a' : `${ratio.toFixed(2)}×`}, ${met((ratio ?? 0) >= MIN_RATIO)}; ` +
+      `- ${result.name}: ≥ ${MIN_RATIO}× PostGraphile — ${ratio === undefined ? 'n/a' : `${ratio.toFixed(2)}×`}, ${met((ratio ?? 0) >= MIN_RATIO)}` +
+      ((ratio ?? 0) >= MIN_RATIO ? '; ' : ` (${peerReason(result)}); `) +
       `Staykit p99 < ${MAX_P99_MS} ms at ${outcome.connections} connections — ${ours.p99 === undefined ? 'n/a' : `${ours.p99.toFixed(1)} ms`}, ${met((ours.p99 ?? Infinity) < MAX_P99_MS)}.`),
     '',
   ].join('\n');

@@ -277,7 +277,8 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
       // PostGraphile v4 on the same database, and the reference page: on a full run, or --only naming them.
       if (peerWanted(options.only)) {
         peer = await postgraphilePart({
-          databaseUrl: url, dataset, staykitUrl: server.url, connections: options.connections, seconds: options.seconds,
+          databaseUrl: url, dataset, staykitUrl: server.url, staykitPid: server.child.pid, backendPids: backendPidsOf(db),
+          connections: options.connections, seconds: options.seconds,
           settle: () => settle(server, db, dataset), log,
         });
         if ('failed' in peer && peer.failed) failed = true;

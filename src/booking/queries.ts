@@ -242,19 +242,24 @@ function datesOf(multirange: string): [string, string][] {
 export async function loadNights(
   tx: Queryable, productIds: readonly string[], first: string, last: string, length: number, guests: number,
 ): Promise<Map<string, Night[]>> {
-  const nights = new Map(productIds.map((productId) => [productId, Array.from({ length: daysBetween(first, last) + 1 },
-    (_, i): Night => ({ date: addDays(first, i), configuration: null, rate: null }))]));
+  // The dates and their positions are computed once, not per product and night: /search reads the nights of a
+  // thousand units at once. A governed range ends at most the day after `last`, hence one position more.
+  const dates = Array.from({ length: daysBetween(first, last) + 2 }, (_, i) => addDays(first, i));
+  const positions = new Map(dates.map((date, i) => [date, i]));
+  const position = (date: string): number => positions.get(date) ?? daysBetween(first, date);
+  const nights = new Map(productIds.map((productId) => [productId,
+    dates.slice(0, -1).map((date): Night => ({ date, configuration: null, rate: null }))]));
   for (const row of await run<GoverningRow>(tx, nightsQuery(productIds, first, last, length, guests))) {
     const list = nights.get(row.product_id)!;
     for (const [start, end] of datesOf(row.dates)) {
-      for (let i = daysBetween(first, start); i < daysBetween(first, end); i += 1) {
+      for (let i = position(start); i < position(end); i += 1) {
         list[i] = { date: list[i]!.date, configuration: row.configuration, rate: row.rate };
       }
     }
   }
   for (const override of await run<OverrideRow>(tx, dateOverridesQuery(productIds, first, last))) {
     const list = nights.get(override.product_id)!;
-    const i = daysBetween(first, override.date);
+    const i = position(override.date);
     list[i] = withOverride(list[i]!, override);
   }
   return nights;

@@ -496,6 +496,15 @@ export const QUERY_TIMEOUT_MARGIN_MS = 2_000;
 /** Idle time before TCP keepalive probes start, so a connection to a vanished server is noticed. */
 const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
 
+/**
+ * How long a connection may sit unused in the pool before it is closed (node-postgres' default is 10 s). A new
+ * connection costs its PostgreSQL backend about 8 ms of CPU to start and run its first transaction (catalog and
+ * policy caches, the statements parsed again) against about 0.5 ms for a warm one (docs/benchmark.md): with 10 s,
+ * every lull of a few seconds between bursts threw the pool's backends away and the next burst paid for them
+ * again. An idle connection costs the server a few MB, at most the pool's size per process.
+ */
+const IDLE_CONNECTION_MS = 60_000;
+
 /** A pooled connection to a PostgreSQL server (DATABASE_URL). Every session runs in UTC. */
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const statementTimeout = options.statementTimeoutMs;
@@ -515,6 +524,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     ...(statementTimeout === undefined ? {} : { query_timeout: statementTimeout + QUERY_TIMEOUT_MARGIN_MS }),
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
   });
   // An idle client losing its server (restart, network) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

@@ -500,7 +500,7 @@ const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
  * How long a connection may sit unused in the pool before it is closed (node-postgres' default is 10 s). A new
  * connection costs its PostgreSQL backend about 8 ms of CPU to start and run its first transaction (catalog and
  * policy caches, the statements parsed again) against about 0.5 ms for a warm one (docs/benchmark.md): with 10 s,
- * every lull of a few seconds between bursts threw the pool's backends away and the next burst paid for them
+ * every lull of 10 s between bursts threw the pool's backends away and the next burst paid for them
  * again. An idle connection costs the server a few MB, at most the pool's size per process.
  */
 const IDLE_CONNECTION_MS = 60_000;

@@ -5,8 +5,8 @@
 import { blockingEventsOf, dateOverrides, governingConfigurations, relatedBlocksOf, type SqlQuery } from './queries.js';
 import type { Category } from './timeline.js';
 
-/** The categories of a product's window, each a column of the statement: a date multirange as PostgreSQL writes it. */
-export const CATEGORY_COLUMNS = ['past', 'booked', 'tentative', 'blocked', 'padding', 'open', 'closed'] as const satisfies readonly Category[];
+/** The categories of a product's window, in the order the statement takes their labels. */
+export const CATEGORIES = ['past', 'booked', 'tentative', 'blocked', 'padding', 'open', 'closed'] as const satisfies readonly Category[];
 
 /**
  * Sent before the statement, in its round trip: its plan is reused (a named statement's generic plan) instead of made
@@ -17,17 +17,20 @@ export const CATEGORY_COLUMNS = ['past', 'booked', 'tentative', 'blocked', 'padd
 export const REUSE_PLAN = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
 /**
- * One statement: per product, the categories of [first, last] as date multiranges (one column each, disjoint, together
+ * One statement: per product, the dates of [first, last] by label (`ranges`, availability-ranges.ts: disjoint, together
  * the whole window), its governing configurations and its per-date overrides (a closed date is a closed category).
+ * `labels` names each of CATEGORIES: the categories themselves when the days need them, else the statuses they
+ * show as, so that categories showing the same status are merged here (fewer, longer ranges to send and read).
  * `now` fixes "today" in each product's time zone. Only the days need the configurations and overrides
  * (`includeDays`); the intervals need only which dates are open.
  *
- * Why multiranges per category, written as text: the events are aggregated as they are read (one range per event,
- * no row per piece), and PostgreSQL writes each category once per product instead of building JSON per range —
+ * Why multiranges per label, written as text: the events are aggregated as they are read (one range per event,
+ * no row per piece), and PostgreSQL writes each label's dates once per product instead of building JSON per range —
  * that per-range JSON was most of the statement's time (docs/booking.md#get-v1availability).
  */
 export function availabilityQuery(
   productIds: string[] | null, first: string, last: string, includeTentative: boolean, now: Date, includeDays: boolean,
+  labels: readonly string[],
 ): SqlQuery {
   return {
     // `unit`, not `p`: the lateral subqueries embed queries.ts's fragments, whose own aliases (`p` among them) would hide it.
@@ -38,10 +41,7 @@ export function availabilityQuery(
   FROM api.products CROSS JOIN LATERAL (SELECT ($5::timestamptz AT TIME ZONE timezone)::date AS today) AS local
   WHERE deleted_at IS NULL AND ($1::uuid[] IS NULL OR id = ANY ($1::uuid[]))
 )
-SELECT unit.id AS product_id, unit.rent_period, unit.product_cooldown, unit.today::text AS today,
-  CASE WHEN unit.today > $2::date THEN datemultirange(daterange($2::date, least(unit.today, $3::date + 1))) ELSE '{}' END::text AS past,
-  own.booked::text AS booked, own.tentative::text AS tentative, own.blocked::text AS blocked, own.padding::text AS padding,
-  (free.dates * free.governed)::text AS open, (free.dates - free.governed)::text AS closed,
+SELECT unit.id AS product_id, unit.rent_period, unit.product_cooldown, unit.today::text AS today, shown.ranges,
   coalesce(cfg.configurations, '[]') AS configurations, coalesce(ov.overrides, '[]') AS overrides
 FROM unit
 -- Blocking events never overlap one another, padding included (calendar_events_no_overlap); related units' stays
@@ -85,7 +85,21 @@ CROSS JOIN LATERAL (
   FROM (${dateOverrides((column) => `${column} = unit.id`, '$2::date', '$3::date')}) AS o
 ) AS ov
 CROSS JOIN LATERAL (SELECT own.free AS dates, coalesce(cfg.dates, '{}') - coalesce(ov.shut, '{}') AS governed) AS free
+-- The categories (in CATEGORIES' order) under their labels; range_agg of a label's multiranges joins the dates that
+-- meet, so a label has each run of dates once.
+CROSS JOIN LATERAL (
+  SELECT coalesce(string_agg(label || dates::text, ''), '') AS ranges
+  FROM (
+    SELECT label, range_agg(dates) AS dates
+    FROM unnest($7::text[], ARRAY[
+      CASE WHEN unit.today > $2::date THEN datemultirange(daterange($2::date, least(unit.today, $3::date + 1))) ELSE '{}' END,
+      own.booked, own.tentative, own.blocked, own.padding, free.dates * free.governed, free.dates - free.governed
+    ]) AS category (label, dates)
+    WHERE NOT isempty(dates)
+    GROUP BY label
+  ) AS labelled
+) AS shown
 ORDER BY unit.created_at, unit.id`,
-    values: [productIds, first, last, includeTentative, now.toISOString(), includeDays],
+    values: [productIds, first, last, includeTentative, now.toISOString(), includeDays, labels],
   };
 }

@@ -3,19 +3,21 @@
  * its check-in/checkout possibility, duration limits and rate — enough to draw a date picker from one call.
  * One SQL statement (availability-queries.ts) computes, with date multiranges, what covers each date of the window
  * (past, booking, blocked period, padding, open or closed) and which configuration governs it: its size follows the
- * number of events and configurations, not products × days. Statuses and day flags are derived from it by pure
- * functions (timeline.ts).
+ * number of events and configurations, not products × days. Without the days it answers with the statuses
+ * themselves; the day flags are derived from it by pure functions (timeline.ts).
  */
 import type { Transaction } from '../db/types.js';
 import { addDays, daysBetween, isDate, todayIn } from '../common/dates.js';
 import { invalidInput, productNotFound } from './errors.js';
 import { rejectUnknownFields } from './input.js';
 import { UUID } from '../common/patterns.js';
-import { availabilityQuery, REUSE_PLAN } from './availability-queries.js';
-import { toTimeline, type AvailabilityRow } from './availability-ranges.js';
+import { availabilityQuery, CATEGORIES, REUSE_PLAN } from './availability-queries.js';
+import { toLabelledRanges, type AvailabilityRow } from './availability-ranges.js';
 import { run } from './queries.js';
 import { parseShowOptions, type ShowOptions } from './show-options.js';
-import { toDays, toIntervals, type Day, type Interval } from './timeline.js';
+import {
+  statusOf, toDays, toIntervals, toStatusIntervals, type Category, type Day, type DayStatus, type Interval, type ProductTimeline,
+} from './timeline.js';
 
 export interface AvailabilityQuery extends ShowOptions {
   productIds: string[] | null;
@@ -77,16 +79,21 @@ export async function availability(tx: Transaction, query: AvailabilityQuery, no
   if (end <= start) throw invalidInput('end must be after start');
   if (daysBetween(start, end) > MAX_RANGE_DAYS) throw invalidInput(`at most ${MAX_RANGE_DAYS} days per request`);
   tx.defer?.(REUSE_PLAN);
+  // The days need each date's category and the dates around the window; the intervals only the window's statuses,
+  // which the statement then merges itself.
+  const [first, last, labels] = query.includeDays
+    ? [addDays(start, -1), addDays(end, LOOKAHEAD_DAYS), CATEGORIES]
+    : [start, addDays(end, -1), CATEGORIES.map((category) => statusOf(category, query))];
   const rows = await run<AvailabilityRow>(tx, availabilityQuery(
-    query.productIds, addDays(start, -1), addDays(end, LOOKAHEAD_DAYS), query.showPendingAs !== 'CANCELLED', now, query.includeDays));
-  const byProduct = new Map(rows.map((row) => [row.product_id, toTimeline(row)]));
+    query.productIds, first, last, query.showPendingAs !== 'CANCELLED', now, query.includeDays, labels));
+  const byProduct = new Map(rows.map((row) => [row.product_id, row]));
   return (query.productIds ?? rows.map((row) => row.product_id)).map((productId) => {
-    const timeline = byProduct.get(productId);
-    if (!timeline) throw productNotFound(productId);
-    return {
-      product_id: productId,
-      intervals: toIntervals(timeline, start, end, query),
-      ...(query.includeDays ? { days: toDays(timeline, start, end, query) } : {}),
-    };
+    const row = byProduct.get(productId);
+    if (!row) throw productNotFound(productId);
+    if (!query.includeDays) {
+      return { product_id: productId, intervals: toStatusIntervals(toLabelledRanges<DayStatus>(row.ranges), start, end) };
+    }
+    const timeline: ProductTimeline = { ...row, categories: toLabelledRanges<Category>(row.ranges) };
+    return { product_id: productId, intervals: toIntervals(timeline, start, end, query), days: toDays(timeline, start, end, query) };
   });
 }

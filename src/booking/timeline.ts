@@ -78,12 +78,16 @@ export function statusOf(category: Category, show: ShowOptions): DayStatus {
 
 /** The statuses of [start, end) as intervals: neighbouring ranges that show the same status become one. */
 export function toIntervals(timeline: ProductTimeline, start: string, end: string, show: ShowOptions): Interval[] {
+  return toStatusIntervals(timeline.categories.map(([from, to, category]) => [from, to, statusOf(category, show)]), start, end);
+}
+
+/** Ranges already labelled with their status (in date order), clipped to [start, end) and merged where they meet. */
+export function toStatusIntervals(ranges: readonly [start: string, end: string, status: DayStatus][], start: string, end: string): Interval[] {
   const intervals: Interval[] = [];
-  for (const [from, to, category] of timeline.categories) {
+  for (const [from, to, status] of ranges) {
     const clippedStart = from < start ? start : from;
     const clippedEnd = to > end ? end : to;
     if (clippedStart >= clippedEnd) continue;
-    const status = statusOf(category, show);
     const last = intervals.at(-1);
     if (last && last.status === status && last.end === clippedStart) last.end = clippedEnd;
     else intervals.push({ start: clippedStart, end: clippedEnd, status });

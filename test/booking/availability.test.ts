@@ -81,6 +81,22 @@ forEachBackend('GET /v1/availability', (ctx) => {
     assert.deepEqual(result!.intervals, [{ start: '2027-03-08', end: '2027-03-15', status: 'available' }]);
   });
 
+  it('answers the products in the order product_ids names them, as the same JSON with or without the days', async () => {
+    const window = 'start=2027-03-01&end=2027-03-15';
+    const response = await api.get(`/v1/availability?product_ids=${weekly},${product}&${window}`);
+    assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+    const intervals = response.json() as { product_id: string; intervals: unknown[] }[];
+    assert.deepEqual(intervals.map((unit) => unit.product_id), [weekly, product]);
+    const withDays = await ask(`product_ids=${weekly},${product}&${window}&include=days`);
+    assert.deepEqual(withDays.map(({ product_id, intervals }) => ({ product_id, intervals })), intervals);
+  });
+
+  it('answers 404 for an unknown product named with known ones', async () => {
+    const response = await api.get(`/v1/availability?product_ids=${product},00000000-0000-4000-8000-000000000000`);
+    assert.equal(response.statusCode, 404);
+    assert.equal(response.json().code, 'SK602');
+  });
+
   it('lists days with check-in/checkout weekdays, durations, advance and the per-night rate by configuration order', async () => {
     const [result] = await ask(`product_ids=${weekly}&start=2027-03-01&end=2027-03-29&include=days`);
     const days = new Map(result!.days!.map((day) => [day.date as string, day]));

@@ -56,11 +56,11 @@ export function nightsQuery(productIds: readonly string[], first: string, last: 
       ORDER BY (r ->> 'duration')::integer DESC, (r ->> 'occupancy')::integer DESC
       LIMIT 1) AS rate`;
   return {
-    // The configuration built from its fields (to_jsonb of the whole row also rendered the multirange, only to drop
-    // it), the dates as the multirange's text (parsed by datesOf): a third of the statement's time for 1,000 units.
-    text: `SELECT cfg.product_id, cfg.rate,
-             json_build_object(${CONFIGURATION_FIELDS.map((field) => `'${field}', cfg.${field}`).join(', ')}) AS configuration,
-             cfg.governs::text AS dates
+    // The configuration's fields as columns, put together in JavaScript: json_build_object rendered the adjustment
+    // lists as text only for them to be parsed again (1,021 units: 14.4 -> 10.3 ms backend CPU per statement);
+    // to_jsonb of the whole row also rendered the multirange. The dates are the multirange's text (datesOf).
+    text: `SELECT cfg.product_id, cfg.rate, cfg.governs::text AS dates,
+             ${CONFIGURATION_FIELDS.map((field) => `cfg.${field}`).join(', ')}
            FROM (${governingConfigurations('c.product_id = ANY ($1::uuid[])', '$2::date', '$3::date', `${CONFIGURATION_COLUMNS}, ${rate}`)}) AS cfg
            WHERE NOT isempty(cfg.governs)`,
     values: [productIds, first, last, length, guests],
@@ -222,10 +222,10 @@ function withOverride(night: Night, override: OverrideRow | undefined): Night {
   };
 }
 
-interface GoverningRow {
+/** A configuration's fields, and what it decides for one product. */
+interface GoverningRow extends Configuration {
   product_id: string;
   rate: number | null;
-  configuration: Configuration;
   /** The dates this configuration governs, a multirange's text: `{[2027-03-01,2027-03-05),[2027-03-09,2027-03-10)}`. */
   dates: string;
 }
@@ -249,11 +249,12 @@ export async function loadNights(
   const position = (date: string): number => positions.get(date) ?? daysBetween(first, date);
   const nights = new Map(productIds.map((productId) => [productId,
     dates.slice(0, -1).map((date): Night => ({ date, configuration: null, rate: null }))]));
-  for (const row of await run<GoverningRow>(tx, nightsQuery(productIds, first, last, length, guests))) {
-    const list = nights.get(row.product_id)!;
-    for (const [start, end] of datesOf(row.dates)) {
+  for (const { product_id: productId, rate, dates: governed, ...configuration } of await run<GoverningRow>(
+    tx, nightsQuery(productIds, first, last, length, guests))) {
+    const list = nights.get(productId)!;
+    for (const [start, end] of datesOf(governed)) {
       for (let i = position(start); i < position(end); i += 1) {
-        list[i] = { date: list[i]!.date, configuration: row.configuration, rate: row.rate };
+        list[i] = { date: list[i]!.date, configuration, rate };
       }
     }
   }

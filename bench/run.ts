@@ -168,19 +168,17 @@ async function plan(dataset: Dataset, cache: SchemaCache, only: string | undefin
 type Planned = { scenario: Scenario; statement: CapturedStatement | undefined }[];
 
 /**
- * One request before the measured run, so the first measured ones do not pay for a cold start (schema and plan
- * caches, the server's lazy paths). Not for scenarios whose every request must differ (/book).
+ * Load before the measured run, at the scenario's concurrency, so the measured one finds the server in its steady
+ * state: V8 has compiled the path's code and the pool's PostgreSQL backends exist. A server's first seconds on a
+ * path cost up to three times its later CPU per request (1.73 then 1.00 then 0.51 ms in three 6-second runs,
+ * docs/benchmark.md). Not for scenarios whose every request must differ (/book): a second run would repeat the
+ * warm-up's dates, so those get nothing.
  */
-async function warmUp(server: ServerProcess, dataset: Dataset, scenario: Scenario): Promise<void> {
+const WARM_UP_SECONDS = 2;
+
+async function warmUp(server: ServerProcess, dataset: Dataset, scenario: Scenario, connections: number): Promise<void> {
   if (scenario.bodyFor) return;
-  await fetch(`${server.url}${scenario.path}`, {
-    method: scenario.method,
-    headers: { authorization: `Bearer ${dataset.apiKey}`, ...scenario.headers },
-    body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
-    signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS),
-  })
-    .then((response) => response.arrayBuffer())
-    .catch(() => undefined);
+  await httpLoad(server.url, dataset.apiKey, scenario, connections, WARM_UP_SECONDS).catch(() => undefined);
 }
 
 /** The PostgreSQL backends serving the benchmark's database (other databases' work on the machine is not counted). */
@@ -199,7 +197,7 @@ async function apiRun(
 ) {
   const connections = scenario.connections ?? options.connections;
   log(`  ${scenario.name}: API …`);
-  await warmUp(server, dataset, scenario);
+  await warmUp(server, dataset, scenario, connections);
   const { result: api, cpu } = await measureCpu(
     server.child.pid, backendPids, () => httpLoad(server.url, dataset.apiKey, scenario, connections, runSeconds), (load) => load.requests,
   );
@@ -264,6 +262,7 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
           const stillBusy = await settle(server, db, dataset);
           if (stillBusy) notes.push(`direct side ${stillBusy}`);
           log(' — direct …');
+          await directLoad(direct, principalOf(dataset), statement, connections, WARM_UP_SECONDS);
           const measured = await measureCpu(
             server.child.pid, backendPidsOf(db), () => directLoad(direct, principalOf(dataset), statement, connections, options.seconds), (load) => load.requests,
           );
@@ -367,6 +366,7 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
         if (statement) {
           log(`  ${scenario.name}: direct …`);
           // PGlite runs in this process here: its CPU is in the driver's figure.
+          await directLoad(db, principalOf(dataset), statement, connections, WARM_UP_SECONDS);
           const measured = await measureCpu(
             undefined, undefined, () => directLoad(db, principalOf(dataset), statement, connections, options.pgliteSeconds), (load) => load.requests,
           );

@@ -58,6 +58,9 @@ interface Round {
   warmStartSeconds: number;
   warmStartCpuSeconds: number | undefined;
   idleRssMiB: number | undefined;
+  /** What the idle RSS is made of: V8's heap and the memory outside it that V8 knows of (from /metrics). */
+  idleHeapMiB: number | undefined;
+  idleExternalMiB: number | undefined;
   warmPeakMiB: number | undefined;
 }
 
@@ -71,6 +74,20 @@ export interface StartupResult {
 export interface StartupReport {
   runtime: string;
   results: StartupResult[];
+}
+
+/**
+ * V8's heap and external memory of an idle server, in MiB, from its Prometheus metrics (prom-client's defaults):
+ * what is left of the RSS beside them is code (V8's compiled JavaScript and WebAssembly), native libraries and,
+ * embedded, the Postgres WebAssembly module's linear memory.
+ */
+async function v8MemoryMiB(url: string): Promise<{ heap: number | undefined; external: number | undefined }> {
+  const text = await fetch(`${url}/metrics`).then((response) => response.text()).catch(() => '');
+  const gauge = (name: string) => {
+    const match = new RegExp(`^${name} (\\d+(?:\\.\\d+)?)$`, 'm').exec(text);
+    return match ? Number(match[1]) / 2 ** 20 : undefined;
+  };
+  return { heap: gauge('nodejs_heap_size_total_bytes'), external: gauge('nodejs_external_memory_bytes') };
 }
 
 /** VmRSS and VmHWM of a process in MiB, from /proc (Linux). */
@@ -155,6 +172,7 @@ class StartupRun {
       }
       await new Promise((done) => setTimeout(done, IDLE_SECONDS * 1000));
       const memory = await memoryMiB(warm.server.child.pid);
+      const v8 = await v8MemoryMiB(warm.server.url);
       return {
         firstStartSeconds: first.seconds,
         firstStartCpuSeconds: first.cpu,
@@ -163,6 +181,8 @@ class StartupRun {
         warmStartSeconds: warm.seconds,
         warmStartCpuSeconds: warm.cpu,
         idleRssMiB: memory.rss,
+        idleHeapMiB: v8.heap,
+        idleExternalMiB: v8.external,
         warmPeakMiB: memory.peak,
       };
     } finally {
@@ -261,14 +281,19 @@ function figure(value: number | undefined, unit: 's' | 'MiB', target: number | u
 export function renderStartup(report: StartupReport): string {
   const rows = report.results.map(({ backend, rounds, error }) => {
     const name = backend === 'pglite' ? 'PGlite (embedded)' : 'PostgreSQL';
-    if (error && rounds.length === 0) return `| ${name} | failed: ${error} | | | | | |`;
+    if (error && rounds.length === 0) return `| ${name} | failed: ${error} | | | | | | |`;
     const target = TARGETS[backend];
     const pick = (key: keyof Round) => median(rounds.map((round) => round[key]));
     const firstStart = figure(pick('firstStartSeconds'), 's', target.firstStart, pick('firstStartCpuSeconds'));
     const warmStart = figure(pick('warmStartSeconds'), 's', target.warmStart, pick('warmStartCpuSeconds'));
     const demo = backend === 'pglite' ? figure(pick('demoCompleteSeconds'), 's', undefined) : '';
+    const idle = pick('idleRssMiB');
+    const [heap, external] = [pick('idleHeapMiB'), pick('idleExternalMiB')];
+    const composition = idle === undefined || heap === undefined || external === undefined
+      ? 'n/a'
+      : `V8 heap ${heap.toFixed(0)} + external ${external.toFixed(0)} + the rest ${(idle - heap - external).toFixed(0)} MiB`;
     return `| ${name} | ${firstStart} | ${demo} | ${warmStart} | ` +
-      `${figure(pick('idleRssMiB'), 'MiB', target.idleRss)} | ${figure(pick('firstPeakMiB'), 'MiB', undefined)} | ${figure(pick('warmPeakMiB'), 'MiB', undefined)} |`;
+      `${figure(idle, 'MiB', target.idleRss)} | ${composition} | ${figure(pick('firstPeakMiB'), 'MiB', undefined)} | ${figure(pick('warmPeakMiB'), 'MiB', undefined)} |`;
   });
   const rounds = Math.max(0, ...report.results.map((result) => result.rounds.length));
   return [
@@ -281,10 +306,13 @@ export function renderStartup(report: StartupReport): string {
     "peak: the process's high-water mark over the first start and over the warm run. The PostgreSQL server's own memory is",
     "not counted. CPU: the server process's CPU time until it listened (all threads), which a busy machine does not stretch",
     'as it does the wall-clock time. Demo complete (PGlite): from the spawn until the API lists the demo\'s bookings, which',
-    'the first start adds after it listens. Targets are reported, not asserted.',
+    'the first start adds after it listens. Idle RSS is made of: V8\'s heap and external memory (the server\'s `/metrics`),',
+    'and the rest — compiled code (JavaScript and WebAssembly), native libraries and, embedded, the Postgres WebAssembly',
+    'module\'s linear memory: the measured reason where the idle target is missed (docs/deployment.md has the step-by-step',
+    'breakdown). Where a start is missed, its CPU time says it is work done, not waiting. Targets are reported, not asserted.',
     '',
-    '| Backend | First start | Demo complete | Warm start | Idle RSS | Peak, first start | Peak, warm run |',
-    '|---|---|---|---|---|---|---|',
+    '| Backend | First start | Demo complete | Warm start | Idle RSS | Idle RSS made of | Peak, first start | Peak, warm run |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     ...report.results.filter((result) => result.error && result.rounds.length > 0).map((result) => `\n${result.backend}: ${result.error}`),
     '',

@@ -7,7 +7,7 @@
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { browserMissing } from '../support/browser-required.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +17,8 @@ import { CHROMIUM, CHROMIUM_ARGS, openReferencePage, switchToTag } from '../../b
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { createOrganization, startApp, type TestOrganization } from '../support/app.js';
 
-const missing = !existsSync(CHROMIUM);
+const missing = browserMissing(CHROMIUM, 'browser test');
 // CI (and anyone who sets STAYKIT_TEST_REQUIRE_BROWSER=1) must run the browser test: a missing browser fails it.
-if (missing && process.env.STAYKIT_TEST_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} not found, and STAYKIT_TEST_REQUIRE_BROWSER=1 requires it`);
-if (missing) console.log(`# skipping the browser test: ${CHROMIUM} not found (install it with: apt-get install -y chromium)`);
 
 let testDb: TestDatabase;
 let app: FastifyInstance;

@@ -8,7 +8,7 @@
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { browserMissing } from '../support/browser-required.js';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, openReferencePage } from '../../bench/reference-page.js';
@@ -16,9 +16,7 @@ import { openApiTags } from '../../src/openapi/tag-document.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startApp } from '../support/app.js';
 
-const missing = !existsSync(CHROMIUM);
-if (missing && process.env.STAYKIT_TEST_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} not found, and STAYKIT_TEST_REQUIRE_BROWSER=1 requires it`);
-if (missing) console.log(`# skipping the browser test: ${CHROMIUM} not found (install it with: apt-get install -y chromium)`);
+const missing = browserMissing(CHROMIUM, 'browser test');
 
 type OpenApiDocument = {
   paths?: Record<string, Record<string, unknown>>;

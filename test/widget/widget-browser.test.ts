@@ -10,7 +10,8 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { browserMissing } from '../support/browser-required.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -26,9 +27,7 @@ const ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync',
 ];
-const missing = !existsSync(CHROMIUM);
-if (missing && process.env.STAYKIT_TEST_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} not found, and STAYKIT_TEST_REQUIRE_BROWSER=1 requires it`);
-if (missing) console.log(`# skipping the widget browser test: ${CHROMIUM} not found (install it with: apt-get install -y chromium)`);
+const missing = browserMissing(CHROMIUM, 'widget browser test');
 const skip = missing && `${CHROMIUM} not found`;
 
 const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');

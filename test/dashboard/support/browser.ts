@@ -2,7 +2,7 @@
  * Debian's chromium through playwright-core, as the reference page test runs it. Missing → the browser tests are
  * skipped with a message, unless STAYKIT_TEST_REQUIRE_BROWSER=1 (CI), which makes it an error.
  */
-import { existsSync } from 'node:fs';
+import { browserMissing as missingBrowser } from '../../support/browser-required.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -13,9 +13,7 @@ const ARGS = [
   '--disable-component-update', '--disable-sync',
 ];
 
-export const browserMissing = !existsSync(CHROMIUM);
-if (browserMissing && process.env.STAYKIT_TEST_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} not found, and STAYKIT_TEST_REQUIRE_BROWSER=1 requires it`);
-if (browserMissing) console.log(`# skipping the dashboard browser tests: ${CHROMIUM} not found (install it with: apt-get install -y chromium)`);
+export const browserMissing = missingBrowser(CHROMIUM, 'dashboard browser tests');
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });

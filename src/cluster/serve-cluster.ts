@@ -68,9 +68,7 @@ export async function serveCluster(config: Config): Promise<void> {
       fork(index);
     });
   };
-  for (let index = 0; index < config.processes; index += 1) fork(index);
-  console.log(`Staykit cluster: ${config.processes} API processes (pid ${process.pid} supervises; process 0 runs the background work)`);
-
+  // Before the processes start and the line is printed: a signal that arrives with no handler kills at once.
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
@@ -80,4 +78,6 @@ export async function serveCluster(config: Config): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+  for (let index = 0; index < config.processes; index += 1) fork(index);
+  console.log(`Staykit cluster: ${config.processes} API processes (pid ${process.pid} supervises; process 0 runs the background work)`);
 }

@@ -2,6 +2,9 @@
  * SIGTERM during a slow request: `staykit serve` stops accepting, lets the request finish, then exits 0. The slow
  * request is a PATCH of a coupon whose row another connection holds `FOR UPDATE`; the lock is released a second
  * after the signal. PostgreSQL only: the lock needs a second connection to the server's database.
+ *
+ * A supervisor may also signal the moment the server says it listens: that SIGTERM must end it gracefully too
+ * (exit 0), not by the signal's default action because no handler was registered yet.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,5 +88,19 @@ describe('graceful shutdown of staykit serve [postgres]', { skip: !BACKENDS.incl
     assert.deepEqual(exit, { code: 0, signal: null }, server.output());
     const { rows: stored } = await testDb.db.query<{ description: string }>('SELECT description FROM api.coupons WHERE id = $1', [couponId]);
     assert.equal(stored[0]!.description, 'changed while shutting down');
+  });
+
+  it('exits 0 on a SIGTERM sent the moment it prints that it listens, every time', async () => {
+    const exits: { code: number | null; signal: NodeJS.Signals | null }[] = [];
+    // The window is a few statements wide: repeated so that a handler registered after the line is caught.
+    for (let round = 0; round < 6; round += 1) {
+      // With the background workers on, as a default serve runs: starting them is part of what follows the line.
+      const started = await startServerProcess({ DATABASE_URL: testDb.url!, STAYKIT_WORKER: 'embedded' });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        started.child.once('exit', (code, signal) => resolve({ code, signal })));
+      started.child.kill('SIGTERM');
+      exits.push(await exited);
+    }
+    assert.deepEqual(exits, Array.from({ length: 6 }, () => ({ code: 0, signal: null })));
   });
 });

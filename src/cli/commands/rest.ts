@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/open.js';
 import { buildRestApp } from '../../http/rest-app.js';
 import { UsageError } from '../support/usage-error.js';
+import { exitGracefullyOnSignals } from '../support/exit-on-signals.js';
 
 export interface RestFlags {
   schema?: string | undefined;
@@ -25,12 +26,9 @@ export async function rest(config: Config, flags: RestFlags): Promise<void> {
   }
   const app = await buildRestApp({ db, schema: schemas, role: flags.role, logLevel: config.logLevel, aggregates: flags.aggregates, plans: flags.plans });
   const address = await app.listen({ port: config.port, host: config.host });
-  console.log(`PostgREST-compatible server for schema${schemas.length > 1 ? 's' : ''} ${schemas.map((s) => `"${s}"`).join(', ')} listening on ${address}`);
-  const shutdown = async () => {
+  exitGracefullyOnSignals(async () => {
     await app.close();
     await db.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
+  });
+  console.log(`PostgREST-compatible server for schema${schemas.length > 1 ? 's' : ''} ${schemas.map((s) => `"${s}"`).join(', ')} listening on ${address}`);
 }

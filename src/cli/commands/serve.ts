@@ -14,6 +14,7 @@ import { savedDemoLogin, saveDemoLogin } from './user.js';
 import { startBackgroundWorkers, type BackgroundWorkers } from './worker.js';
 import { clusterWorkerConfig, isClusterPrimary, serveCluster } from '../../cluster/serve-cluster.js';
 import { describeMailDestination } from '../../automations/mailer.js';
+import { exitGracefullyOnSignals } from '../support/exit-on-signals.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -67,24 +68,19 @@ export async function serve(settings: Config): Promise<void> {
   const banner = apiKey
     ? `\n\nDemo organization API key: ${apiKey}${dashboard}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`
     : '';
-  // One write, so whoever reads the banner sees the key with it.
-  const mail = config.worker === 'embedded' ? `\nAutomations: ${describeMailDestination(config)}` : '';
-  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${mail}${banner}`);
-  // After the banner, so serving comes first: the demo's bookings, then the workers' first rounds.
-  const demoBookings = seedBookings?.().catch((error: unknown) => app.log.error({ err: error }, 'the demo bookings were not added'));
-  if (config.worker === 'embedded') workers = startBackgroundWorkers(background, config, app.log);
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
+  // Set below, in the same synchronous block as the banner, so a signal can only be handled once both are set.
+  let demoBookings: Promise<unknown> = Promise.resolve();
+  exitGracefullyOnSignals(async (signal) => {
     console.log(`${signal} received: finishing in-flight requests`);
     await app.close();
     await demoBookings;
     await workers?.stop();
     await databases.close();
-    process.exit(0);
-  };
-  // A repeated SIGTERM (a supervisor that signals twice) must not cut the graceful shutdown short: ignored while closing.
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  });
+  // One write, so whoever reads the banner sees the key with it.
+  const mail = config.worker === 'embedded' ? `\nAutomations: ${describeMailDestination(config)}` : '';
+  console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${mail}${banner}`);
+  // After the banner, so serving comes first: the demo's bookings, then the workers' first rounds.
+  if (seedBookings) demoBookings = seedBookings().catch((error: unknown) => app.log.error({ err: error }, 'the demo bookings were not added'));
+  if (config.worker === 'embedded') workers = startBackgroundWorkers(background, config, app.log);
 }

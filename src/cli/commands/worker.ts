@@ -14,6 +14,7 @@ import type { Database } from '../../db/types.js';
 import { databaseConfig, openMigratedDatabase } from '../support/database.js';
 import { listenUrl } from '../../db/open.js';
 import { UsageError } from '../support/usage-error.js';
+import { exitGracefullyOnSignals } from '../support/exit-on-signals.js';
 import { listenForWakes } from '../../jobs/wake-listener.js';
 import { loggerOptions, type WorkerLogger } from '../../observability/index.js';
 import { startWebhookWorker, WEBHOOK_WAKE_CHANNEL, type WebhookWorker, type WebhookWorkerOptions } from '../../webhooks/worker.js';
@@ -103,16 +104,10 @@ export async function runWorkerCommand(config: Config, options: BackgroundWorker
   const logger = pino(loggerOptions(config.logLevel));
   const db = await openMigratedDatabase(config);
   const workers = startBackgroundWorkers(db, config, logger, options);
-  logger.info({ poll_interval_s: config.workerPollIntervalSeconds }, 'background workers started');
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  exitGracefullyOnSignals(async (signal) => {
     logger.info({ signal }, 'stopping: finishing deliveries in flight');
     await workers.stop();
     await db.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  });
+  logger.info({ poll_interval_s: config.workerPollIntervalSeconds }, 'background workers started');
 }

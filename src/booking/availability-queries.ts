@@ -2,6 +2,7 @@
  * GET /v1/availability's one statement, as `{ text, values }`: with date multiranges, what covers each date of the
  * window and which configuration governs it, per product (availability.ts turns it into the response).
  */
+import type { QueryOptions } from '../db/types.js';
 import { blockingEventsOf, dateOverrides, governingConfigurations, relatedBlocksOf, type SqlQuery } from './queries.js';
 import type { Category } from './timeline.js';
 
@@ -9,12 +10,12 @@ import type { Category } from './timeline.js';
 export const CATEGORIES = ['past', 'booked', 'tentative', 'blocked', 'padding', 'open', 'closed'] as const satisfies readonly Category[];
 
 /**
- * Sent before the statement, in its round trip: its plan is reused (a named statement's generic plan) instead of made
- * for each request's values. Planning it cost more than running it for one unit (2.9 vs 0.9 ms of backend CPU), and
- * its values cannot change the plan that matters: every unit is read by lateral subqueries, one index scan per unit.
- * Transaction-local, like the session's `force_custom_plan` it overrides (src/db/postgres.ts).
+ * How the statement runs: its plan is made once per connection and reused (`QueryOptions.reusePlan`, a named
+ * statement's generic plan) instead of made for each request's values. Planning it cost more than running it for one
+ * unit (2.9 vs 0.9 ms of backend CPU), and its values cannot change the plan that matters: every unit is read by
+ * lateral subqueries, one index scan per unit.
  */
-export const REUSE_PLAN = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`;
+export const AVAILABILITY_QUERY_OPTIONS: QueryOptions = { reusePlan: true };
 
 /**
  * One statement: per product, the dates of [first, last] by label (`ranges`, availability-ranges.ts: disjoint, together

@@ -11,9 +11,8 @@ import { addDays, daysBetween, isDate, todayIn } from '../common/dates.js';
 import { invalidInput, productNotFound } from './errors.js';
 import { rejectUnknownFields } from './input.js';
 import { UUID } from '../common/patterns.js';
-import { availabilityQuery, CATEGORIES, REUSE_PLAN } from './availability-queries.js';
+import { AVAILABILITY_QUERY_OPTIONS, availabilityQuery, CATEGORIES } from './availability-queries.js';
 import { toLabelledRanges, type AvailabilityRow } from './availability-ranges.js';
-import { run } from './queries.js';
 import { parseShowOptions, type ShowOptions } from './show-options.js';
 import {
   statusOf, toDays, toIntervals, toStatusIntervals, type Category, type Day, type DayStatus, type Interval, type ProductTimeline,
@@ -78,14 +77,14 @@ export async function availability(tx: Transaction, query: AvailabilityQuery, no
   const end = query.end ?? addDays(start, 365);
   if (end <= start) throw invalidInput('end must be after start');
   if (daysBetween(start, end) > MAX_RANGE_DAYS) throw invalidInput(`at most ${MAX_RANGE_DAYS} days per request`);
-  tx.defer?.(REUSE_PLAN);
   // The days need each date's category and the dates around the window; the intervals only the window's statuses,
   // which the statement then merges itself.
   const [first, last, labels] = query.includeDays
     ? [addDays(start, -1), addDays(end, LOOKAHEAD_DAYS), CATEGORIES]
     : [start, addDays(end, -1), CATEGORIES.map((category) => statusOf(category, query))];
-  const rows = await run<AvailabilityRow>(tx, availabilityQuery(
-    query.productIds, first, last, query.showPendingAs !== 'CANCELLED', now, query.includeDays, labels));
+  const statement = availabilityQuery(
+    query.productIds, first, last, query.showPendingAs !== 'CANCELLED', now, query.includeDays, labels);
+  const { rows } = await tx.query<AvailabilityRow>(statement.text, statement.values, AVAILABILITY_QUERY_OPTIONS);
   const byProduct = new Map(rows.map((row) => [row.product_id, row]));
   return (query.productIds ?? rows.map((row) => row.product_id)).map((productId) => {
     const row = byProduct.get(productId);

@@ -302,6 +302,17 @@ interface PostgresTransaction extends PipelinedTransaction {
 const BEGIN: PipelineStatement = { text: 'BEGIN', values: [], discard: true };
 const COMMIT: PipelineStatement = { text: 'COMMIT', values: [], discard: true };
 
+/**
+ * Sent right before and after a statement with `QueryOptions.reusePlan`, in its round trip. PostgreSQL decides
+ * between a generic and a custom plan when a named statement is bound, by `plan_cache_mode` at that moment, so the
+ * statement alone is bound under `force_generic_plan`; the next one restores the session's `force_custom_plan`
+ * (`sessionSettings`: set wherever statements are named). Both are transaction-local: if the statement fails, the
+ * rest of the round trip is skipped, and the ROLLBACK (or ROLLBACK TO a savepoint taken before) that must follow
+ * undoes the setting too.
+ */
+const GENERIC_PLANS: PipelineStatement = { text: `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`, values: [], discard: true };
+const CUSTOM_PLANS: PipelineStatement = { text: `SELECT set_config('plan_cache_mode', 'force_custom_plan', true)`, values: [], discard: true };
+
 interface TransactionState {
   client: pg.PoolClient;
   /** Statements waiting to go out with the next one: BEGIN until it has been sent, then deferred ones. */
@@ -384,6 +395,11 @@ function resultOf<R>(result: { rows: unknown[]; rowCount: number | null }): Quer
   return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
 }
 
+/** `QueryOptions.reusePlan`, where it applies: a generic plan is reused only under a name kept on the connection. */
+function reusesPlan(state: TransactionState, options: QueryOptions): boolean {
+  return options.reusePlan === true && statementCaches.has(state.client);
+}
+
 function postgresTransaction(client: pg.PoolClient, notify: (text: string) => void, settings: PipelineStatement | undefined): PostgresTransaction {
   const pending = settings ? [BEGIN, settings] : [BEGIN];
   const state: TransactionState = { client, pending, begun: false, committed: false, failure: undefined, stalled: false };
@@ -392,6 +408,9 @@ function postgresTransaction(client: pg.PoolClient, notify: (text: string) => vo
       assertUsable(state);
       notify(text);
       const { bytes } = options;
+      if (reusesPlan(state, options)) {
+        return resultOf<R>((await sendPending(state, [GENERIC_PLANS, { text, values, bytes }, CUSTOM_PLANS]))[1]!);
+      }
       // Without parameters node-postgres uses the simple protocol, which allows several statements in one text:
       // keep that, after sending what is pending on its own.
       if (state.pending.length > 0 && (values.length > 0 || bytes !== undefined)) {
@@ -414,9 +433,12 @@ function postgresTransaction(client: pg.PoolClient, notify: (text: string) => vo
     async queryAndCommit<R = Row>(text: string, values: readonly unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<R>> {
       assertUsable(state);
       notify(text);
-      const [result] = await sendPending(state, [{ text, values, bytes: options.bytes }, COMMIT]);
+      const statement: PipelineStatement = { text, values, bytes: options.bytes };
+      // COMMIT ends the generic plans' setting itself.
+      const statements = reusesPlan(state, options) ? [GENERIC_PLANS, statement, COMMIT] : [statement, COMMIT];
+      const results = await sendPending(state, statements);
       state.committed = true;
-      return resultOf<R>(result!);
+      return resultOf<R>(results[statements.length - 2]!);
     },
     failure() {
       return state.failure;

@@ -18,6 +18,16 @@ export interface QueryOptions {
    * `Database.query` — the values are strings, so a reader of such a column takes both.
    */
   bytes?: readonly string[];
+  /**
+   * Plan this statement once per connection and reuse that plan (PostgreSQL's generic plan of its named statement)
+   * instead of planning it for each execution's values. Only for a statement whose best plan does not depend on its
+   * values: a generic plan is made without them. Honoured by PostgreSQL transactions with named statements (and,
+   * behind a pooler with named statements, `Database.query`), for this statement alone: the ones after it are planned
+   * per execution again, in the same round trip (src/db/postgres.ts). Elsewhere — PGlite, connections without named
+   * statements, a direct pool's `Database.query` — every statement is parsed and planned afresh anyway, and the
+   * option changes nothing: a generic plan there would be made for one execution, without the values.
+   */
+  reusePlan?: boolean;
 }
 
 export interface Queryable {

@@ -46,6 +46,8 @@ export interface Config {
   tenantConcurrency: number;
   tenantQueue: number;
   tenantQueueTimeoutSeconds: number;
+  /** Percentage of an organization's slots and queue that publishable-key (public) traffic may take (docs/limits.md). */
+  tenantPublicShare: number;
   authFailureLimit: number;
   /** Seconds a dashboard session stays valid without a request (docs/dashboard.md#sessions-api). */
   sessionIdleTimeoutSeconds: number;
@@ -91,6 +93,7 @@ export const CONFIG_VARIABLES = {
   tenantConcurrency: 'STAYKIT_TENANT_CONCURRENCY',
   tenantQueue: 'STAYKIT_TENANT_QUEUE',
   tenantQueueTimeoutSeconds: 'STAYKIT_TENANT_QUEUE_TIMEOUT',
+  tenantPublicShare: 'STAYKIT_TENANT_PUBLIC_SHARE',
   authFailureLimit: 'STAYKIT_AUTH_FAILURE_LIMIT',
   sessionIdleTimeoutSeconds: 'STAYKIT_SESSION_IDLE_TIMEOUT',
   sessionMaxAgeSeconds: 'STAYKIT_SESSION_MAX_AGE',
@@ -121,6 +124,12 @@ function integer(source: Source, name: string, fallback: number, min: number): n
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   return Number(raw);
+}
+
+function percentage(source: Source, name: string, fallback: number): number {
+  const value = integer(source, name, fallback, 1);
+  if (value > 100) throw new ConfigError(`${name} must be a percentage from 1 to 100, got "${source[name]}"`);
+  return value;
 }
 
 function boolean(source: Source, name: string): boolean {
@@ -194,6 +203,7 @@ export function loadConfig(source: Source = process.env): Config {
     tenantConcurrency: integer(source, CONFIG_VARIABLES.tenantConcurrency, 4, 1),
     tenantQueue: integer(source, CONFIG_VARIABLES.tenantQueue, 32, 0),
     tenantQueueTimeoutSeconds: integer(source, CONFIG_VARIABLES.tenantQueueTimeoutSeconds, 5, 0),
+    tenantPublicShare: percentage(source, CONFIG_VARIABLES.tenantPublicShare, 50),
     authFailureLimit: integer(source, CONFIG_VARIABLES.authFailureLimit, 30, 0),
     sessionIdleTimeoutSeconds: integer(source, CONFIG_VARIABLES.sessionIdleTimeoutSeconds, 12 * 3600, 60),
     sessionMaxAgeSeconds: integer(source, CONFIG_VARIABLES.sessionMaxAgeSeconds, 7 * 86_400, 60),

@@ -65,6 +65,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   requestSizeLimits(app, { maxUrlBytes: options.maxUrlBytes ?? config.maxUrlBytes });
   limitTenantConcurrency(app, options.db, {
     maxActive: config.tenantConcurrency, maxQueued: config.tenantQueue, maxWaitMs: config.tenantQueueTimeoutSeconds * 1000,
+    publicShare: config.tenantPublicShare,
   });
   // With read replicas (DATABASE_READ_URL): which requests may read from them.
   replicaRouting(app, options.db, { readYourWritesMs: config.readYourWritesSeconds * 1000 });

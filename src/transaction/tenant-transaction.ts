@@ -11,7 +11,7 @@ import type { Database, PipelinedTransaction, Transaction } from '../db/types.js
 import type { Principal } from '../auth/principal.js';
 import { readableTables, writableTables, type ReadableTables } from '../auth/scopes.js';
 import { inRequestTransaction } from './request-transaction.js';
-import { inTenantSlot } from '../limits/tenant-concurrency.js';
+import { inTenantSlot, trafficOf } from '../limits/tenant-concurrency.js';
 
 export const API_ROLE = 'staykit_api';
 
@@ -55,5 +55,5 @@ export function inTenantTransaction<T>(
         principal.userId ?? '', writable, writeGrants],
     );
   };
-  return inTenantSlot(db, principal.organizationId, () => inRequestTransaction(db, prepare, work));
+  return inTenantSlot(db, principal.organizationId, () => inRequestTransaction(db, prepare, work), trafficOf(principal));
 }

@@ -1,5 +1,5 @@
 /**
- * `api_requests`: one row per authenticated request, buffered in memory and written in batches (every second or
+ * `api_requests`: one row per authenticated request (secret key, publishable key or dashboard session), buffered in memory and written in batches (every second or
  * every 500 rows) so the request path never waits for it.
  *
  * A batch the database refuses (down, restarting, a lock timeout) is kept and written again later, after a delay
@@ -15,8 +15,10 @@ import type { WorkerLogger } from '../observability/worker-logger.js';
 
 export interface RequestLogEntry {
   organization_id: string;
-  /** Null for a request made with a dashboard session. */
+  /** The secret key's id (api_keys.id); null for a publishable key or a dashboard session. */
   api_key_id: string | null;
+  /** The publishable key's id (publishable_keys.id) for a widget's or booking site's request; null or absent otherwise. */
+  publishable_key_id?: string | null;
   method: string;
   path: string;
   status: number;
@@ -42,8 +44,8 @@ export interface RequestLogOptions {
 }
 
 const INSERT = `
-  INSERT INTO api.api_requests (organization_id, api_key_id, method, path, status, duration_ms, request_id, created_at)
-  SELECT organization_id, api_key_id, method, path, status, duration_ms, request_id, created_at
+  INSERT INTO api.api_requests (organization_id, api_key_id, publishable_key_id, method, path, status, duration_ms, request_id, created_at)
+  SELECT organization_id, api_key_id, publishable_key_id, method, path, status, duration_ms, request_id, created_at
   FROM jsonb_populate_recordset(NULL::api.api_requests, $1::jsonb)`;
 
 export class RequestLog {

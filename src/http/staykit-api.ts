@@ -10,6 +10,7 @@ import type { Database } from '../db/types.js';
 import { Authenticator } from '../auth/authenticate.js';
 import { authorizer, type Authorize } from '../auth/authorize.js';
 import type { Principal } from '../auth/principal.js';
+import { isPublishableKey } from '../auth/publishable-key-format.js';
 import { hasScope, requiredScope, type Access } from '../auth/scopes.js';
 import { missingScope } from '../auth/session-errors.js';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
@@ -56,8 +57,9 @@ function requireReadScopes(principal: Principal, access: TableAccess): void {
 }
 
 /**
- * Decorates `app`'s requests with their principal and records every request that authenticated in the request log;
- * returns the `Authorize` of `app`'s routes. Set up on the `/v1` scope, so the booking and webhook operations are
+ * Decorates `app`'s requests with their principal and records every request that authenticated in the request log
+ * (publishable keys' requests too: their principal names the `pk_` key, its row id the publishable key's); returns
+ * the `Authorize` of `app`'s routes. Set up on the `/v1` scope, so the booking and webhook operations are
  * logged as the resource API is.
  */
 export function apiAuthorization(app: FastifyInstance, options: ApiAuthorizationOptions): Authorize {
@@ -72,9 +74,11 @@ export function apiAuthorization(app: FastifyInstance, options: ApiAuthorization
   app.addHook('onResponse', async (request, reply) => {
     const principal = request.principal;
     if (!principal) return;
+    const publishable = isPublishableKey(principal.keyId);
     requestLog.record({
       organization_id: principal.organizationId,
-      api_key_id: principal.keyRowId,
+      api_key_id: publishable ? null : principal.keyRowId,
+      publishable_key_id: publishable ? principal.keyRowId : null,
       method: request.method,
       path: request.url.split('?')[0]!,
       status: reply.statusCode,

@@ -17,7 +17,7 @@ import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { CATALOGUE_TABLES, catalogueQuery, widgetEventQuery } from './catalogue-queries.js';
 import { publishableKeyRoutes } from './key-routes.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
-import { publishablePrincipal, requireAllowedOrigin, routeOf, withPublishableKeys } from './publishable-authorize.js';
+import { requireAllowedOrigin, routeOf, runAsPublishable, withPublishableKeys } from './publishable-authorize.js';
 
 export interface PublishableApiOptions {
   db: Database;
@@ -92,9 +92,10 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
     const token = presentedToken(request);
     if (token === undefined) throw authErrors.missingKey();
     const key = await keys.authenticate(token);
+    const principal = runAsPublishable(request, key);
     requireAllowedOrigin(request, key);
     const { text, values } = catalogueQuery(key.widgetId, key.siteId);
-    const catalogue = await inTenantTransaction(db, publishablePrincipal(key), async (tx) => ({
+    const catalogue = await inTenantTransaction(db, principal, async (tx) => ({
       result: (await tx.query<{ catalogue: unknown }>(text, values)).rows[0]!.catalogue, rollback: true,
     }), { readable: CATALOGUE_TABLES });
     recordWidgetEvent(v1, db, key, 'view', null);

@@ -47,9 +47,14 @@ export function requireAllowedOrigin(request: FastifyRequest, key: ActivePublish
   throw widgetErrors.originNotAllowed(origin);
 }
 
-/** The principal a publishable key's request runs as: its organization, no scopes, its token as `staykit.key_id`. */
-export function publishablePrincipal(key: ActivePublishableKey): Principal {
-  return { keyRowId: key.id, keyId: key.key, organizationId: key.organizationId, scopes: [] };
+/**
+ * The principal a publishable key's request runs as — its organization, no scopes, its token as `staykit.key_id` —
+ * set on the request as soon as the key is known, so the request log records the request even when a check refuses
+ * it (as it does a secret key's refused for its scope).
+ */
+export function runAsPublishable(request: FastifyRequest, key: ActivePublishableKey): Principal {
+  request.principal = { keyRowId: key.id, keyId: key.key, organizationId: key.organizationId, scopes: [] };
+  return request.principal;
 }
 
 /**
@@ -82,7 +87,8 @@ export function withPublishableKeys(
     const presented = token(request);
     if (presented === undefined) return authorize(request, resource, access);
     const key = await authenticate(presented);
+    const principal = runAsPublishable(request, key);
     authorizePublishable(request, key);
-    return publishablePrincipal(key);
+    return principal;
   };
 }

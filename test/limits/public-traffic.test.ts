@@ -110,8 +110,10 @@ describe('a burst of widget visitors leaves the organization its slots [postgres
     testDb = await createTestDatabase('postgres');
     blocker = new pg.Client({ connectionString: testDb.url });
     await blocker.connect();
-    // 4 slots, 8 waiting: the public may run 2 and queue 4. Waits long enough never to end within the test.
-    const config = { ...loadConfig({}), tenantConcurrency: 4, tenantQueue: 8, tenantQueueTimeoutSeconds: 120, tenantPublicShare: 50 };
+    // 4 slots, 8 waiting: the public may run 2 and queue 4. Waits and statements long enough never to end within the test.
+    const config = {
+      ...loadConfig({}), tenantConcurrency: 4, tenantQueue: 8, tenantQueueTimeoutSeconds: 120, tenantPublicShare: 50, statementTimeoutSeconds: 120,
+    };
     app = await startBookingApp(testDb.db, () => NOW, { config });
     org = await widgetOrganization(testDb.db, 'Busy Widget');
     pk = await publishableKeyFor(app, org.secretKey, org.widget);

@@ -306,12 +306,13 @@ const COMMIT: PipelineStatement = { text: 'COMMIT', values: [], discard: true };
  * Sent right before and after a statement with `QueryOptions.reusePlan`, in its round trip. PostgreSQL decides
  * between a generic and a custom plan when a named statement is bound, by `plan_cache_mode` at that moment, so the
  * statement alone is bound under `force_generic_plan`; the next one restores the session's `force_custom_plan`
- * (`sessionSettings`: set wherever statements are named). Both are transaction-local: if the statement fails, the
- * rest of the round trip is skipped, and the ROLLBACK (or ROLLBACK TO a savepoint taken before) that must follow
- * undoes the setting too.
+ * (`sessionSettings`: set wherever statements are named). `SET LOCAL`, not `set_config()`: it answers no row, so no
+ * row follows the statement's own in the answer (which `QueryOptions.bytes` reads). Transaction-local: if the
+ * statement fails, the rest of the round trip is skipped, and the ROLLBACK (or ROLLBACK TO a savepoint taken before)
+ * that must follow undoes the setting too.
  */
-const GENERIC_PLANS: PipelineStatement = { text: `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`, values: [], discard: true };
-const CUSTOM_PLANS: PipelineStatement = { text: `SELECT set_config('plan_cache_mode', 'force_custom_plan', true)`, values: [], discard: true };
+const GENERIC_PLANS: PipelineStatement = { text: 'SET LOCAL plan_cache_mode = force_generic_plan', values: [], discard: true };
+const CUSTOM_PLANS: PipelineStatement = { text: 'SET LOCAL plan_cache_mode = force_custom_plan', values: [], discard: true };
 
 interface TransactionState {
   client: pg.PoolClient;

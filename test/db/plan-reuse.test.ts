@@ -73,6 +73,15 @@ describe('a statement whose plan is reused [postgres]', { skip: !BACKENDS.includ
     assert.deepEqual(await db.transaction((tx) => planCounts(tx, REUSED)), { generic: before.generic + 1, custom: 0 });
   });
 
+  it('hands a byte column over as bytes, with statements after it in the same transaction', async () => {
+    const [reused, next] = await db.transaction(async (tx) => [
+      (await tx.query<{ name: Buffer }>(REUSED, [2], { reusePlan: true, bytes: ['name'] })).rows[0]!.name,
+      (await tx.query<{ name: string }>(PER_EXECUTION, [3, 2])).rows[0]!.name,
+    ]);
+    assert.deepEqual(reused, Buffer.from('Meadow'));
+    assert.equal(next, 'Harbour');
+  });
+
   it('does not leave generic plans behind when the statement fails and the transaction goes back to a savepoint', async () => {
     const dividing = 'SELECT name FROM rooms WHERE id = 3 / $1';
     const { name, mode } = await db.transaction(async (tx) => {

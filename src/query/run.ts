@@ -4,7 +4,7 @@
  * The caller owns the transaction (role, tenant settings, commit/rollback); `rollback` in the response tells it
  * not to commit (`Prefer: tx=rollback`, or an error after a mutation, e.g. PGRST116 on a single-object insert).
  */
-import type { Queryable, Transaction } from '../db/types.js';
+import type { QueryOptions, Queryable, Transaction } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { unsupportedMethod } from '../errors/catalogue.js';
 import { fromDatabaseError } from '../errors/database-error.js';
@@ -13,6 +13,7 @@ import { parseRequest, UnsupportedMethod, type EngineRequest, type ParseLimits }
 import type { ExplainRequest } from './parse/explain.js';
 import type { ParsedRequest } from './parse/types.js';
 import { allowedMethods, planRequest } from './plan/index.js';
+import { reusesPlan } from './plan/plan-reuse.js';
 import type { EngineOptions, Plan } from './plan/types.js';
 import { errorResponse, optionsResponse, respond, type EngineResponse, type ExecutedStatement } from './response.js';
 import { buildStatement, type Statement } from './sql/statement.js';
@@ -29,7 +30,9 @@ interface ResultRow {
 }
 
 /** The body goes out as the bytes PostgreSQL sent (src/db/column-bytes.ts). */
-const BODY_BYTES = { bytes: ['body'] };
+const BODY_BYTES: QueryOptions = { bytes: ['body'] };
+/** … and the statement's plan is made once per connection (plan/plan-reuse.ts). */
+const BODY_BYTES_REUSED_PLAN: QueryOptions = { ...BODY_BYTES, reusePlan: true };
 
 async function plannedCount(tx: Queryable, statement: Statement): Promise<number | undefined> {
   if (!statement.countText) return undefined;
@@ -83,11 +86,12 @@ async function execute(
   const last =
     plan.type === 'read' && options.readsArePure === true && request.preferences.tx !== 'rollback' &&
     plan.count !== 'planned' && plan.count !== 'estimated';
+  const queryOptions = reusesPlan(plan) ? BODY_BYTES_REUSED_PLAN : BODY_BYTES;
   let row: ResultRow | undefined;
   try {
     const result = last && tx.queryAndCommit
-      ? await tx.queryAndCommit<ResultRow>(statement.text, statement.values, BODY_BYTES)
-      : await tx.query<ResultRow>(statement.text, statement.values, BODY_BYTES);
+      ? await tx.queryAndCommit<ResultRow>(statement.text, statement.values, queryOptions)
+      : await tx.query<ResultRow>(statement.text, statement.values, queryOptions);
     row = result.rows[0];
   } catch (error) {
     throw fromDatabaseError(error);

@@ -1,3 +1,5 @@
+import { EMBEDDED_COMPILERS, type EmbeddedCompiler } from './db/wasm-compiler.js';
+
 /**
  * Server configuration: every setting comes from an environment variable and can be overridden by the
  * `staykit serve` flag of the same name (`--port`, `--database-url`, …). See the README's configuration table.
@@ -19,6 +21,8 @@ export interface Config {
   /** API processes `staykit serve` starts (node:cluster). */
   processes: number;
   dataDir: string;
+  /** How V8 compiles the embedded Postgres (WebAssembly): baseline code only, or also optimised (docs/deployment.md). */
+  embeddedCompiler: EmbeddedCompiler;
   redisUrl: string | undefined;
   /** Encrypts organizations' payment keys at rest (docs/payments.md#stripe); unset = no online payments. */
   secretKey: string | undefined;
@@ -72,6 +76,7 @@ export const CONFIG_VARIABLES = {
   logRetentionMonths: 'STAYKIT_LOG_RETENTION',
   processes: 'STAYKIT_PROCESSES',
   dataDir: 'DATA_DIR',
+  embeddedCompiler: 'STAYKIT_EMBEDDED_COMPILER',
   redisUrl: 'REDIS_URL',
   secretKey: 'STAYKIT_SECRET_KEY',
   stripeApiUrl: 'STAYKIT_STRIPE_API_URL',
@@ -182,6 +187,7 @@ export function loadConfig(source: Source = process.env): Config {
     logRetentionMonths: logRetention(source, CONFIG_VARIABLES.logRetentionMonths),
     processes: integer(source, CONFIG_VARIABLES.processes, 1, 1),
     dataDir: source[CONFIG_VARIABLES.dataDir] || './.staykit',
+    embeddedCompiler: oneOf(source, CONFIG_VARIABLES.embeddedCompiler, EMBEDDED_COMPILERS, 'baseline'),
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
     secretKey: source[CONFIG_VARIABLES.secretKey] || undefined,
     stripeApiUrl: source[CONFIG_VARIABLES.stripeApiUrl] || undefined,

@@ -1,19 +1,12 @@
-/** `staykit` command line: parses arguments, runs one command, maps failures to exit codes (2 = bad usage). */
+/**
+ * `staykit` command line: parses arguments, runs one command, maps failures to exit codes (2 = bad usage). Each
+ * command's module is imported when it runs, so a command loads only what it uses, and `serve` can open the database
+ * (in a thread of its own) while the app's modules load.
+ */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { UsageError, USAGE } from './support/usage-error.js';
 import { withDatabase } from './support/database.js';
-import { createOrganization } from './commands/org.js';
-import { createKey, formatKeyTable, keyCreateArguments, listKeys, organizationArgument, revokeKey } from './commands/key.js';
-import { createPublishableKeyCommand, publishableKeyArguments, revokePublishableKeyCommand } from './commands/publishable-key.js';
-import { serve } from './commands/serve.js';
-import { userCommand } from './commands/user.js';
-import { seedCommand } from './commands/seed.js';
-import { rest as restServer } from './commands/rest.js';
-import { benchCommand } from './commands/bench.js';
-import { runWorkerCommand } from './commands/worker.js';
-import { webhooksCommand } from './commands/webhooks.js';
-import { genCommand } from './commands/gen.js';
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
@@ -61,6 +54,7 @@ async function run(argv: string[]): Promise<void> {
     case 'serve': {
       const { values, positionals } = parse(rest, SERVER_FLAGS);
       noPositionals(positionals, 'serve');
+      const { serve } = await import('./commands/serve.js');
       return serve(configWithFlags(values));
     }
     case 'rest': {
@@ -68,21 +62,24 @@ async function run(argv: string[]): Promise<void> {
         ...SERVER_FLAGS, schema: { type: 'string' }, role: { type: 'string' }, aggregates: { type: 'boolean' }, plans: { type: 'boolean' },
       });
       noPositionals(positionals, 'rest');
+      const { rest: restServer } = await import('./commands/rest.js');
       return restServer(configWithFlags(values), values);
     }
     case 'worker': {
       const { values, positionals } = parse(rest, SERVER_FLAGS);
       noPositionals(positionals, 'worker');
+      const { runWorkerCommand } = await import('./commands/worker.js');
       return runWorkerCommand(configWithFlags(values));
     }
     case 'webhooks': {
       const { values, positionals } = parse(rest, {
         forward: { type: 'string' }, key: { type: 'string' }, url: { type: 'string' }, secret: { type: 'string' },
       });
+      const { webhooksCommand } = await import('./commands/webhooks.js');
       return webhooksCommand(positionals, values);
     }
     case 'bench':
-      return benchCommand(rest);
+      return (await import('./commands/bench.js')).benchCommand(rest);
     case 'migrate': {
       noPositionals(parse(rest, {}).positionals, 'migrate');
       loadConfig();
@@ -90,6 +87,7 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'seed': {
       noPositionals(parse(rest, { json: { type: 'boolean' } }).positionals, 'seed');
+      const { seedCommand } = await import('./commands/seed.js');
       return withDatabase(async (db) => print(await seedCommand(db)));
     }
     case 'org': {
@@ -97,6 +95,7 @@ async function run(argv: string[]): Promise<void> {
       if (positionals[0] !== 'create' || positionals.length > 1) throw new UsageError('usage: staykit org create --name NAME');
       if (values.name === undefined) throw new UsageError('--name is required');
       const name = values.name;
+      const { createOrganization } = await import('./commands/org.js');
       return withDatabase(async (db) => print(await createOrganization(db, name)));
     }
     case 'key': {
@@ -111,6 +110,8 @@ async function run(argv: string[]): Promise<void> {
         site: { type: 'string' },
       });
       const [sub, ...args] = positionals;
+      const { createPublishableKeyCommand, publishableKeyArguments, revokePublishableKeyCommand } = await import('./commands/publishable-key.js');
+      const { createKey, formatKeyTable, keyCreateArguments, listKeys, organizationArgument, revokeKey } = await import('./commands/key.js');
       if (sub === 'create' && values.publishable) {
         noPositionals(args, 'key create --publishable');
         const checked = publishableKeyArguments({ widget: values.widget, site: values.site, name: values.name });
@@ -141,9 +142,10 @@ async function run(argv: string[]): Promise<void> {
       throw new UsageError('usage: staykit key create|list|revoke …');
     }
     case 'user':
-      return userCommand(rest);
+      return (await import('./commands/user.js')).userCommand(rest);
     case 'gen': {
       const { values, positionals } = parse(rest, { schema: { type: 'string' }, output: { type: 'string' } });
+      const { genCommand } = await import('./commands/gen.js');
       return genCommand(positionals, values);
     }
     case undefined:

@@ -14,11 +14,13 @@ export interface Migration {
   sql: string;
 }
 
+/** The ids of the migrations in `dir`, in the order they apply (their files are not read). */
+export async function migrationIds(dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => MIGRATION_FILE.test(name)).sort().map((name) => name.replace(/\.sql$/, ''));
+}
+
 export async function loadMigrations(dir: string = MIGRATIONS_DIR): Promise<Migration[]> {
-  const files = (await readdir(dir)).filter((name) => MIGRATION_FILE.test(name)).sort();
-  return Promise.all(
-    files.map(async (name) => ({ id: name.replace(/\.sql$/, ''), sql: await readFile(dir + name, 'utf8') })),
-  );
+  return Promise.all((await migrationIds(dir)).map(async (id) => ({ id, sql: await readFile(`${dir}${id}.sql`, 'utf8') })));
 }
 
 async function appliedIds(db: Queryable): Promise<string[]> {
@@ -38,11 +40,11 @@ export interface MigrationStatus {
 }
 
 export async function migrationStatus(db: Queryable, dir?: string): Promise<MigrationStatus> {
-  const [all, applied] = await Promise.all([loadMigrations(dir), appliedIds(db)]);
+  const [all, applied] = await Promise.all([migrationIds(dir), appliedIds(db)]);
   const done = new Set(applied);
   return {
     applied,
-    pending: all.map((m) => m.id).filter((id) => !done.has(id)),
+    pending: all.filter((id) => !done.has(id)),
     current: applied.at(-1) ?? null,
   };
 }
@@ -50,8 +52,11 @@ export async function migrationStatus(db: Queryable, dir?: string): Promise<Migr
 /**
  * Applies every pending migration in one transaction, in file order, recording each. Concurrent callers
  * serialise on an advisory lock, so the second one finds nothing left to do; a failing file rolls back all.
+ * A database with nothing pending — every start but the first after an upgrade — is told so by two catalog reads,
+ * without reading the files or taking the lock (on the embedded database the transaction alone took ~0.2 s).
  */
 export async function migrate(db: Database, dir?: string): Promise<string[]> {
+  if ((await migrationStatus(db, dir)).pending.length === 0) return [];
   const migrations = await loadMigrations(dir);
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -3,6 +3,7 @@ import { openPGlite } from './pglite.js';
 import { openPostgres, type PostgresOptions } from './postgres.js';
 import { DEFAULT_PREPARED_STATEMENTS_PER_CONNECTION } from './prepared-statements.js';
 import type { Database } from './types.js';
+import type { EmbeddedCompiler } from './wasm-compiler.js';
 
 export interface DatabaseConfig {
   /** When set, a PostgreSQL server (or a transaction-mode pooler in front of one); otherwise embedded PGlite in `dataDir`. */
@@ -19,6 +20,8 @@ export interface DatabaseConfig {
    * `on` also behind one (PgBouncer 1.21 or newer with `max_prepared_statements`); `off` = never.
    */
   preparedStatements?: 'auto' | 'on' | 'off' | undefined;
+  /** Embedded only: how V8 compiles Postgres' WebAssembly (STAYKIT_EMBEDDED_COMPILER; default baseline). */
+  embeddedCompiler?: EmbeddedCompiler | undefined;
 }
 
 /** The `preparedStatements` option of a pool for `setting` (`auto`: the pool's own default). */
@@ -41,7 +44,7 @@ export function postgresOptions(config: DatabaseConfig & { databaseUrl: string }
 export function openDatabase(config: DatabaseConfig): Promise<Database> {
   return config.databaseUrl
     ? openPostgres(postgresOptions({ ...config, databaseUrl: config.databaseUrl }))
-    : openPGlite(config.dataDir);
+    : openPGlite(config.dataDir, config.embeddedCompiler);
 }
 
 /**

@@ -2,14 +2,17 @@ import { PGliteConnection } from './pglite-connection.js';
 import { prepareDataDir } from './pglite-data-dir.js';
 import { runTransaction } from './pglite-transaction.js';
 import type { Database, QueryResult, Row } from './types.js';
+import { chooseEmbeddedCompiler, type EmbeddedCompiler } from './wasm-compiler.js';
 
 /**
  * Embedded Postgres (PGlite, WASM) in a worker thread of its own, so a long statement does not stop the HTTP
  * server, and a statement that runs past the statement timeout is cancelled (src/db/pglite-thread.ts).
  * `dataDir` undefined keeps everything in memory (tests); a data folder is kept owner-only
- * (src/db/pglite-data-dir.ts). One connection: statements and transactions take turns on it.
+ * (src/db/pglite-data-dir.ts). One connection: statements and transactions take turns on it. `compiler`: how V8
+ * compiles Postgres' WebAssembly, decided by the process's first embedded database (src/db/wasm-compiler.ts).
  */
-export async function openPGlite(dataDir: string | undefined): Promise<Database> {
+export async function openPGlite(dataDir: string | undefined, compiler: EmbeddedCompiler = 'baseline'): Promise<Database> {
+  chooseEmbeddedCompiler(compiler);
   if (dataDir !== undefined) await prepareDataDir(dataDir);
   const connection = await PGliteConnection.open({ dataDir });
   const notify = (text: string) => db.onStatement?.(text);

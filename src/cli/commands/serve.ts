@@ -6,12 +6,11 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { buildApp } from '../../http/app.js';
 import { rateLimitOptions } from '../../limits/index.js';
 import { openServerDatabases } from '../support/database.js';
 import { seedDemoOrganizationInTwoSteps } from '../../seed/demo-organization.js';
 import { savedDemoLogin, saveDemoLogin } from './user.js';
-import { startBackgroundWorkers, type BackgroundWorkers } from './worker.js';
+import type { BackgroundWorkers } from './worker.js';
 import { clusterWorkerConfig, isClusterPrimary, serveCluster } from '../../cluster/serve-cluster.js';
 import { describeMailDestination } from '../../automations/mailer.js';
 import { exitGracefullyOnSignals } from '../support/exit-on-signals.js';
@@ -48,7 +47,11 @@ export async function serve(settings: Config): Promise<void> {
   // --processes N: this process supervises N API processes (src/cluster), or is one of them.
   if (isClusterPrimary(settings)) return serveCluster(settings);
   const config = clusterWorkerConfig(settings);
-  const databases = await openServerDatabases(config);
+  // The app's and the workers' modules load while the database opens: the embedded one opens in a thread of its
+  // own, so the two take about the time of the longer instead of their sum.
+  const [databases, { buildApp }, { startBackgroundWorkers }] = await Promise.all([
+    openServerDatabases(config), import('../../http/app.js'), import('./worker.js'),
+  ]);
   const { api: db, background } = databases;
   const { apiKey, seedBookings } = await demo(db, config);
   let workers: BackgroundWorkers | undefined;

@@ -8,6 +8,7 @@ import type { Database } from '../../db/types.js';
 export function databaseConfig(config: Config): DatabaseConfig {
   return {
     databaseUrl: config.databaseUrl, dataDir: config.dataDir, directUrl: config.databaseDirectUrl, preparedStatements: config.preparedStatements,
+    embeddedCompiler: config.embeddedCompiler,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The import refuses dates ical.js would roll over (February 30 → March 2, 25:00 → the next day, a yearly
- * BYMONTHDAY=30 in February → March 2, an end before the start → a one-day event): each fails the feed, as
+ * BYMONTHDAY=30 in February → March 1 or 2, an end before the start → a one-day event): each fails the feed, as
  * docs/ical.md says, and through the app the calendar's `error` names the cause while its events stay as they were.
  */
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +15,8 @@ import { createCalendar, createProduct, crlf, day, ical, importedEvents, startFe
 
 const options = { timezone: TIMEZONE, timeOffsetMinutes: 0, today: day(0) };
 const year = Number(day(400).slice(0, 4)); // a year well ahead, so every event below is kept
+/** What ical.js makes of February 30 of `year`: the day after February's last. */
+const february30 = `${year}-03-0${(year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 1 : 2}`;
 
 function feed(...event: string[]): string {
   return crlf(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', 'BEGIN:VEVENT', 'UID:e1', ...event, 'END:VEVENT', 'END:VCALENDAR']);
@@ -54,7 +56,7 @@ describe('parseFeed refuses dates it would roll over', () => {
 
   it('a recurrence expanded into a day its rule does not allow (BYMONTHDAY=30 in February)', () => {
     refuses(feed(`DTSTART;VALUE=DATE:${year}0101`, `DTEND;VALUE=DATE:${year}0102`, 'RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30;COUNT=2'),
-      new RegExp(`produced ${year}-03-02, a date the rule does not allow`));
+      new RegExp(`produced ${february30}, a date the rule does not allow`));
     // A monthly rule on the 30th simply has no February occurrence (RFC 5545): nothing to refuse.
     const monthly = dates(feed(`DTSTART;VALUE=DATE:${year}0130`, `DTEND;VALUE=DATE:${year}0131`, 'RRULE:FREQ=MONTHLY;BYMONTHDAY=30;COUNT=3'));
     assert.deepEqual(monthly.map(([start]) => start!.slice(5)), ['01-30', '03-30', '04-30']);

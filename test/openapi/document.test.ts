@@ -7,6 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp } from '../support/app.js';
 import { parseCheck } from '../../src/openapi/index.js';
+import { connectionLostError } from '../../src/db/pglite-protocol.js';
 
 type Doc = {
   openapi: string;
@@ -233,6 +234,38 @@ forEachBackend('OpenAPI document', (ctx) => {
       assert.equal(response.statusCode, 404, query);
       assert.equal(response.json().code, 'SK404');
       assert.match(response.json().message, /^No OpenAPI tag .*; the tags are .*"bookings"/);
+    }
+  });
+});
+
+forEachBackend('OpenAPI document built on first request', (ctx) => {
+  it('is not built at start; a build the database failed is made again by the next request', async () => {
+    // The real database, whose catalogue reads fail while `failing` is set, as during a lost connection.
+    let failing = false;
+    const reads: string[] = [];
+    const db: typeof ctx.db = {
+      ...ctx.db,
+      query: (text, values, options) => {
+        reads.push(text);
+        return failing ? Promise.reject(connectionLostError('test')) : ctx.db.query(text, values, options);
+      },
+    };
+    const app = await startApp(db);
+    try {
+      const atStart = reads.length;
+      failing = true;
+      const failed = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
+      assert.equal(failed.statusCode, 503, failed.body);
+      assert.ok(reads.length > atStart, 'the first request reads the catalogue');
+      failing = false;
+      const built = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
+      assert.equal(built.statusCode, 200);
+      assert.equal((built.json() as Doc).openapi.slice(0, 3), '3.1');
+      const afterBuild = reads.length;
+      assert.equal((await app.inject({ method: 'GET', url: '/v1/openapi.json?tag=bookings' })).statusCode, 200);
+      assert.equal(reads.length, afterBuild, 'built once, then kept');
+    } finally {
+      await app.close();
     }
   });
 });

@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
+import { addDays } from '../../src/common/dates.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { bearer, startApp } from '../support/app.js';
 import { startFakeStripe, type FakeStripe } from '../money/stripe-server.js';
@@ -147,7 +148,12 @@ it('a page on an allowed origin shows availability, quotes and books by keyboard
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
 
   await chooseThreeNights(page, widget);
-  assert.equal(await widget.locator('td button.selected').count(), 2);
+  // Check-in and checkout are both marked, as far as the month shown holds them: three nights from a check-in in
+  // the month's last three days end in the next month, which is then the one shown.
+  const dates = (buttons: Locator) => buttons.evaluateAll((all) => all.map((b) => (b as HTMLElement).dataset.date));
+  const shown = await dates(widget.locator('td button'));
+  assert.deepEqual(await dates(widget.locator('td button.selected')), [start, addDays(start, 3)].filter((date) => shown.includes(date)));
+  assert.ok(shown.includes(addDays(start, 3)), 'the checkout day is shown');
 
   await fillGuest(widget);
   await widget.getByRole('button', { name: 'Show price' }).click();

@@ -21,7 +21,7 @@ export interface Config {
   /** API processes `staykit serve` starts (node:cluster). */
   processes: number;
   dataDir: string;
-  /** How V8 compiles the embedded Postgres (WebAssembly): baseline code only, or also optimised (docs/deployment.md). */
+  /** How V8 compiles the embedded Postgres (WebAssembly): also optimised (default), or baseline code only (docs/deployment.md). */
   embeddedCompiler: EmbeddedCompiler;
   redisUrl: string | undefined;
   /** Encrypts organizations' payment keys at rest (docs/payments.md#stripe); unset = no online payments. */
@@ -187,7 +187,7 @@ export function loadConfig(source: Source = process.env): Config {
     logRetentionMonths: logRetention(source, CONFIG_VARIABLES.logRetentionMonths),
     processes: integer(source, CONFIG_VARIABLES.processes, 1, 1),
     dataDir: source[CONFIG_VARIABLES.dataDir] || './.staykit',
-    embeddedCompiler: oneOf(source, CONFIG_VARIABLES.embeddedCompiler, EMBEDDED_COMPILERS, 'baseline'),
+    embeddedCompiler: oneOf(source, CONFIG_VARIABLES.embeddedCompiler, EMBEDDED_COMPILERS, 'optimizing'),
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
     secretKey: source[CONFIG_VARIABLES.secretKey] || undefined,
     stripeApiUrl: source[CONFIG_VARIABLES.stripeApiUrl] || undefined,

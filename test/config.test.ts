@@ -11,7 +11,7 @@ describe('configuration', () => {
     assert.equal(config.rateLimitPerMinute, 600);
     assert.equal(config.icalSyncIntervalSeconds, 900);
     assert.equal(config.worker, 'embedded');
-    assert.equal(config.embeddedCompiler, 'baseline');
+    assert.equal(config.embeddedCompiler, 'optimizing');
     assert.equal(config.outboundAllowPrivate, false);
     assert.deepEqual(config.webhookRetrySchedule, [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
   });
@@ -24,7 +24,7 @@ describe('configuration', () => {
       STAYKIT_OUTBOUND_ALLOW_PRIVATE: 'true',
       STAYKIT_WEBHOOK_RETRY_SCHEDULE: '0, 1,2',
       STAYKIT_WORKER: 'off',
-      STAYKIT_EMBEDDED_COMPILER: 'optimizing',
+      STAYKIT_EMBEDDED_COMPILER: 'baseline',
     });
     assert.equal(config.port, 8080);
     assert.equal(config.databaseUrl, 'postgres://x@y/z');
@@ -32,7 +32,7 @@ describe('configuration', () => {
     assert.equal(config.outboundAllowPrivate, true);
     assert.deepEqual(config.webhookRetrySchedule, [0, 1, 2]);
     assert.equal(config.worker, 'off');
-    assert.equal(config.embeddedCompiler, 'optimizing');
+    assert.equal(config.embeddedCompiler, 'baseline');
   });
 
   it('names the variable and the bad value when a setting is invalid', () => {

@@ -20,7 +20,7 @@ export interface DatabaseConfig {
    * `on` also behind one (PgBouncer 1.21 or newer with `max_prepared_statements`); `off` = never.
    */
   preparedStatements?: 'auto' | 'on' | 'off' | undefined;
-  /** Embedded only: how V8 compiles Postgres' WebAssembly (STAYKIT_EMBEDDED_COMPILER; default baseline). */
+  /** Embedded only: how V8 compiles Postgres' WebAssembly (STAYKIT_EMBEDDED_COMPILER; default optimizing). */
   embeddedCompiler?: EmbeddedCompiler | undefined;
 }
 

@@ -11,7 +11,7 @@ import { chooseEmbeddedCompiler, type EmbeddedCompiler } from './wasm-compiler.j
  * (src/db/pglite-data-dir.ts). One connection: statements and transactions take turns on it. `compiler`: how V8
  * compiles Postgres' WebAssembly, decided by the process's first embedded database (src/db/wasm-compiler.ts).
  */
-export async function openPGlite(dataDir: string | undefined, compiler: EmbeddedCompiler = 'baseline'): Promise<Database> {
+export async function openPGlite(dataDir: string | undefined, compiler: EmbeddedCompiler = 'optimizing'): Promise<Database> {
   chooseEmbeddedCompiler(compiler);
   if (dataDir !== undefined) await prepareDataDir(dataDir);
   const connection = await PGliteConnection.open({ dataDir });

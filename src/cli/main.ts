@@ -82,8 +82,12 @@ async function run(argv: string[]): Promise<void> {
       return (await import('./commands/bench.js')).benchCommand(rest);
     case 'migrate': {
       noPositionals(parse(rest, {}).positionals, 'migrate');
-      loadConfig();
-      return withDatabase(async () => console.log('database is up to date'));
+      const config = loadConfig();
+      return withDatabase(async (db) => {
+        // Embedded: the kept copy of the schema's catalogue follows the migrations (src/cli/support/schema-snapshot.ts).
+        if (!config.databaseUrl) await (await import('./support/schema-snapshot.js')).embeddedSchemaCache(db, config.dataDir);
+        console.log('database is up to date');
+      }, config);
     }
     case 'seed': {
       noPositionals(parse(rest, { json: { type: 'boolean' } }).positionals, 'seed');

@@ -8,8 +8,8 @@ import { errorHandler, refusedRequest, sendError, toApiError } from './error-han
 import { limitTenantConcurrency, rateLimit, requestSizeLimits, type RateLimitOptions } from '../limits/index.js';
 import { healthRoutes } from './routes/health.js';
 import { notFound } from '../errors/catalogue.js';
-import { loadSchemaCache } from '../schema/index.js';
-import { API_ROLE } from '../transaction/tenant-transaction.js';
+import { loadSchemaCache, type SchemaCache } from '../schema/index.js';
+import { API_SCHEMA } from '../transaction/tenant-transaction.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { loggerOptions, observability, observabilityFastifyOptions } from '../observability/index.js';
@@ -41,6 +41,8 @@ export interface AppOptions {
   webhookWorker?: () => WebhookWorker | undefined;
   /** The clock behind the booking flow's "today" (default the system clock); tests pin it. */
   now?: () => Date;
+  /** The `api` schema's cache when the caller has it (`staykit serve`'s kept copy, src/schema/snapshot.ts); default: read from `db`. */
+  schemaCache?: SchemaCache;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -59,7 +61,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`)),
   );
-  const cache = await loadSchemaCache(options.db, { schema: 'api', role: API_ROLE });
+  const cache = options.schemaCache ?? await loadSchemaCache(options.db, API_SCHEMA);
   await observability(app, { db: options.db, cache });
   const requestLimits = options.rateLimit ? rateLimit(app, options.rateLimit) : undefined;
   requestSizeLimits(app, { maxUrlBytes: options.maxUrlBytes ?? config.maxUrlBytes });

@@ -1,10 +1,11 @@
 /**
- * `loadSchemaCache`: introspects one schema (see introspect.ts) and assembles the SchemaCache the planner reads.
+ * `loadSchemaCache`: introspects one schema (see introspect.ts) and assembles the SchemaCache the planner reads; the
+ * two steps apart (`readSchemaCatalog`, `schemaCacheOf`) for a copy of the reads kept between starts (snapshot.ts).
  */
 import type { Queryable } from '../db/types.js';
-import { readCatalog, type ColumnRow, type RoutineRow } from './introspect.js';
+import { readCatalog, type CatalogRows, type ColumnRow, type RoutineRow } from './introspect.js';
 import { deriveRelationships } from './relationships.js';
-import { addViewKeys, readViewKeys } from './views.js';
+import { addViewKeys, readViewKeys, type ViewKeys } from './views.js';
 import type { Column, Routine, SchemaCache, Table, TableKind } from './types.js';
 
 const KINDS: Record<string, TableKind> = {
@@ -75,9 +76,34 @@ function computedFields(routines: Map<string, Routine[]>): Map<string, Map<strin
   return result;
 }
 
-export async function loadSchemaCache(db: Queryable, options: { schema: string; role?: string }): Promise<SchemaCache> {
+/**
+ * What the schema cache is made from, as read from the database: plain data, the same for the same catalogue, so a
+ * copy of it can stand in for the reads (snapshot.ts).
+ */
+export interface SchemaCatalog {
+  rows: CatalogRows;
+  viewKeys: ViewKeys;
+  /** PostgreSQL's time zone names (`Prefer: timezone=`). */
+  timezones: string[];
+}
+
+export interface SchemaCacheOptions {
+  schema: string;
+  /** Whose privileges the cache records; default the connection's user. */
+  role?: string;
+}
+
+/** Reads one schema's catalogue: four catalog statements, the views' definitions, the time zone names. */
+export async function readSchemaCatalog(db: Queryable, { schema, role }: SchemaCacheOptions): Promise<SchemaCatalog> {
+  const rows = await readCatalog(db, schema, role ?? null);
+  const viewKeys = await readViewKeys(db, schema);
+  const timezones = await db.query<{ name: string }>('SELECT name FROM pg_timezone_names');
+  return { rows, viewKeys, timezones: timezones.rows.map((row) => row.name) };
+}
+
+/** The schema cache the planner reads, assembled from the catalogue's rows (pure). */
+export function schemaCacheOf({ rows: catalog, viewKeys, timezones }: SchemaCatalog, options: SchemaCacheOptions): SchemaCache {
   const { schema } = options;
-  const catalog = await readCatalog(db, schema, options.role ?? null);
   const tables = new Map<string, Table>();
   for (const row of catalog.tables) {
     tables.set(row.name, {
@@ -109,8 +135,7 @@ export async function loadSchemaCache(db: Queryable, options: { schema: string; 
       });
     }
   }
-  addViewKeys(tables, schema, await readViewKeys(db, schema));
-  const timezones = await db.query<{ name: string }>('SELECT name FROM pg_timezone_names');
+  addViewKeys(tables, schema, viewKeys);
   const routines = new Map<string, Routine[]>();
   for (const row of catalog.routines) {
     const list = routines.get(row.name) ?? [];
@@ -124,6 +149,10 @@ export async function loadSchemaCache(db: Queryable, options: { schema: string; 
     relationships: deriveRelationships(schema, tables, routines),
     routines,
     computedFields: computedFields(routines),
-    timezones: new Set(timezones.rows.map((row) => row.name)),
+    timezones: new Set(timezones),
   };
+}
+
+export async function loadSchemaCache(db: Queryable, options: SchemaCacheOptions): Promise<SchemaCache> {
+  return schemaCacheOf(await readSchemaCatalog(db, options), options);
 }

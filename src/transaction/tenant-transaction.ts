@@ -9,11 +9,14 @@
  */
 import type { Database, PipelinedTransaction, Transaction } from '../db/types.js';
 import type { Principal } from '../auth/principal.js';
+import type { SchemaCacheOptions } from '../schema/index.js';
 import { readableTables, writableTables, type ReadableTables } from '../auth/scopes.js';
 import { inRequestTransaction } from './request-transaction.js';
 import { inTenantSlot, trafficOf } from '../limits/tenant-concurrency.js';
 
 export const API_ROLE = 'staykit_api';
+/** The schema the API serves, with the privileges of the role its requests run as. */
+export const API_SCHEMA: SchemaCacheOptions = { schema: 'api', role: API_ROLE };
 
 /** Statement timeout of API transactions unless configured (docs/design.md#limits). */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;

@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/types.js';
 import { loadSchemaCache } from '../schema/index.js';
 import { loadCheckConstraints } from '../openapi/check-enums.js';
-import { API_ROLE } from '../transaction/tenant-transaction.js';
+import { API_SCHEMA } from '../transaction/tenant-transaction.js';
 import { generateTypescriptTypes, type CompositeType } from './typescript.js';
 
 // Standalone composite types (CREATE TYPE … AS (…)), not the row types every table and view also has.
@@ -23,7 +23,7 @@ ORDER BY t.typname`;
  * what a key can read and write; any other schema as the connecting user sees it.
  */
 export async function databaseTypes(db: Queryable, schema = 'api'): Promise<string> {
-  const cache = await loadSchemaCache(db, schema === 'api' ? { schema, role: API_ROLE } : { schema });
+  const cache = await loadSchemaCache(db, schema === API_SCHEMA.schema ? API_SCHEMA : { schema });
   const { enums } = await loadCheckConstraints(db, schema);
   const { rows } = await db.query<CompositeType>(COMPOSITE_TYPES, [schema]);
   return generateTypescriptTypes({ cache, checkEnums: enums, compositeTypes: rows });

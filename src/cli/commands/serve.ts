@@ -14,6 +14,7 @@ import type { BackgroundWorkers } from './worker.js';
 import { clusterWorkerConfig, isClusterPrimary, serveCluster } from '../../cluster/serve-cluster.js';
 import { describeMailDestination } from '../../automations/mailer.js';
 import { exitGracefullyOnSignals } from '../support/exit-on-signals.js';
+import { embeddedSchemaCache } from '../support/schema-snapshot.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -57,6 +58,7 @@ export async function serve(settings: Config): Promise<void> {
   let workers: BackgroundWorkers | undefined;
   const app = await buildApp({
     db,
+    schemaCache: config.databaseUrl ? undefined : await embeddedSchemaCache(db, config.dataDir),
     backgroundDb: background,
     config,
     logLevel: config.logLevel,

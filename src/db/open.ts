@@ -44,7 +44,7 @@ export function postgresOptions(config: DatabaseConfig & { databaseUrl: string }
 export function openDatabase(config: DatabaseConfig): Promise<Database> {
   return config.databaseUrl
     ? openPostgres(postgresOptions({ ...config, databaseUrl: config.databaseUrl }))
-    : openPGlite(config.dataDir, config.embeddedCompiler);
+    : openPGlite(config.dataDir, { compiler: config.embeddedCompiler });
 }
 
 /**

@@ -33,6 +33,11 @@ export type WorkerStarted = { ready: true } | { ready: false; error: SerializedE
 export interface WorkerOptions {
   /** PGlite's data folder; undefined keeps the database in the worker's memory. */
   dataDir: string | undefined;
+  /**
+   * In memory only: the database starts as this image — an uncompressed tar of a data folder, as PGlite's
+   * `dumpDataDir('none')` writes it — instead of an empty cluster made by initdb.
+   */
+  image?: Uint8Array<ArrayBuffer> | undefined;
 }
 
 /** An error's message and its primitive fields (PostgreSQL's code, detail, hint, position, …). */

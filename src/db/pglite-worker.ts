@@ -43,10 +43,11 @@ const START_PARAMS = [
   ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
 ];
 
-async function open({ dataDir }: WorkerOptions): Promise<PGlite> {
+async function open({ dataDir, image }: WorkerOptions): Promise<PGlite> {
   const fs = dataDir === undefined ? undefined : new OwnerOnlyNodeFS(dataDir);
+  const loadDataDir = dataDir === undefined && image !== undefined ? new Blob([image]) : undefined;
   // The settings apply to the first start's initdb run too (PGlite runs it with the same options).
-  const pg = await PGlite.create({ fs, extensions: { btree_gist }, parsers, startParams: START_PARAMS });
+  const pg = await PGlite.create({ fs, loadDataDir, extensions: { btree_gist }, parsers, startParams: START_PARAMS });
   await pg.exec(`SET TimeZone = 'UTC'`);
   return pg;
 }

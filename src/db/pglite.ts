@@ -4,17 +4,23 @@ import { runTransaction } from './pglite-transaction.js';
 import type { Database, QueryResult, Row } from './types.js';
 import { chooseEmbeddedCompiler, type EmbeddedCompiler } from './wasm-compiler.js';
 
+export interface PGliteOptions {
+  /** How V8 compiles Postgres' WebAssembly, decided by the process's first embedded database (src/db/wasm-compiler.ts). */
+  compiler?: EmbeddedCompiler;
+  /** In memory only: start from this database image (WorkerOptions.image) instead of an empty cluster. */
+  image?: Uint8Array<ArrayBuffer>;
+}
+
 /**
  * Embedded Postgres (PGlite, WASM) in a worker thread of its own, so a long statement does not stop the HTTP
  * server, and a statement that runs past the statement timeout is cancelled (src/db/pglite-thread.ts).
  * `dataDir` undefined keeps everything in memory (tests); a data folder is kept owner-only
- * (src/db/pglite-data-dir.ts). One connection: statements and transactions take turns on it. `compiler`: how V8
- * compiles Postgres' WebAssembly, decided by the process's first embedded database (src/db/wasm-compiler.ts).
+ * (src/db/pglite-data-dir.ts). One connection: statements and transactions take turns on it.
  */
-export async function openPGlite(dataDir: string | undefined, compiler: EmbeddedCompiler = 'optimizing'): Promise<Database> {
-  chooseEmbeddedCompiler(compiler);
+export async function openPGlite(dataDir: string | undefined, options: PGliteOptions = {}): Promise<Database> {
+  chooseEmbeddedCompiler(options.compiler ?? 'optimizing');
   if (dataDir !== undefined) await prepareDataDir(dataDir);
-  const connection = await PGliteConnection.open({ dataDir });
+  const connection = await PGliteConnection.open({ dataDir, image: options.image });
   const notify = (text: string) => db.onStatement?.(text);
   const db: Database = {
     backend: 'pglite',

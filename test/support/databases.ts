@@ -1,12 +1,13 @@
 /**
  * Every database test runs on each available backend: PGlite always, PostgreSQL when TEST_DATABASE_URL is set
  * (then it is required) or a server answers on 127.0.0.1:5432. Each suite gets a fresh, migrated database of
- * its own, dropped afterwards.
+ * its own, dropped afterwards: a copy of a migrated one (./migrated-templates.ts) unless it asks for an empty one.
  */
 import { after, before, describe } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPGlite } from '../../src/db/pglite.js';
+import { migratedImage, migratedTemplate } from './migrated-templates.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { migrate } from '../../src/db/migrate.js';
 import { sharedPgBouncer } from '../scale/support/pgbouncer.js';
@@ -71,12 +72,14 @@ async function adminQuery(sql: string): Promise<void> {
 export async function createTestDatabase(backend: Backend, options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   let testDb: TestDatabase;
   if (backend === 'pglite') {
-    const db = await openPGlite(undefined);
+    // A migrated database starts from the migrated image (./migrated-templates.ts); migrate() below finds nothing to do.
+    const db = await openPGlite(undefined, options.migrated === false ? {} : { image: await migratedImage() });
     testDb = { db, url: undefined, drop: () => db.close() };
   } else {
     if (!adminUrl) throw new Error('PostgreSQL is not available for tests');
     const name = `staykit_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await adminQuery(`CREATE DATABASE ${name}`);
+    // A migrated database is a copy of the migrated template (./migrated-templates.ts).
+    await adminQuery(options.migrated === false ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate(adminUrl)}`);
     const url = withDatabase(adminUrl, name);
     // STAYKIT_TEST_PGBOUNCER=1: the tests' connections go through PgBouncer in transaction mode (docs/testing.md).
     const bouncer = process.env.STAYKIT_TEST_PGBOUNCER === '1' ? await sharedPgBouncer(adminUrl) : undefined;

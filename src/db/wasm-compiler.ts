@@ -17,13 +17,9 @@ export type EmbeddedCompiler = (typeof EMBEDDED_COMPILERS)[number];
 
 let chosen: EmbeddedCompiler | undefined;
 
-/**
- * Applies `compiler` to the WebAssembly compiled from now on, if no embedded database of this process chose before;
- * returns the compiler in force.
- */
-export function chooseEmbeddedCompiler(compiler: EmbeddedCompiler): EmbeddedCompiler {
-  if (chosen !== undefined) return chosen;
+/** Applies `compiler` to the WebAssembly compiled from now on, if no embedded database of this process chose before. */
+export function chooseEmbeddedCompiler(compiler: EmbeddedCompiler): void {
+  if (chosen !== undefined) return;
   chosen = compiler;
   if (compiler === 'baseline') setFlagsFromString('--liftoff-only');
-  return chosen;
 }

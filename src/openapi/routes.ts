@@ -19,9 +19,8 @@ export interface OpenApiRouteOptions extends OpenApiOptions {
   db?: Queryable;
 }
 
-/** The document as served: its JSON, its tags, and each tag's share, made on first request and kept. */
+/** The document as served: its JSON, or a tag's share of it (made on first request and kept). */
 interface ServedDocument {
-  body: string;
   bodyFor(tag: unknown): string;
 }
 
@@ -33,7 +32,6 @@ async function serveDocument(options: OpenApiRouteOptions): Promise<ServedDocume
   const tags = openApiTags(document);
   const tagBodies = new Map<string, string>();
   return {
-    body,
     bodyFor(tag) {
       if (tag === undefined) return body;
       if (typeof tag !== 'string' || !tags.includes(tag)) {

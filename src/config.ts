@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { EMBEDDED_COMPILERS, type EmbeddedCompiler } from './db/wasm-compiler.js';
 
 /**
@@ -60,6 +61,14 @@ export interface Config {
   /** Failed dashboard logins per 15 minutes for one e-mail address, and for one client address (0: no limit). */
   loginLimitPerEmail: number;
   loginLimitPerAddress: number;
+  /** Worker threads for CPU-heavy work: rendering templates, PDFs (docs/security.md#no-request-work-on-the-event-loop). */
+  computeThreads: number;
+  /** Of those, tasks of one organization running at once. */
+  computePerOrganization: number;
+  /** Tasks of one organization waiting for a thread (429 SK683 beyond). */
+  computeQueue: number;
+  /** Seconds a task may run (422 SK684 beyond), and wait for a thread (429 SK683 beyond). */
+  computeTimeoutSeconds: number;
   worker: 'embedded' | 'off';
   workerPollIntervalSeconds: number;
   logLevel: string;
@@ -104,12 +113,22 @@ export const CONFIG_VARIABLES = {
   sessionMaxAgeSeconds: 'STAYKIT_SESSION_MAX_AGE',
   loginLimitPerEmail: 'STAYKIT_LOGIN_LIMIT_PER_EMAIL',
   loginLimitPerAddress: 'STAYKIT_LOGIN_LIMIT_PER_ADDRESS',
+  computeThreads: 'STAYKIT_COMPUTE_THREADS',
+  computePerOrganization: 'STAYKIT_COMPUTE_PER_ORGANIZATION',
+  computeQueue: 'STAYKIT_COMPUTE_QUEUE',
+  computeTimeoutSeconds: 'STAYKIT_COMPUTE_TIMEOUT',
   worker: 'STAYKIT_WORKER',
   workerPollIntervalSeconds: 'STAYKIT_WORKER_POLL_INTERVAL',
   logLevel: 'LOG_LEVEL',
 } as const satisfies Record<keyof Config, string>;
 
 export class ConfigError extends Error {}
+
+/**
+ * Compute threads by default: the cores, at least two (so a second organization finds a thread while one works, even
+ * on one core) and at most four (each thread holds its own copy of the rendering libraries, ~40 MiB).
+ */
+const DEFAULT_COMPUTE_THREADS = Math.min(4, Math.max(2, availableParallelism()));
 
 /** The logs partitioned by month (migration 0160) and the months each keeps unless STAYKIT_LOG_RETENTION says otherwise. */
 export const LOG_RETENTION_DEFAULTS = {
@@ -215,6 +234,10 @@ export function loadConfig(source: Source = process.env): Config {
     sessionMaxAgeSeconds: integer(source, CONFIG_VARIABLES.sessionMaxAgeSeconds, 7 * 86_400, 60),
     loginLimitPerEmail: integer(source, CONFIG_VARIABLES.loginLimitPerEmail, 10, 0),
     loginLimitPerAddress: integer(source, CONFIG_VARIABLES.loginLimitPerAddress, 30, 0),
+    computeThreads: integer(source, CONFIG_VARIABLES.computeThreads, DEFAULT_COMPUTE_THREADS, 1),
+    computePerOrganization: integer(source, CONFIG_VARIABLES.computePerOrganization, 1, 1),
+    computeQueue: integer(source, CONFIG_VARIABLES.computeQueue, 16, 0),
+    computeTimeoutSeconds: integer(source, CONFIG_VARIABLES.computeTimeoutSeconds, 10, 1),
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
     workerPollIntervalSeconds: integer(source, CONFIG_VARIABLES.workerPollIntervalSeconds, 1, 1),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',

@@ -70,6 +70,15 @@ const BOOKING_RECORD = `
   ORDER BY e.created_at, e.id
   LIMIT 1`;
 
+/**
+ * Every table BOOKING_RECORD reads: what a template's output is derived from, so a principal that sees it (a preview)
+ * needs the read scope of each.
+ */
+export const BOOKING_RECORD_TABLES: readonly string[] = [
+  'bookings', 'calendar_events', 'products', 'organizations', 'contact_bookings', 'contacts', 'line_items',
+  'booking_details', 'product_reply_to_addresses', 'reply_to_addresses',
+];
+
 /** The booking as templates see it, or undefined when it does not exist (in that organization). */
 export async function loadBookingRecord(db: Queryable, organizationId: string, bookingId: string): Promise<BookingRecord | undefined> {
   const { rows } = await db.query<{ record: BookingRecord }>(BOOKING_RECORD, [bookingId, organizationId]);

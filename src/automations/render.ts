@@ -1,28 +1,47 @@
 /**
- * Rendering with liquidjs. Strict: an unknown variable or filter is an error, and templates are checked against a
- * booking with every field filled in when they are saved (`checkTemplateText`), so a template that was accepted
- * renders at send time. Output is plain text: no HTML escaping. Bounded in time and memory, so a tenant's template
- * cannot hold up the worker. liquidjs is imported with the first template checked or rendered, not when the server
- * starts (~15 MiB and 0.07 s of CPU to import into a bare Node process).
+ * Rendering with liquidjs — in a compute thread only (src/automations/render-tasks.ts, run through src/compute), never
+ * on the event loop: a template is a tenant's program, and its time is bounded but not small.
+ *
+ * Strict: an unknown variable or filter is an error, and templates are checked against a booking with every field
+ * filled in when they are saved (`checkTemplateTexts`), so a template that was accepted renders at send time. Output is
+ * plain text: no HTML escaping. Bounded in time and memory per render, and a save's check in total time.
+ *
+ * Templates reach no file: the engine's only "file system" is an empty in-memory one, and the tags that read other
+ * templates (`include`, `render`, `layout`) are refused where they are parsed, with a message saying so — so a
+ * template is refused when it is saved, never found broken at send time.
  */
-import type { Liquid } from 'liquidjs';
+import { Liquid } from 'liquidjs';
 import type { BookingRecord, MultiLanguageString } from './context.js';
 import { guestLanguage, localized, SAMPLE_RECORD, templateVariables, type TemplateVariables } from './variables.js';
 
-let engine: Promise<Liquid> | undefined;
+/** Time one render may take (ms); a save's check of every language shares `CHECK_BUDGET_MS`. */
+const RENDER_LIMIT_MS = 1_000;
 
-function templateEngine(): Promise<Liquid> {
-  engine ??= import('liquidjs').then(({ Liquid }) => new Liquid({
-    strictVariables: true,
-    strictFilters: true,
-    ownPropertyOnly: true,
-    cache: 256,
-    parseLimit: 100_000,
-    renderLimit: 1_000,
-    memoryLimit: 10_000_000,
-  }));
-  return engine;
+const FILE_TAGS = ['include', 'render', 'layout'] as const;
+
+function refusedTag(name: string): Parameters<Liquid['registerTag']>[1] {
+  return {
+    parse() {
+      throw new Error(`{% ${name} %} is not available: a template cannot read other templates or files`);
+    },
+    render() {
+      return '';
+    },
+  };
 }
+
+const engine = new Liquid({
+  strictVariables: true,
+  strictFilters: true,
+  ownPropertyOnly: true,
+  cache: 256,
+  parseLimit: 100_000,
+  renderLimit: RENDER_LIMIT_MS,
+  memoryLimit: 10_000_000,
+  // An empty in-memory file system: nothing under the server's working directory (or anywhere) can be looked up.
+  templates: {},
+});
+for (const name of FILE_TAGS) engine.registerTag(name, refusedTag(name));
 
 /** Where a template text failed: liquidjs's message and, when it has one, the 1-based line and column. */
 export interface TemplateProblem {
@@ -41,19 +60,39 @@ function problemOf(error: unknown): TemplateProblem {
   };
 }
 
-export async function renderText(text: string, variables: TemplateVariables): Promise<string> {
-  return (await templateEngine()).parseAndRenderSync(text, variables) as string;
+function renderText(text: string, variables: TemplateVariables, renderLimit = RENDER_LIMIT_MS): string {
+  return engine.parseAndRenderSync(text, variables, { renderLimit }) as string;
 }
 
-/** Undefined when `text` parses and renders against the sample booking; else where it failed. */
-export async function checkTemplateText(text: string): Promise<TemplateProblem | undefined> {
-  const ready = await templateEngine(); // outside the try: failing to load liquidjs is not the template's problem
-  try {
-    ready.parseAndRenderSync(text, templateVariables(SAMPLE_RECORD, 'https://example.com'));
-    return undefined;
-  } catch (error) {
-    return problemOf(error);
+/** One text of a template being saved: which field and language it is. */
+export interface TemplateText {
+  field: string;
+  language: string;
+  text: string;
+}
+
+export interface TextProblem extends TemplateProblem {
+  field: string;
+  language: string;
+}
+
+/**
+ * The first text that does not parse and render against the sample booking, or undefined. All of them together may
+ * take `budgetMs`: each render gets what the ones before left, so a save costs at most that, whatever it holds.
+ */
+export function checkTemplateTexts(texts: readonly TemplateText[], budgetMs: number): TextProblem | undefined {
+  const variables = templateVariables(SAMPLE_RECORD, 'https://example.com');
+  const deadline = performance.now() + budgetMs;
+  for (const { field, language, text } of texts) {
+    const left = Math.floor(deadline - performance.now());
+    if (left <= 0) return { field, language, message: `rendering every language took longer than ${budgetMs / 1000} s`, line: undefined, column: undefined };
+    try {
+      renderText(text, variables, Math.min(RENDER_LIMIT_MS, left));
+    } catch (error) {
+      return { field, language, ...problemOf(error) };
+    }
   }
+  return undefined;
 }
 
 export interface TemplateContent {
@@ -82,12 +121,12 @@ function bookingDetails(variables: TemplateVariables): string {
   return lines.join('\n');
 }
 
-/** Subject and body for `record`, in the guest's language, with the blocks the template asks for. */
-export async function renderMessage(template: TemplateContent, record: BookingRecord, publicUrl: string): Promise<RenderedMessage> {
+/** Subject and body for `record`, in the guest's language, with the blocks the template asks for. Throws liquidjs's error. */
+export function renderMessage(template: TemplateContent, record: BookingRecord, publicUrl: string): RenderedMessage {
   const language = guestLanguage(record);
   const variables = templateVariables(record, publicUrl);
-  const subject = (await renderText(localized(template.subject, language), variables)).replace(/\s*\n\s*/g, ' ').trim();
-  const parts = [(await renderText(localized(template.body, language), variables)).trimEnd()];
+  const subject = renderText(localized(template.subject, language), variables).replace(/\s*\n\s*/g, ' ').trim();
+  const parts = [renderText(localized(template.body, language), variables).trimEnd()];
   if (template.include_booking_details) parts.push(bookingDetails(variables));
   if (template.include_booking_link) parts.push(`Your booking: ${variables.booking.status_url}`);
   return { language, subject, body: `${parts.filter((part) => part !== '').join('\n\n')}\n` };

@@ -1,25 +1,36 @@
 /**
  * `POST /v1/template-preview` `{booking_id, email_template_id | message_template_id}` → 200 `{to, from, reply_to,
  * language, subject, body, attachments: [{filename, content_type, size}]}`: the message the template would send for
- * that booking, rendered now and sent nowhere. Needs read access to bookings and to the template's table; runs on
- * the server's connection, scoped by the key's organization (another organization's ids are a 404).
+ * that booking, rendered now (in the compute pool) and sent nowhere.
+ *
+ * What a preview shows is derived from the booking's record — its stay, unit, guest, lines and form values — so it
+ * needs the read scope of every table that record is read from (`BOOKING_RECORD_TABLES`) and of the template's
+ * table: a key that may not read contacts sees no guest's address through a preview. The request is authenticated
+ * before its body is looked at; the reads run as the principal in its tenant transaction, so row policies hold too.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Authorize } from '../auth/authorize.js';
+import type { Principal } from '../auth/principal.js';
+import { hasScope, requiredScope } from '../auth/scopes.js';
+import { missingScope } from '../auth/session-errors.js';
 import { UUID } from '../common/patterns.js';
+import type { ComputePool } from '../compute/pool.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { invalidBody, notFound, unsupportedMethod } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
-import { composeMessage, loadTemplate } from './compose.js';
-import { loadBookingRecord } from './context.js';
+import { inTenantTransaction } from '../transaction/tenant-transaction.js';
+import { BOOKING_RECORD_TABLES, loadBookingRecord } from './context.js';
+import { composeMessage } from './rendering.js';
 import { fromHeader, namedAddress } from './runtime.js';
+import { loadTemplate } from './template-queries.js';
 
 export interface AutomationRouteDeps {
   db: Database;
   authorize: Authorize;
   config: Pick<Config, 'emailFrom' | 'publicUrl'>;
   now?: () => Date;
+  compute: ComputePool;
 }
 
 function uuidField(body: Record<string, unknown>, name: string): string | null {
@@ -35,8 +46,14 @@ function objectBody(request: FastifyRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** 403 naming the first table the preview derives from that the principal may not read. */
+function requireReads(principal: Principal, tables: readonly string[]): void {
+  const missing = tables.find((table) => !hasScope(principal.scopes, table, 'read'));
+  if (missing !== undefined) throw missingScope(principal, requiredScope(missing, 'read'));
+}
+
 export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (app, deps) => {
-  const { db, authorize, config } = deps;
+  const { db, authorize, config, compute } = deps;
   const now = deps.now ?? (() => new Date());
 
   // Only POST: any other method is a 405 naming it, as for the resources (before its body is read).
@@ -50,6 +67,7 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
   });
 
   app.post('/template-preview', async (request, reply) => {
+    const principal = await authorize(request, 'bookings', 'read');
     const body = objectBody(request);
     const bookingId = uuidField(body, 'booking_id');
     const emailTemplateId = uuidField(body, 'email_template_id');
@@ -58,18 +76,20 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
     if ((emailTemplateId === null) === (messageTemplateId === null)) {
       throw invalidBody('Give exactly one of "email_template_id" and "message_template_id"');
     }
-    await authorize(request, messageTemplateId ? 'message_templates' : 'email_templates', 'read');
-    const principal = await authorize(request, 'bookings', 'read');
-    const record = await loadBookingRecord(db, principal.organizationId, bookingId);
+    const templateTables = messageTemplateId ? ['message_templates'] : ['email_templates'];
+    requireReads(principal, [...templateTables, ...BOOKING_RECORD_TABLES]);
+    const { record, template } = await inTenantTransaction(db, principal, async (tx) => ({
+      result: {
+        record: await loadBookingRecord(tx, principal.organizationId, bookingId),
+        template: await loadTemplate(tx, principal.organizationId, emailTemplateId, messageTemplateId),
+      },
+      rollback: true,
+    }));
     if (!record) throw notFound(`No booking ${bookingId}`);
-    const template = await loadTemplate(db, principal.organizationId, emailTemplateId, messageTemplateId);
     if (!template) throw notFound(`No template ${emailTemplateId ?? messageTemplateId}`);
-    let composed;
-    try {
-      composed = await composeMessage(template, record, config.publicUrl, now());
-    } catch (error) {
-      throw apiError('SK680', { params: { field: 'The template', message: (error as Error).message } });
-    }
+    const rendered = await composeMessage(compute, template, record, config.publicUrl, now());
+    if ('problem' in rendered) throw apiError('SK680', { params: { field: 'The template', message: rendered.problem } });
+    const composed = rendered.message;
     return reply.send({
       to: record.contact?.email ?? null,
       from: fromHeader(config.emailFrom, record.organization.name),

@@ -1,4 +1,5 @@
 /** What every job of the scheduler works with: the database, the mailer, the clock and the sender settings. */
+import type { ComputePool } from '../compute/pool.js';
 import type { Database } from '../db/types.js';
 import type { WorkerLogger } from '../observability/worker-logger.js';
 import type { Mailer } from './mailer.js';
@@ -15,6 +16,8 @@ export interface AutomationRuntime {
   /** Seconds before each retry of a delivery that may pass (4xx, timeout); after the last, the message fails. */
   retrySchedule: readonly number[];
   logger: WorkerLogger;
+  /** Where templates are rendered (worker threads, under each organization's budget). */
+  compute: ComputePool;
 }
 
 /** What became of one job, for tests and logs. */

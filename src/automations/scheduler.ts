@@ -4,6 +4,8 @@
  * `run_at <= now()` by the scheduler's own clock, which tests move. Embedded in `staykit serve` on both backends;
  * `staykit worker` runs one on PostgreSQL, woken by NOTIFY on AUTOMATION_WAKE_CHANNEL.
  */
+import type { ComputePool } from '../compute/pool.js';
+import { processComputePool } from '../compute/process-pool.js';
 import type { Database } from '../db/types.js';
 import { startPollLoop } from '../jobs/poll-loop.js';
 import { silentLogger, type WorkerLogger } from '../observability/worker-logger.js';
@@ -35,6 +37,8 @@ export interface SchedulerOptions {
   logger?: WorkerLogger;
   /** Called after every job (tests, metrics). */
   onJob?: (report: JobReport) => void;
+  /** Where templates are rendered (default: the process's compute pool). */
+  compute?: ComputePool;
 }
 
 export interface AutomationScheduler {
@@ -51,6 +55,7 @@ function runtimeOf(db: Database, options: SchedulerOptions): AutomationRuntime {
     publicUrl: options.publicUrl,
     retrySchedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     logger: options.logger ?? silentLogger,
+    compute: options.compute ?? processComputePool(),
   };
 }
 

@@ -3,28 +3,33 @@
  * `subject` and `body` must render against a booking with every variable filled in, or the write is refused with
  * 400 SK680 naming the field, the language, and the line and column. A template is therefore never found broken
  * at send time. `attachments` must be a list of `{filename, content (base64), content_type?}` (400 SK681).
+ *
+ * The work of one save is bounded whatever its body holds: at most `MAX_TEMPLATE_LANGUAGES` languages per text
+ * (400 SK686), and every text of every row rendered in one compute-pool task that may take
+ * `TEMPLATE_CHECK_BUDGET_MS` in all — in a worker thread, under the organization's budget, never on the event loop.
  */
+import type { ComputePool } from '../compute/pool.js';
 import { apiError } from '../errors/registry.js';
 import type { JsonRow, WriteHook } from '../query/index.js';
-import { checkTemplateText } from './render.js';
+import type { TemplateText } from './render.js';
+import { checkTemplateTexts } from './rendering.js';
 
 const TEXT_FIELDS = ['subject', 'body'] as const;
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+/** Languages one subject or body may hold (`default` included): the EU's 24 and room to spare. */
+export const MAX_TEMPLATE_LANGUAGES = 30;
 
-async function checkTexts(row: JsonRow): Promise<void> {
-  for (const field of TEXT_FIELDS) {
+/** The texts of `row` to check, each with its field and language. */
+function textsOf(row: JsonRow): TemplateText[] {
+  return TEXT_FIELDS.flatMap((field) => {
     const value = row[field];
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue; // the database's CHECK answers
-    for (const [language, text] of Object.entries(value as Record<string, unknown>)) {
-      if (typeof text !== 'string') continue;
-      const problem = await checkTemplateText(text);
-      if (!problem) continue;
-      throw apiError('SK680', {
-        params: { field: `${field}.${language}`, message: problem.message },
-        details: problem.line === undefined ? null : `line ${problem.line}, column ${problem.column}`,
-      });
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return []; // the database's CHECK answers
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length > MAX_TEMPLATE_LANGUAGES) {
+      throw apiError('SK686', { params: { field, count: String(entries.length), max: String(MAX_TEMPLATE_LANGUAGES) } });
     }
-  }
+    return entries.flatMap(([language, text]) => (typeof text === 'string' ? [{ field, language, text }] : []));
+  });
 }
 
 function checkAttachments(row: JsonRow): void {
@@ -45,11 +50,18 @@ function checkAttachments(row: JsonRow): void {
   });
 }
 
-export function templateWriteHook(): WriteHook {
-  return async ({ rows }) => {
-    for (const row of rows) {
-      await checkTexts(row);
-      checkAttachments(row);
+export function templateWriteHook(pool: ComputePool): WriteHook {
+  return async ({ rows, tenant }) => {
+    if (tenant === undefined) throw new Error('template writes need the organization that pays for their check');
+    rows.forEach(checkAttachments);
+    const texts = rows.flatMap(textsOf);
+    if (texts.length === 0) return undefined;
+    const problem = await checkTemplateTexts(pool, tenant, texts);
+    if (problem) {
+      throw apiError('SK680', {
+        params: { field: `${problem.field}.${problem.language}`, message: problem.message },
+        details: problem.line === undefined ? null : `line ${problem.line}, column ${problem.column}`,
+      });
     }
     return undefined;
   };

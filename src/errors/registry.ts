@@ -223,6 +223,29 @@ const definitions = {
     message: '{field} must be one e-mail address, optionally with a name: Name <address>',
     meaning: "An outbound e-mail message's to_address or from_address is not one e-mail address",
   },
+  SK683: {
+    status: 429,
+    message: 'Too much heavy work (rendering, PDFs) waiting for this organization',
+    meaning: "The organization has as many rendering or PDF tasks running and waiting on this server as allowed (STAYKIT_COMPUTE_PER_ORGANIZATION, STAYKIT_COMPUTE_QUEUE), or its task waited longer than STAYKIT_COMPUTE_TIMEOUT for a thread",
+    hint: 'Retry after Retry-After seconds, with fewer such requests at once',
+  },
+  SK684: {
+    status: 422,
+    message: 'The work this request asks for took longer than {seconds} s and was stopped',
+    meaning: 'A rendering or PDF task ran past STAYKIT_COMPUTE_TIMEOUT; the thread running it was stopped',
+    hint: 'Ask for less at once (a shorter template, fewer invoice lines)',
+  },
+  SK685: {
+    status: 422,
+    message: 'An invoice PDF holds at most {max} lines; this invoice has {count}',
+    meaning: 'The invoice has more lines than one PDF may draw',
+    hint: 'Issue the stay on several invoices, or read its lines as JSON from GET /v1/line_items',
+  },
+  SK686: {
+    status: 400,
+    message: '{field} has {count} languages; a template may have at most {max}',
+    meaning: "An e-mail or message template's subject or body has more languages than allowed",
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof definitions;

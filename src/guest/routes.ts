@@ -11,7 +11,8 @@ import { todayIn } from '../common/dates.js';
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
-import { renderInvoicePdf } from '../money/invoice-pdf.js';
+import { renderInvoicePdf } from '../money/invoice-rendering.js';
+import type { ComputePool } from '../compute/pool.js';
 import { loadInvoiceDocument } from '../money/invoice-queries.js';
 import { guestCalendar } from './ics.js';
 import { guestPage } from './page.js';
@@ -21,6 +22,8 @@ export interface GuestRouteOptions {
   db: Database;
   /** The clock behind "has the stay started" (default the system clock). */
   now?: () => Date;
+  /** Worker threads that draw the invoice PDFs. */
+  compute: ComputePool;
 }
 
 const PRIVATE_HEADERS = {
@@ -83,7 +86,7 @@ export const guestRoutes: FastifyPluginAsync<GuestRouteOptions> = async (app, op
     const invoice = await loadInvoiceDocument(db, id);
     if (!invoice) throw notFound('This booking has no such invoice');
     return reply.headers({ ...PRIVATE_HEADERS, 'content-disposition': `inline; filename="invoice-${(invoice.number ?? id).replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"` })
-      .type('application/pdf').send(await renderInvoicePdf(invoice));
+      .type('application/pdf').send(await renderInvoicePdf(options.compute, invoice));
   });
 
   app.post<{ Params: { secret: string } }>('/g/:secret/cancellation-request', async (request, reply) => {

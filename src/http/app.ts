@@ -21,6 +21,8 @@ import { dashboardSessions } from '../auth/session-setup.js';
 import { guestRoutes } from '../guest/routes.js';
 import { widgetPages } from '../widget/pages.js';
 import { dashboardRoutes } from '../dashboard/index.js';
+import type { ComputePool } from '../compute/pool.js';
+import { processComputePool } from '../compute/process-pool.js';
 
 export interface AppOptions {
   db: Database;
@@ -43,6 +45,8 @@ export interface AppOptions {
   now?: () => Date;
   /** The `api` schema's cache when the caller has it (`staykit serve`'s kept copy, src/schema/snapshot.ts); default: read from `db`. */
   schemaCache?: SchemaCache;
+  /** Worker threads for rendering and PDFs (default: the process's pool, made from `config`). */
+  compute?: ComputePool;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -62,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sendError(reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`)),
   );
   const cache = options.schemaCache ?? await loadSchemaCache(options.db, API_SCHEMA);
+  const compute = options.compute ?? processComputePool(config);
   await observability(app, { db: options.db, cache });
   const requestLimits = options.rateLimit ? rateLimit(app, options.rateLimit) : undefined;
   requestSizeLimits(app, { maxUrlBytes: options.maxUrlBytes ?? config.maxUrlBytes });
@@ -72,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // With read replicas (DATABASE_READ_URL): which requests may read from them.
   replicaRouting(app, options.db, { readYourWritesMs: config.readYourWritesSeconds * 1000 });
   await app.register(healthRoutes, { db: options.db });
-  await app.register(guestRoutes, { db: options.db, now: options.now });
+  await app.register(guestRoutes, { db: options.db, now: options.now, compute });
   await app.register(widgetPages, { db: options.db });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
   // Failed logins count where the request limits do: in Redis, shared by every process, when they use it.
@@ -81,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sessions = await dashboardSessions(app, { db: options.db, config, now: options.now, sharedCounters });
   await app.register(dashboardRoutes, { db: options.db, sessions, resources: new Set(cache.tables.keys()) });
   await app.register(v1Routes, {
-    prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb, sessions,
+    prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb, sessions, compute,
     statementTimeoutMs: options.statementTimeoutMs ?? config.statementTimeoutSeconds * 1000, now: options.now, webhookWorker: options.webhookWorker,
   });
   await app.ready();

@@ -22,6 +22,7 @@ import type { WebhookWorker } from '../webhooks/worker.js';
 import { apiAuthorization, staykitApi } from './staykit-api.js';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import { publishableApi } from '../widget/publishable-api.js';
+import type { ComputePool } from '../compute/pool.js';
 
 export interface V1RouteOptions {
   db: Database;
@@ -36,10 +37,12 @@ export interface V1RouteOptions {
   webhookWorker?: () => WebhookWorker | undefined;
   /** Dashboard sessions: requests with the session cookie run as the session's member. */
   sessions?: SessionAuthenticator;
+  /** Worker threads for template checks, previews and invoice PDFs. */
+  compute: ComputePool;
 }
 
 export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) => {
-  const { db, cache, config } = options;
+  const { db, cache, config, compute } = options;
   // Publishable keys (pk_…) first: their CORS and hooks cover every route registered below.
   const authorize = await publishableApi(v1, { db, authorize: apiAuthorization(v1, { db, requestLogDb: options.requestLogDb, sessions: options.sessions }) });
   await v1.register(icalRoutes, { db });
@@ -49,18 +52,18 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
     statementTimeoutMs: options.statementTimeoutMs,
     writeHooks: new Map([
       ['webhooks', webhookWriteHook(config)],
-      ['email_templates', templateWriteHook()],
-      ['message_templates', templateWriteHook()],
+      ['email_templates', templateWriteHook(compute)],
+      ['message_templates', templateWriteHook(compute)],
       ['messages', messageWriteHook()],
     ]),
     maxPatternLength: config.maxPatternLength,
   });
   const money = { db, serverSecret: config.secretKey, stripe: stripeClientFactory(config.stripeApiUrl) };
-  await v1.register(moneyRoutes, { ...money, authorize });
+  await v1.register(moneyRoutes, { ...money, authorize, compute });
   executeRefundsAfterResponse(v1, money);
   await v1.register(bookingRoutes, { db, authorize, now: options.now, outboundAllowPrivate: config.outboundAllowPrivate, payments: money });
   await v1.register(bookingLifecycleRoutes, { db, authorize, now: options.now });
   await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
   await v1.register(changeRoutes, { db, authorize });
-  await v1.register(automationRoutes, { db, authorize, config, now: options.now });
+  await v1.register(automationRoutes, { db, authorize, config, now: options.now, compute });
 };

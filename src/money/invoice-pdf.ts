@@ -1,10 +1,22 @@
 /**
  * An invoice as a PDF (pdfkit): who issues it, its number and date, the booking, one row per line with its taxes,
- * and the total — the numbers exactly as stored, formatted in the invoice's currency. pdfkit (with fontkit: ~27 MiB
- * and 0.2 s of CPU to import into a bare Node process) is loaded with the first invoice asked for, not at start.
+ * and the total — the numbers exactly as stored, formatted in the invoice's currency. Runs in a compute thread
+ * (src/compute; the main thread asks through invoice-rendering.ts, which also caps the lines): drawing is CPU work
+ * that grows with the invoice. Texts a tenant writes at will are drawn cut to a length (`MAX_LINE_NAME_CHARACTERS`,
+ * `MAX_NOTES_CHARACTERS`), so a page's work is bounded by the line count alone.
  */
+import PDFDocument from 'pdfkit';
 import { formatAmount } from './format.js';
 import type { InvoiceDocument } from './invoice-queries.js';
+
+/** Characters of a line's name drawn; a longer name ends in "…". */
+export const MAX_LINE_NAME_CHARACTERS = 300;
+/** Characters of the invoice's notes drawn; longer notes end in "…". */
+export const MAX_NOTES_CHARACTERS = 4_000;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 function localized(name: Record<string, string>, language: string): string {
   return name[language] ?? name.default ?? Object.values(name)[0] ?? '';
@@ -16,21 +28,18 @@ function title(invoice: InvoiceDocument): string {
   return `${kind} ${invoice.number ?? ''}${invoice.status === 'void' ? ' (void)' : ''}`;
 }
 
-let pdfkit: Promise<typeof import('pdfkit')> | undefined;
-
-export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
-  pdfkit ??= import('pdfkit').then((module) => module.default);
-  const PDFDocument = await pdfkit;
+/** The compute task: the invoice's PDF bytes. */
+export function invoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> {
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title(invoice), Author: invoice.organization_name } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+  const done = new Promise<Uint8Array>((resolve, reject) => {
+    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
     doc.on('error', reject);
   });
   const money = (minor: number) => formatAmount(minor, invoice.currency);
 
-  doc.fontSize(18).text(invoice.organization_name);
+  doc.fontSize(18).text(cut(invoice.organization_name, MAX_LINE_NAME_CHARACTERS));
   doc.moveDown().fontSize(14).text(title(invoice));
   doc.fontSize(10);
   if (invoice.issued_at) doc.text(`Date: ${invoice.issued_at.slice(0, 10)}`);
@@ -40,7 +49,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
   const contact = invoice.contact;
   if (contact) {
     const name = [contact.first_name, contact.last_name].filter(Boolean).join(' ');
-    if (name || contact.email) doc.text(`Billed to: ${[name, contact.email].filter(Boolean).join(', ')}`);
+    if (name || contact.email) doc.text(cut(`Billed to: ${[name, contact.email].filter(Boolean).join(', ')}`, MAX_LINE_NAME_CHARACTERS));
   }
 
   doc.moveDown();
@@ -59,14 +68,14 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
   for (const line of invoice.lines) {
     const quantity = line.quantity > 1 ? `${line.quantity} × ` : '';
     const deposit = line.fee_type === 'deposit' ? ' (deposit, not in the total)' : '';
-    row(`${quantity}${localized(line.name, invoice.language)}${deposit}`, money(line.amount));
+    row(`${quantity}${cut(localized(line.name, invoice.language), MAX_LINE_NAME_CHARACTERS)}${deposit}`, money(line.amount));
     for (const tax of line.taxes) {
-      row(`    ${tax.name} ${tax.percentage}%${tax.inclusive ? ' (included)' : ''}`, money(tax.amount));
+      row(`    ${cut(tax.name, MAX_LINE_NAME_CHARACTERS)} ${tax.percentage}%${tax.inclusive ? ' (included)' : ''}`, money(tax.amount));
     }
   }
   doc.moveDown(0.5);
   row('Total', money(invoice.total), { bold: true });
-  if (invoice.notes.trim() !== '') doc.moveDown().font('Helvetica').text(invoice.notes);
+  if (invoice.notes.trim() !== '') doc.moveDown().font('Helvetica').text(cut(invoice.notes, MAX_NOTES_CHARACTERS));
   doc.end();
   return done;
 }

@@ -11,6 +11,7 @@ export interface InvoiceLine {
 
 export interface InvoiceDocument {
   id: string;
+  organization_id: string;
   number: string | null;
   status: 'draft' | 'issued' | 'paid' | 'void';
   currency: string;
@@ -31,7 +32,7 @@ export const INVOICE_DOCUMENT_TABLES = ['invoices', 'line_items', 'line_item_tax
 
 export async function loadInvoiceDocument(tx: Queryable, id: string): Promise<InvoiceDocument | undefined> {
   const { rows } = await tx.query<InvoiceDocument>(
-    `SELECT i.id, i.number, i.status, i.currency, i.total, i.issued_at, i.due_at, i.notes,
+    `SELECT i.id, i.organization_id, i.number, i.status, i.currency, i.total, i.issued_at, i.due_at, i.notes,
             credited.number AS credit_for_number, o.name AS organization_name, b.reference AS booking_reference,
             coalesce(b.language, o.language) AS language,
             (SELECT json_build_object('first_name', c.first_name, 'last_name', c.last_name, 'email', c.email)

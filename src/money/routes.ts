@@ -15,7 +15,8 @@ import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { invoicePdfOnly, moneyBodyInvalid, noPaymentDue, onlinePaymentNotSetUp } from './errors.js';
-import { renderInvoicePdf } from './invoice-pdf.js';
+import { renderInvoicePdf } from './invoice-rendering.js';
+import type { ComputePool } from '../compute/pool.js';
 import { INVOICE_DOCUMENT_TABLES, loadInvoiceDocument } from './invoice-queries.js';
 import { paymentLinkFor, type PaymentLinkDeps } from './payment-links.js';
 import { deleteStripeAccount, saveStripeAccount, stripeAccountSummary } from './stripe-accounts.js';
@@ -23,7 +24,7 @@ import { executeStripeRefunds } from './stripe-refunds.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 import { receiveStripeEvent } from './stripe-webhook.js';
 
-export type MoneyRouteDeps = PaymentLinkDeps & { authorize: Authorize };
+export type MoneyRouteDeps = PaymentLinkDeps & { authorize: Authorize; compute: ComputePool };
 
 function acceptsPdf(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === 'application/pdf');
@@ -59,7 +60,7 @@ export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps)
       result: await loadInvoiceDocument(tx, id), rollback: true,
     }), { readable: INVOICE_DOCUMENT_TABLES });
     if (!invoice) throw notFound(`No invoice ${id}`);
-    const pdf = await renderInvoicePdf(invoice);
+    const pdf = await renderInvoicePdf(deps.compute, invoice);
     const name = invoice.number ?? `draft-${invoice.id}`;
     return reply.type('application/pdf')
       .header('content-disposition', `inline; filename="invoice-${name.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`)

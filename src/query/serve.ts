@@ -24,6 +24,8 @@ export type JsonRow = Record<string, unknown>;
 export interface WriteHookInput {
   action: 'insert' | 'update';
   rows: JsonRow[];
+  /** The request's tenant (`EngineOptions.tenant`'s value: Staykit's organization), when it has one. */
+  tenant: string | undefined;
 }
 
 export interface WriteHookResult {
@@ -75,7 +77,7 @@ async function runWriteHook(
   const action = prepared.plan.type;
   const rows = rowsOf(prepared.request);
   if ((action !== 'insert' && action !== 'update') || !rows) return { prepared, representation: undefined };
-  const result = await hook({ action, rows });
+  const result = await hook({ action, rows, tenant: options.tenant?.value });
   // Planned again in any case: the first parse left the bulk key check to this one.
   return { prepared: withRows(prepared, result?.rows ?? rows, cache, options), representation: result?.representation };
 }

@@ -24,6 +24,7 @@ import { startAvailabilityHorizon } from '../../booking/availability-horizon.js'
 import { startChangeRetention } from '../../changes/retention.js';
 import { startProductEvents } from '../../webhooks/product-events.js';
 import { mailerFor } from '../../automations/mailer.js';
+import { processComputePool } from '../../compute/process-pool.js';
 import { startStripeRefundRetries } from '../../money/stripe-refunds.js';
 import { stripeClientFactory } from '../../money/stripe-client.js';
 import {
@@ -64,6 +65,7 @@ export function startBackgroundWorkers(
     mailer: mailerFor(config),
     emailFrom: config.emailFrom,
     publicUrl: config.publicUrl,
+    compute: processComputePool(config),
     pollIntervalMs,
     logger,
     ...options.automations,

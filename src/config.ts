@@ -1,4 +1,6 @@
-import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
+import { availableParallelism, homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { EMBEDDED_COMPILERS, type EmbeddedCompiler } from './db/wasm-compiler.js';
 
 /**
@@ -61,7 +63,7 @@ export interface Config {
   /** Failed dashboard logins per 15 minutes for one e-mail address, and for one client address (0: no limit). */
   loginLimitPerEmail: number;
   loginLimitPerAddress: number;
-  /** Worker threads for CPU-heavy work: rendering templates, PDFs (docs/security.md#no-request-work-on-the-event-loop). */
+  /** Worker threads for CPU-heavy work: rendering templates, PDFs (docs/security.md#no-requests-work-on-the-event-loop). */
   computeThreads: number;
   /** Of those, tasks of one organization running at once. */
   computePerOrganization: number;
@@ -143,6 +145,29 @@ export type LogTable = keyof typeof LOG_RETENTION_DEFAULTS;
 
 type Source = Record<string, string | undefined>;
 
+/** Where earlier versions kept the embedded database by default: inside the working directory. */
+export const LEGACY_DATA_DIR = './.staykit';
+
+/**
+ * The embedded database's folder when DATA_DIR is not set: the user's data folder of the platform (XDG's
+ * `$XDG_DATA_HOME/staykit`, `~/Library/Application Support/Staykit`, `%LOCALAPPDATA%\Staykit`), never inside the
+ * working directory, where the server's own files and any relative path would reach it. A database that an earlier
+ * version made in `./.staykit` is still used there (`serve` says so at start), so an upgrade loses nothing.
+ */
+export function defaultDataDir(source: Source, platform: NodeJS.Platform = process.platform, cwd = process.cwd()): string {
+  if (existsSync(join(cwd, LEGACY_DATA_DIR, 'PG_VERSION'))) return LEGACY_DATA_DIR;
+  const home = source.HOME || homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Staykit');
+  if (platform === 'win32') return join(source.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'Staykit');
+  return join(source.XDG_DATA_HOME || join(home, '.local', 'share'), 'staykit');
+}
+
+/** Whether `dataDir` lies inside the working directory (where a relative path of anything can reach it). */
+export function dataDirInsideWorkingDirectory(dataDir: string, cwd = process.cwd()): boolean {
+  const path = relative(resolve(cwd), resolve(cwd, dataDir));
+  return !path.startsWith('..') && !isAbsolute(path);
+}
+
 function integer(source: Source, name: string, fallback: number, min: number): number {
   const raw = source[name];
   if (raw === undefined || raw === '') return fallback;
@@ -205,7 +230,7 @@ export function loadConfig(source: Source = process.env): Config {
     readYourWritesSeconds: integer(source, CONFIG_VARIABLES.readYourWritesSeconds, 5, 0),
     logRetentionMonths: logRetention(source, CONFIG_VARIABLES.logRetentionMonths),
     processes: integer(source, CONFIG_VARIABLES.processes, 1, 1),
-    dataDir: source[CONFIG_VARIABLES.dataDir] || './.staykit',
+    dataDir: source[CONFIG_VARIABLES.dataDir] || defaultDataDir(source),
     embeddedCompiler: oneOf(source, CONFIG_VARIABLES.embeddedCompiler, EMBEDDED_COMPILERS, 'optimizing'),
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
     secretKey: source[CONFIG_VARIABLES.secretKey] || undefined,

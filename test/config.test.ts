@@ -1,19 +1,41 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, dataDirInsideWorkingDirectory, defaultDataDir, LEGACY_DATA_DIR, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
     assert.equal(config.port, 3000);
     assert.equal(config.databaseUrl, undefined);
-    assert.equal(config.dataDir, './.staykit');
+    assert.equal(config.dataDir, defaultDataDir({}));
     assert.equal(config.rateLimitPerMinute, 600);
     assert.equal(config.icalSyncIntervalSeconds, 900);
     assert.equal(config.worker, 'embedded');
     assert.equal(config.embeddedCompiler, 'optimizing');
     assert.equal(config.outboundAllowPrivate, false);
     assert.deepEqual(config.webhookRetrySchedule, [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
+  });
+
+  it("keeps the embedded database in the user's data folder, outside the working directory", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'staykit-cwd-'));
+    try {
+      assert.equal(defaultDataDir({ HOME: '/home/ann' }, 'linux', cwd), '/home/ann/.local/share/staykit');
+      assert.equal(defaultDataDir({ HOME: '/home/ann', XDG_DATA_HOME: '/data/ann' }, 'linux', cwd), '/data/ann/staykit');
+      assert.equal(defaultDataDir({ HOME: '/Users/ann' }, 'darwin', cwd), '/Users/ann/Library/Application Support/Staykit');
+      assert.equal(dataDirInsideWorkingDirectory(defaultDataDir({ HOME: '/home/ann' }, 'linux', cwd), cwd), false);
+      assert.equal(dataDirInsideWorkingDirectory('./.staykit', cwd), true);
+      assert.equal(dataDirInsideWorkingDirectory(join(cwd, 'data'), cwd), true);
+      assert.equal(dataDirInsideWorkingDirectory('../elsewhere', cwd), false);
+      // A database an earlier version made in ./.staykit stays where it is: an upgrade must not start an empty one.
+      await mkdir(join(cwd, '.staykit'));
+      await writeFile(join(cwd, '.staykit', 'PG_VERSION'), '17\n');
+      assert.equal(defaultDataDir({ HOME: '/home/ann' }, 'linux', cwd), LEGACY_DATA_DIR);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 
   it('reads every variable', () => {

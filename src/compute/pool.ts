@@ -1,5 +1,5 @@
 /**
- * The pool of worker threads for CPU-heavy work (docs/security.md#no-request-work-on-the-event-loop): rendering
+ * The pool of worker threads for CPU-heavy work (docs/security.md#no-requests-work-on-the-event-loop): rendering
  * templates, drawing invoice PDFs — anything that would hold the event loop for more than a few milliseconds and so
  * make every other organization's requests wait. A task is a function exported by a module (a "task module", see
  * `taskModule`), run in a thread with a structured-cloneable input.

@@ -4,7 +4,7 @@
  */
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Config } from '../../config.js';
+import { dataDirInsideWorkingDirectory, type Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { rateLimitOptions } from '../../limits/index.js';
 import { openServerDatabases } from '../support/database.js';
@@ -82,6 +82,9 @@ export async function serve(settings: Config): Promise<void> {
     await workers?.stop();
     await databases.close();
   });
+  if (!config.databaseUrl && dataDirInsideWorkingDirectory(config.dataDir)) {
+    console.warn(`staykit: the data folder ${config.dataDir} is inside the working directory; move it out (docs/deployment.md#the-data-folder) and set DATA_DIR`);
+  }
   // One write, so whoever reads the banner sees the key with it.
   const mail = config.worker === 'embedded' ? `\nAutomations: ${describeMailDestination(config)}` : '';
   console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${mail}${banner}`);

@@ -11,7 +11,9 @@
  * template is refused when it is saved, never found broken at send time.
  */
 import { Liquid } from 'liquidjs';
+import type { Translate } from '../common/translate.js';
 import type { BookingRecord, MultiLanguageString } from './context.js';
+import { messageLabels, type MessageLabels } from './labels.js';
 import { guestLanguage, localized, SAMPLE_RECORD, templateVariables, type TemplateVariables } from './variables.js';
 
 /** Time one render may take (ms); a save's check of every language shares `CHECK_BUDGET_MS`. */
@@ -108,16 +110,17 @@ export interface RenderedMessage {
   body: string;
 }
 
-/** The block `include_booking_details` appends: the stay, the unit, the total and every line. */
-function bookingDetails(variables: TemplateVariables): string {
+/** The block `include_booking_details` appends, in the message's language: the stay, the unit, the total and every line. */
+function bookingDetails(variables: TemplateVariables, t: Translate<MessageLabels>): string {
+  const daily = variables.stay.rent_period === 'daily';
   const lines = [
-    `Booking ${variables.booking.reference} — ${variables.product.name}`,
-    `Arrival: ${variables.stay.arrival}`,
-    `Departure: ${variables.stay.departure}`,
+    t('booking', { reference: variables.booking.reference, unit: variables.product.name }),
+    t(daily ? 'firstDay' : 'arrival', { date: variables.stay.arrival }),
+    t(daily ? 'lastDay' : 'departure', { date: variables.stay.departure }),
     ...variables.line_items.map((item) => `  ${item.name} × ${item.quantity}: ${item.amount}`),
-    `Total: ${variables.booking.total}`,
+    t('total', { amount: variables.booking.total }),
   ];
-  if (variables.booking.deposit_minor !== 0) lines.push(`Deposit: ${variables.booking.deposit}`);
+  if (variables.booking.deposit_minor !== 0) lines.push(t('deposit', { amount: variables.booking.deposit }));
   return lines.join('\n');
 }
 
@@ -127,7 +130,8 @@ export function renderMessage(template: TemplateContent, record: BookingRecord, 
   const variables = templateVariables(record, publicUrl);
   const subject = renderText(localized(template.subject, language), variables).replace(/\s*\n\s*/g, ' ').trim();
   const parts = [renderText(localized(template.body, language), variables).trimEnd()];
-  if (template.include_booking_details) parts.push(bookingDetails(variables));
-  if (template.include_booking_link) parts.push(`Your booking: ${variables.booking.status_url}`);
+  const t = messageLabels(language);
+  if (template.include_booking_details) parts.push(bookingDetails(variables, t));
+  if (template.include_booking_link) parts.push(t('yourBooking', { url: variables.booking.status_url }));
   return { language, subject, body: `${parts.filter((part) => part !== '').join('\n\n')}\n` };
 }

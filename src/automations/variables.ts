@@ -4,6 +4,7 @@
  * taken from each MultiLanguageString (exact language, then its primary subtag, then `default`). Money is given
  * formatted in that language (`total`) and in minor units (`total_minor`).
  */
+import { localizedText } from '../common/languages.js';
 import type { BookingRecord, MultiLanguageString } from './context.js';
 
 export interface TemplateVariables {
@@ -25,10 +26,9 @@ export function guestLanguage(record: BookingRecord): string {
   return record.contact?.language || record.booking.language || record.organization.language || 'en';
 }
 
-/** `text` in `language`: the exact key, its primary subtag (`nl` for `nl-BE`), then `default`. */
+/** `text` in `language` by the one rule of src/common/languages.ts (`nl` finds `nl-NL` and back, then `default`). */
 export function localized(text: MultiLanguageString | undefined, language: string): string {
-  if (!text) return '';
-  return text[language] ?? text[language.split('-')[0] ?? ''] ?? text.default;
+  return localizedText(text, language);
 }
 
 export function formatMoney(minor: number, currency: string, language: string): string {

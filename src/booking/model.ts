@@ -2,6 +2,8 @@
  * The booking model: the rows pricing and the stay rules work on (products, configurations, nights, blocking
  * events, capacities, services, taxes, coupons) and pure helpers over them. What reads them is in queries.ts.
  */
+import { localizedText } from '../common/languages.js';
+
 export type MultiLanguage = Record<string, string>;
 
 export interface Product {
@@ -138,8 +140,5 @@ export function groupBy<T extends { product_id: string }>(rows: T[]): Map<string
   return map;
 }
 
-/** The text of `name` in `language`, else its default, else any it has. */
-export function localize(name: MultiLanguage | null | undefined, language: string): string {
-  if (!name) return '';
-  return name[language] ?? name.default ?? Object.values(name)[0] ?? '';
-}
+/** The text of `name` in `language` by the one rule of src/common/languages.ts. */
+export const localize: (name: MultiLanguage | null | undefined, language: string) => string = localizedText;

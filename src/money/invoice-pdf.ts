@@ -6,6 +6,7 @@
  * `MAX_NOTES_CHARACTERS`), so a page's work is bounded by the line count alone.
  */
 import PDFDocument from 'pdfkit';
+import { localizedText } from '../common/languages.js';
 import { formatAmount } from './format.js';
 import type { InvoiceDocument } from './invoice-queries.js';
 
@@ -16,10 +17,6 @@ export const MAX_NOTES_CHARACTERS = 4_000;
 
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function localized(name: Record<string, string>, language: string): string {
-  return name[language] ?? name.default ?? Object.values(name)[0] ?? '';
 }
 
 function title(invoice: InvoiceDocument): string {
@@ -68,7 +65,7 @@ export function invoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> {
   for (const line of invoice.lines) {
     const quantity = line.quantity > 1 ? `${line.quantity} × ` : '';
     const deposit = line.fee_type === 'deposit' ? ' (deposit, not in the total)' : '';
-    row(`${quantity}${cut(localized(line.name, invoice.language), MAX_LINE_NAME_CHARACTERS)}${deposit}`, money(line.amount));
+    row(`${quantity}${cut(localizedText(line.name, invoice.language), MAX_LINE_NAME_CHARACTERS)}${deposit}`, money(line.amount));
     for (const tax of line.taxes) {
       row(`    ${cut(tax.name, MAX_LINE_NAME_CHARACTERS)} ${tax.percentage}%${tax.inclusive ? ' (included)' : ''}`, money(tax.amount));
     }

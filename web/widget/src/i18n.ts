@@ -2,6 +2,7 @@
  * The widget's own words in the languages it speaks; everything the organization wrote (unit names, services) comes
  * as MultiLanguageStrings and is shown in the same language when it has it, else its default.
  */
+import { localizedText } from '../../../src/common/languages.js';
 import type { MultiLanguageString } from './types.js';
 
 const en = {
@@ -62,7 +63,7 @@ export function translator(language: string): Translate {
   return (key, values = {}) => labels[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
 }
 
+/** `text` in `language` by the server's one rule (src/common/languages.ts): `nl` finds `nl-NL` and back. */
 export function localize(text: MultiLanguageString | null | undefined, language: string): string {
-  if (!text) return '';
-  return text[language] ?? text.default ?? Object.values(text)[0] ?? '';
+  return localizedText(text, language);
 }

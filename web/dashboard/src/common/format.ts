@@ -3,6 +3,7 @@
  * (timestamps). Calendar dates (`YYYY-MM-DD`: stays, blocks) are days in the unit's own calendar and are shown as
  * they are, never shifted by a time zone.
  */
+import { localizedText } from '../../../../src/common/languages.js';
 export interface OrganizationLocale {
   locale: string;
   timeZone: string;
@@ -72,5 +73,5 @@ export function localeOf(language: string | null | undefined): string {
 export function localized(text: Record<string, string> | string | null | undefined, locale: string): string {
   if (text == null) return '';
   if (typeof text === 'string') return text;
-  return text[locale] ?? text[locale.split('-')[0] ?? ''] ?? text.default ?? Object.values(text)[0] ?? '';
+  return localizedText(text, locale);
 }

@@ -1,0 +1,27 @@
+/** The words of the blocks Staykit adds to a template's e-mail (booking details, the link), in the guest's language. */
+import { translator, type GuestLanguage, type Translate } from '../common/translate.js';
+
+const en = {
+  booking: 'Booking {reference} — {unit}', arrival: 'Arrival: {date}', departure: 'Departure: {date}',
+  firstDay: 'First day: {date}', lastDay: 'Last day: {date}', total: 'Total: {amount}',
+  deposit: 'Refundable deposit: {amount}', yourBooking: 'Your booking: {url}',
+};
+export type MessageLabels = typeof en;
+
+const TABLES: Record<GuestLanguage, MessageLabels> = {
+  en,
+  nl: {
+    booking: 'Boeking {reference} — {unit}', arrival: 'Aankomst: {date}', departure: 'Vertrek: {date}',
+    firstDay: 'Eerste dag: {date}', lastDay: 'Laatste dag: {date}', total: 'Totaal: {amount}',
+    deposit: 'Borg (wordt terugbetaald): {amount}', yourBooking: 'Je boeking: {url}',
+  },
+  de: {
+    booking: 'Buchung {reference} — {unit}', arrival: 'Anreise: {date}', departure: 'Abreise: {date}',
+    firstDay: 'Erster Tag: {date}', lastDay: 'Letzter Tag: {date}', total: 'Gesamt: {amount}',
+    deposit: 'Kaution (wird erstattet): {amount}', yourBooking: 'Ihre Buchung: {url}',
+  },
+};
+
+export function messageLabels(language: string): Translate<MessageLabels> {
+  return translator(TABLES, language);
+}

@@ -4,7 +4,8 @@
  * and the preview endpoint, so a preview is exactly what would be sent. Runs in a compute thread (render-tasks.ts).
  */
 import type { BookingRecord } from './context.js';
-import { bookingIcs } from './ics.js';
+import { stayCalendar } from '../ical/stay.js';
+import { guestLanguage, guestVisibleAddress, localized } from './variables.js';
 import type { MailAttachment } from './mailer.js';
 import { renderMessage, type RenderedMessage, type TemplateContent } from './render.js';
 import type { StoredTemplate } from './template-queries.js';
@@ -36,7 +37,10 @@ export function composeMessage(template: StoredTemplate, record: BookingRecord, 
     attachments.push({
       filename: `booking-${record.booking.reference}.ics`,
       contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-      content: Buffer.from(bookingIcs(record, now), 'utf8').toString('base64'),
+      content: Buffer.from(stayCalendar({
+        bookingId: record.booking.id, reference: record.booking.reference, start: record.event.start_date, end: record.event.end_date,
+        title: localized(record.product.name, guestLanguage(record)), location: guestVisibleAddress(record), status: record.event.status,
+      }, now), 'utf8').toString('base64'),
     });
   }
   return { ...rendered, attachments };

@@ -58,6 +58,16 @@ export function bookingStatusUrl(publicUrl: string, secret: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/g/${encodeURIComponent(secret)}`;
 }
 
+/**
+ * The unit's address as the guest may see it: the exact one, except while `hide_exact_address` hides it until the
+ * booking is confirmed (then, or without an exact address, the approximate one). The guest page applies the same rule.
+ */
+export function guestVisibleAddress(record: Pick<BookingRecord, 'product' | 'event'>): string {
+  const { product, event } = record;
+  const hidden = product.hide_exact_address && event.status !== 'CONFIRMED';
+  return hidden || !product.exact_address ? product.approximate_address : product.exact_address;
+}
+
 export function templateVariables(record: BookingRecord, publicUrl: string): TemplateVariables {
   const language = guestLanguage(record);
   const { booking, event, product, contact } = record;
@@ -107,7 +117,7 @@ export function templateVariables(record: BookingRecord, publicUrl: string): Tem
       id: product.id,
       name: localized(product.name, language),
       description: localized(product.description, language),
-      address: product.hide_exact_address || !product.exact_address ? product.approximate_address : product.exact_address,
+      address: guestVisibleAddress(record),
       timezone: product.timezone,
     },
     organization: { name: record.organization.name },

@@ -14,7 +14,7 @@ import { apiError } from '../errors/registry.js';
 import { renderInvoicePdf } from '../money/invoice-rendering.js';
 import type { ComputePool } from '../compute/pool.js';
 import { loadInvoiceDocument } from '../money/invoice-queries.js';
-import { guestCalendar } from './ics.js';
+import { stayCalendar } from '../ical/stay.js';
 import { guestPage } from './page.js';
 import { findGuestBooking, recordCancellationRequest, SECRET_PATTERN, type GuestBooking } from './queries.js';
 
@@ -70,10 +70,10 @@ export const guestRoutes: FastifyPluginAsync<GuestRouteOptions> = async (app, op
   app.get<{ Params: { secret: string } }>('/g/:secret/calendar.ics', async (request, reply) => {
     const booking = await load(request.params.secret);
     if (!booking.product || !booking.start_date || !booking.end_date) throw notFound('This booking has no stay');
-    const body = guestCalendar({
+    const body = stayCalendar({
       bookingId: booking.id, reference: booking.reference, title: localize(booking.product.name, booking.language),
-      address: booking.product.address, start: booking.start_date, end: booking.end_date, status: booking.status ?? 'TENTATIVE',
-    });
+      location: booking.product.address, start: booking.start_date, end: booking.end_date, status: booking.status ?? 'TENTATIVE',
+    }, now());
     return reply.headers({ ...PRIVATE_HEADERS, 'content-disposition': `attachment; filename="booking-${booking.reference}.ics"` })
       .type('text/calendar; charset=utf-8').send(body);
   });

@@ -64,6 +64,26 @@ forEachBackend('template checks and preview', (ctx) => {
     assert.equal(patch.json().code, 'SK680');
   });
 
+  it("reveals a hidden exact address in messages once the booking is confirmed, as the guest page does", async () => {
+    const hidden = { hide_exact_address: true, exact_address: 'Duinweg 1, Bergen', approximate_address: 'Near the dunes, Bergen' };
+    const template = await send('POST', '/v1/email_templates', {
+      subject: { default: 'Where' }, body: { default: '{{ product.address }}' }, include_booking_details: false, include_booking_link: false,
+    });
+    assert.equal(template.statusCode, 201, template.body);
+    const templateId = (template.json() as { id: string }[])[0]!.id;
+    for (const [interaction, address] of [['request', 'Near the dunes, Bergen'], ['book', 'Duinweg 1, Bergen']]) {
+      const house = await bookableUnit(ctx.db, org.id, { ...hidden, interaction });
+      const booked = await client(app, org.key).post('/v1/book', {
+        product_id: house.product, interval: { start: '2027-07-05', end: '2027-07-07' }, occupancy: { [house.adults]: 2 },
+        contact: { first_name: 'Ada', email: 'ada@example.com' },
+      });
+      assert.equal(booked.statusCode, 201, booked.body);
+      const preview = await send('POST', '/v1/template-preview', { booking_id: (booked.json() as { booking_id: string }).booking_id, email_template_id: templateId });
+      assert.equal(preview.statusCode, 200, preview.body);
+      assert.equal(preview.json().body, `${address}\n`, interaction);
+    }
+  });
+
   it('previews a template for a booking without sending it', async () => {
     const booked = await client(app, org.key).post('/v1/book', {
       product_id: unit.product, interval: { start: '2027-05-03', end: '2027-05-05' }, occupancy: { [unit.adults]: 2 },

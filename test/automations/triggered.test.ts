@@ -83,12 +83,22 @@ forEachBackend('triggered e-mails', (ctx) => {
     assert.equal(mail.headers['reply-to'], 'Seaside Høst <host@seaside.example>');
     const text = textOf(mail);
     assert.match(text, /^Beste Zoë, tot 2027-06-10 in Duinhuis\. Totaal €\s200,00\./);
-    assert.match(text, /Your booking: https:\/\/stay\.example\.com\/g\/\w+/);
+    assert.match(text, /Je boeking: https:\/\/stay\.example\.com\/g\/\w+/);
     const ics = mail.parts.find((part) => (part.headers['content-type'] ?? '').startsWith('text/calendar'));
     assert.ok(ics, 'an .ics attachment');
     assert.match(ics.headers['content-disposition'] ?? '', new RegExp(`booking-${booking.reference}\\.ics`));
     assert.match(ics.body, /DTSTART;VALUE=DATE:20270610/);
     assert.match(ics.body, /DTEND;VALUE=DATE:20270612/);
+    // The guest page's "add to calendar" is the same event: same UID (the guest does not get the stay twice), and
+    // stamped now, not in 1970.
+    const secret = /\/g\/(\w+)/.exec(text)![1]!;
+    const fromPage = await app.inject({ method: 'GET', url: `/g/${secret}/calendar.ics` });
+    assert.equal(fromPage.statusCode, 200);
+    const uid = (body: string) => /^UID:(.+)$/m.exec(body.replace(/\r\n /g, ''))?.[1]?.trim();
+    assert.equal(uid(fromPage.body), `${booking.booking_id}@staykit`);
+    assert.equal(uid(fromPage.body), uid(ics.body));
+    assert.match(fromPage.body, /^DTSTAMP:2\d{3}/m);
+    assert.doesNotMatch(fromPage.body, /^DTSTAMP:1970/m);
 
     const [row] = await message(booking.booking_id);
     assert.equal(row!.status, 'sent');

@@ -9,6 +9,15 @@ import { missingScope } from './session-errors.js';
 import type { Principal } from './principal.js';
 import { hasScope, requiredScope, type Access } from './scopes.js';
 
+/**
+ * 403 naming the first of `tables` the principal may not read: what a response derives from a table (an embed, a
+ * preview, a document) needs that table's read scope.
+ */
+export function requireReadScopes(principal: Pick<Principal, 'scopes' | 'userId'>, tables: readonly string[]): void {
+  const missing = tables.find((table) => !hasScope(principal.scopes, table, 'read'));
+  if (missing !== undefined) throw missingScope(principal, requiredScope(missing, 'read'));
+}
+
 /** Authenticates the request's key and checks it has `access` to `resource`; throws 401/403 ApiErrors. */
 export type Authorize = (request: FastifyRequest, resource: string, access: Access) => Promise<Principal>;
 

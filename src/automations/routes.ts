@@ -9,10 +9,7 @@
  * before its body is looked at; the reads run as the principal in its tenant transaction, so row policies hold too.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { Authorize } from '../auth/authorize.js';
-import type { Principal } from '../auth/principal.js';
-import { hasScope, requiredScope } from '../auth/scopes.js';
-import { missingScope } from '../auth/session-errors.js';
+import { requireReadScopes, type Authorize } from '../auth/authorize.js';
 import { UUID } from '../common/patterns.js';
 import type { ComputePool } from '../compute/pool.js';
 import type { Config } from '../config.js';
@@ -46,12 +43,6 @@ function objectBody(request: FastifyRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** 403 naming the first table the preview derives from that the principal may not read. */
-function requireReads(principal: Principal, tables: readonly string[]): void {
-  const missing = tables.find((table) => !hasScope(principal.scopes, table, 'read'));
-  if (missing !== undefined) throw missingScope(principal, requiredScope(missing, 'read'));
-}
-
 export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (app, deps) => {
   const { db, authorize, config, compute } = deps;
   const now = deps.now ?? (() => new Date());
@@ -77,7 +68,7 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
       throw invalidBody('Give exactly one of "email_template_id" and "message_template_id"');
     }
     const templateTables = messageTemplateId ? ['message_templates'] : ['email_templates'];
-    requireReads(principal, [...templateTables, ...BOOKING_RECORD_TABLES]);
+    requireReadScopes(principal, [...templateTables, ...BOOKING_RECORD_TABLES]);
     const { record, template } = await inTenantTransaction(db, principal, async (tx) => ({
       result: {
         record: await loadBookingRecord(tx, principal.organizationId, bookingId),

@@ -8,13 +8,11 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/types.js';
 import { Authenticator } from '../auth/authenticate.js';
-import { authorizer, type Authorize } from '../auth/authorize.js';
-import type { Principal } from '../auth/principal.js';
+import { authorizer, requireReadScopes, type Authorize } from '../auth/authorize.js';
 import { isPublishableKey } from '../auth/publishable-key-format.js';
-import { hasScope, requiredScope, type Access } from '../auth/scopes.js';
-import { missingScope } from '../auth/session-errors.js';
+import type { Access } from '../auth/scopes.js';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
-import type { EngineOptions, TableAccess, WriteHook } from '../query/index.js';
+import type { EngineOptions, WriteHook } from '../query/index.js';
 import type { SchemaCache } from '../schema/index.js';
 import { engineRoutes } from './routes/engine-routes.js';
 import { RequestLog } from './request-log.js';
@@ -48,12 +46,6 @@ export interface StaykitApiOptions {
   maxPatternLength?: number;
   /** Checks or completions of the rows a write stores, by table (e.g. webhook endpoints and secrets). */
   writeHooks?: ReadonlyMap<string, WriteHook>;
-}
-
-/** 403 naming the first table of the request the key may not read. */
-function requireReadScopes(principal: Principal, access: TableAccess): void {
-  const missing = access.read.find((table) => !hasScope(principal.scopes, table, 'read'));
-  if (missing !== undefined) throw missingScope(principal, requiredScope(missing, 'read'));
 }
 
 /**
@@ -114,7 +106,7 @@ export const staykitApi: FastifyPluginAsync<StaykitApiOptions> = async (app, opt
       const tenant = { column: 'organization_id', value: principal.organizationId };
       return serve({
         options: { ...engine, tenant },
-        authorize: (access) => requireReadScopes(principal, access),
+        authorize: (access) => requireReadScopes(principal, access.read),
         writeHooks: options.writeHooks,
         transaction: (work) => inTenantTransaction(db, principal, work, { statementTimeoutMs: options.statementTimeoutMs }),
       });

@@ -84,7 +84,7 @@ export const moneyPaths: Record<string, Json> = {
   '/invoices/{id}': {
     get: {
       tags: ['invoices'], operationId: 'invoice_pdf', summary: 'An invoice as a PDF',
-      description: 'Send `Accept: application/pdf`. Scope `invoices:read`. The JSON is at `GET /invoices?id=eq.{id}`.',
+      description: 'Send `Accept: application/pdf`. Needs the read scope of every table the document shows: invoices, line_items, line_item_taxes, organizations, bookings, contacts, calendar_events, products. The JSON is at `GET /invoices?id=eq.{id}`.',
       parameters: [{ name: 'id', in: 'path', required: true, schema: uuid }],
       responses: {
         200: { description: 'The invoice.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },

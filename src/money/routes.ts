@@ -1,6 +1,6 @@
 /**
  * The money module's HTTP routes, registered under `/v1` (docs/payments.md):
- * - `GET /v1/invoices/{id}` with `Accept: application/pdf` → the invoice as a PDF (scope `invoices:read`);
+ * - `GET /v1/invoices/{id}` with `Accept: application/pdf` → the invoice as a PDF (the read scope of every table it shows);
  * - `PUT /v1/payment-settings` `{stripe_secret_key, stripe_webhook_secret, success_url, cancel_url}` → the
  *   organization's Stripe account, stored encrypted; `GET` shows which key (its last four characters), never the
  *   keys; `DELETE` removes it (payments become manual). Scope `organizations:write` / `organizations:read`;
@@ -9,7 +9,7 @@
  * - `POST /v1/stripe/webhook/{organization_id}`: Stripe's events, verified by their signature (no API key).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { Authorize } from '../auth/authorize.js';
+import { requireReadScopes, type Authorize } from '../auth/authorize.js';
 import { UUID } from '../common/patterns.js';
 import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
@@ -53,6 +53,8 @@ export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps)
 
   app.get<{ Params: { id: string } }>('/invoices/:id', async (request, reply) => {
     const principal = await authorize(request, 'invoices', 'read');
+    // The document shows the buyer, the stay and the lines: each table it is read from needs its read scope.
+    requireReadScopes(principal, INVOICE_DOCUMENT_TABLES);
     const { id } = request.params;
     if (!acceptsPdf(request.headers.accept)) throw invoicePdfOnly(id);
     if (!UUID.test(id)) throw notFound(`No invoice ${id}`);

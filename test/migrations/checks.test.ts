@@ -35,7 +35,7 @@ const CASES: Case[] = [
     table: 'api.organizations',
     base: () => ({ name: q('Org') }),
     bad: [{ name: q('  ') }, { settings: q('[]') }, { currency: q('eur') }, { language: q('English') },
-      { timezone: q('Mars/Olympus') }],
+      { timezone: q('Mars/Olympus') }, { settings: q('{"invoices": {"seller": {"vat_id": 1}}}') }],
   },
   {
     table: 'api.user_profiles',
@@ -55,7 +55,7 @@ const CASES: Case[] = [
   {
     table: 'api.contacts',
     base: (o) => ({ organization_id: q(o.id) }),
-    bad: [{ email: q('x') }, { address: q('"street"') }, { country: q('nl') }, { language: q('dutch') }],
+    bad: [{ email: q('x') }, { address: q('"street"') }, { country: q('nl') }, { language: q('dutch') }, { vat_id: q('NL 12/3') }],
   },
   {
     table: 'api.products',

@@ -214,8 +214,8 @@ forEachBackend('invoices', (ctx) => {
     const text = await pdfText(response.rawPayload);
     assert.match(text, new RegExp(`Invoice ${String(issued.number)}`));
     assert.match(text, /Invoicing B\.V\./);
-    assert.match(text, /Rent Dune House\s+EUR 1,234\.56/);
-    assert.match(text, /Final cleaning\s+EUR 45\.50/);
+    assert.match(text, /Rent Dune House\s+1\s+EUR 1,234\.56/);
+    assert.match(text, /Final cleaning\s+1\s+EUR 45\.50/);
     assert.match(text, /Total\s+EUR 1,280\.06/);
     const seen = await pdfSeenText(response.rawPayload);
     assert.match(seen, new RegExp(`Invoice ${String(issued.number)}`), seen);

@@ -63,7 +63,7 @@ export interface Dataset {
    */
   searchTenants: SearchTenant[];
   /**
-   * An organization of its own, with no rows, for the isolation part (bench/isolation.ts): it does the heavy work, so
+   * An organization of its own, with one booking and nothing else, for the isolation part (bench/isolation.ts): it does the heavy work, so
    * what that writes (templates, a 1,000-line invoice of its one booking) lands where no scenario reads.
    */
   heavyTenant: { organizationId: string; apiKey: string; bookingId: string };

@@ -3,7 +3,8 @@
  * fills it (bench/dataset.ts), starts `staykit serve` on it and drives each scenario (bench/scenarios.ts) through
  * HTTP and, for the resource engine, directly through the driver with the same SQL; measures another organization's
  * latency under one organization's heavy work (bench/isolation.ts); then measures webhook deliveries. Prints the
- * Markdown report (and writes it to bench/results/latest.md on a full run) and the total time. Fails only if a scenario returned errors or completed nothing. Options: bench/options.ts, docs/benchmark.md.
+ * Markdown report (and writes it to bench/results/latest.md on a full run) and the total time. Fails only if a
+ * scenario or part returned errors or completed nothing. Options: bench/options.ts, docs/benchmark.md.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';

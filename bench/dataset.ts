@@ -62,6 +62,11 @@ export interface Dataset {
    * key: `SEARCH_TENANT_PRODUCTS` units apiece (scaled like the tenant under test), calendars alone.
    */
   searchTenants: SearchTenant[];
+  /**
+   * An organization of its own, with one booking and nothing else, for the isolation part (bench/isolation.ts): it does the heavy work, so
+   * what that writes (templates, a 1,000-line invoice of its one booking) lands where no scenario reads.
+   */
+  heavyTenant: { organizationId: string; apiKey: string; bookingId: string };
   /** Seconds per generation step, and in total. */
   steps: { name: string; seconds: number }[];
   seconds: number;
@@ -452,6 +457,10 @@ export async function generateDataset(db: Database, size: DatasetSize, today = i
     const searchKey = await createApiKey(db, { organizationId: org.id, name: 'bench search', scopes: ['read'], expiresAt: null });
     searchTenants.push({ organizationId: org.id, apiKey: searchKey.api_key, productIds: org.products });
   }
+  const { rows: heavy } = await db.query<{ id: string }>(`INSERT INTO api.organizations (name) VALUES ('Bench heavy tenant') RETURNING id`);
+  // The API creates bookings only through /book, which needs a bookable unit: the invoice's booking is written here.
+  const { rows: heavyBooking } = await db.query<{ id: string }>('INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id', [heavy[0]!.id]);
+  const heavyKey = await createApiKey(db, { organizationId: heavy[0]!.id, name: 'bench heavy work', scopes: ['read', 'write'], expiresAt: null });
   return {
     organizationId,
     apiKey: key.api_key,
@@ -465,6 +474,7 @@ export async function generateDataset(db: Database, size: DatasetSize, today = i
     week,
     quoteProductId: generated.quoteProductId,
     searchTenants,
+    heavyTenant: { organizationId: heavy[0]!.id, apiKey: heavyKey.api_key, bookingId: heavyBooking[0]!.id },
     steps: timings,
     mode,
     seconds: (performance.now() - started) / 1000,

@@ -1,9 +1,10 @@
 /**
  * `npm run bench` / `staykit bench`: for each backend (PostgreSQL, then a smaller run on PGlite) builds a database,
  * fills it (bench/dataset.ts), starts `staykit serve` on it and drives each scenario (bench/scenarios.ts) through
- * HTTP and, for the resource engine, directly through the driver with the same SQL; then measures webhook
- * deliveries. Prints the Markdown report (and writes it to bench/results/latest.md on a full run) and the total
- * time. Fails only if a scenario returned errors or completed nothing. Options: bench/options.ts, docs/benchmark.md.
+ * HTTP and, for the resource engine, directly through the driver with the same SQL; measures another organization's
+ * latency under one organization's heavy work (bench/isolation.ts); then measures webhook deliveries. Prints the
+ * Markdown report (and writes it to bench/results/latest.md on a full run) and the total time. Fails only if a
+ * scenario or part returned errors or completed nothing. Options: bench/options.ts, docs/benchmark.md.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -30,6 +31,7 @@ import { renderScaleOut, scaleOutFailed, scaleOutRuns } from './scale-out.js';
 import { buildDist, measureStartup, renderStartup } from './startup.js';
 import { peerWanted, postgraphilePart, renderPeer, type PeerOutcome } from './postgraphile.js';
 import { referencePagePart, referencePageWanted, renderReferencePage, type ReferencePageResult } from './reference-page.js';
+import { isolationPart, isolationWanted, renderIsolation, type IsolationOutcome } from './isolation.js';
 
 /** The server's pool size (src/db/postgres.ts default): the direct side gets as many connections. */
 const SERVER_POOL_SIZE = 10;
@@ -58,7 +60,7 @@ type Log = (text: string) => void;
 interface BackendOutcome {
   report: BackendReport;
   failed: boolean;
-  /** Markdown appended to the report (the scale-out section). */
+  /** Markdown appended to the report (the scale-out, isolation, PostGraphile and reference-page sections). */
   extra?: string;
 }
 
@@ -251,6 +253,7 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     let peak: number | undefined;
     let peer: PeerOutcome | undefined;
     let referencePage: ReferencePageResult | string | undefined;
+    let isolation: IsolationOutcome | undefined;
     try {
       for (const { scenario, statement } of planned) {
         const notes: string[] = [];
@@ -272,6 +275,13 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
         log('\n');
         if (failedResult(api) || (directSide?.load.errors ?? 0) > 0) failed = true;
         results.push(result(scenario, { load: api, cpu }, directSide, connections, notes));
+      }
+      if (isolationWanted(options.only)) {
+        isolation = await isolationPart({
+          backend: 'PostgreSQL', server, dataset, serverSettings: BENCH_SERVER_SETTINGS, seconds: options.seconds,
+          warmUpSeconds: WARM_UP_SECONDS, settle: () => settle(server, db, dataset), log,
+        });
+        if (isolation.failed) failed = true;
       }
       // PostGraphile v4 on the same database, and the reference page: on a full run, or --only naming them.
       if (peerWanted(options.only)) {
@@ -296,7 +306,8 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     if (webhooks.failed) failed = true;
     return {
       failed,
-      extra: (scaleOut ? renderScaleOut(scaleOut) : '') + (peer ? renderPeer(peer) : '') + (referencePage ? renderReferencePage(referencePage) : ''),
+      extra: (scaleOut ? renderScaleOut(scaleOut) : '') + (isolation ? renderIsolation(isolation) : '') + (peer ? renderPeer(peer) : '') +
+        (referencePage ? renderReferencePage(referencePage) : ''),
       report: {
         ...emptyReport('PostgreSQL', size, options, options.seconds),
         version,
@@ -344,12 +355,20 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     const setupSeconds = seconds(started);
     const apiResults: { api: LoadResult; connections: number; cpu: CpuSplit | undefined; notes: string[] }[] = [];
     let peak: number | undefined;
+    let isolation: IsolationOutcome | undefined;
     try {
       for (const { scenario } of planned) {
         const busy = await settle(server, undefined, dataset);
         const run = await apiRun(server, dataset, scenario, options, options.pgliteSeconds, log, undefined);
         apiResults.push({ ...run, notes: busy ? [`API side ${busy}`] : [] });
         log('\n');
+      }
+      if (isolationWanted(options.only)) {
+        isolation = await isolationPart({
+          backend: 'PGlite', server, dataset, serverSettings: BENCH_SERVER_SETTINGS, seconds: options.pgliteSeconds,
+          warmUpSeconds: WARM_UP_SECONDS, settle: () => settle(server, undefined, dataset), log,
+        });
+        if (isolation.failed) failed = true;
       }
     } finally {
       peak = await peakRssMiB(server.child.pid);
@@ -383,6 +402,7 @@ async function runPGlite(options: BenchOptions, log: Log): Promise<BackendOutcom
     if (webhooks.failed) failed = true;
     return {
       failed,
+      extra: isolation ? renderIsolation(isolation) : '',
       report: {
         ...emptyReport('PGlite', size, options, options.pgliteSeconds),
         version,

@@ -51,11 +51,13 @@ export async function createCheckoutSession(
     throw stripeRefused(error instanceof Error ? error.message : 'unknown error');
   }
   if (!session.url) throw stripeRefused('the Checkout session has no URL');
+  // Only while the payment still has the session's amount: a change of the stay may have re-split it meanwhile, and
+  // then the session pays an amount of its own (staykit_internal.checkout_paid records it apart).
   await db.query(
     `UPDATE api.payments SET provider = 'stripe', provider_reference = $3, method = 'card',
        status = CASE WHEN status = 'pending' THEN status ELSE 'pending' END
-     WHERE id = $1 AND organization_id = $2`,
-    [payment.id, payment.organization_id, session.id],
+     WHERE id = $1 AND organization_id = $2 AND amount = $4 AND status = ANY (staykit_internal.open_payment_statuses())`,
+    [payment.id, payment.organization_id, session.id, payment.amount],
   );
   return session.url;
 }

@@ -186,8 +186,9 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
 
   it('refuses the form from another origin, or naming none, with 403 SK647; a Referer of its own origin will do', async () => {
     const { id, secret: guarded } = await book('2027-10-04', '2027-10-07');
-    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, {}, { referer: 'https://evil.example/g/x' },
-      { origin: 'https://evil.example', referer: `${PUBLIC_ORIGIN}/g/${guarded}` }, { origin: 'http://localhost:3000.evil.example' }]) {
+    const forged: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, {}, { referer: 'https://evil.example/g/x' },
+      { origin: 'https://evil.example', referer: `${PUBLIC_ORIGIN}/g/${guarded}` }, { origin: 'http://localhost:3000.evil.example' }];
+    for (const headers of forged) {
       const refused = await requestCancellation(guarded, 'forged', headers);
       assert.equal(refused.statusCode, 403, JSON.stringify(headers));
       assert.equal(refused.json<{ code: string }>().code, 'SK647');

@@ -53,6 +53,7 @@ export const guestRoutes: FastifyPluginAsync<GuestRouteOptions> = async (app, op
     const named = origin !== undefined && origin !== 'null' ? origin : originOf(request.headers.referer);
     if (named !== ownOrigin) throw apiError('SK647', { params: { origin: ownOrigin } });
   }
+
   // The cancellation form is a plain HTML form.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -64,7 +65,7 @@ export const guestRoutes: FastifyPluginAsync<GuestRouteOptions> = async (app, op
     return booking;
   }
 
-  /** A request is possible until the stay begins, once, for a booking that is not cancelled. */
+  /** A request is possible until the stay begins, for a booking that is not cancelled and has no open request. */
   function cancellationAllowed(booking: GuestBooking): boolean {
     if (!booking.product || !booking.start_date || booking.status === null || booking.status === 'CANCELLED') return false;
     return !booking.cancellation_requested && todayIn(booking.product.timezone, now()) < booking.start_date;

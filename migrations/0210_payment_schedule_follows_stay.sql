@@ -17,6 +17,10 @@
 --   (payment_schedules.initial_payment), not with whatever amount a pending row holds after a re-split.
 --
 -- Failed and expired payments may now be cancelled too (they are still to pay until then).
+--
+-- Lock order: whatever re-splits, cancels or records a payment of a booking takes the booking's payments first
+-- (lock_booking_payments), as a payment made paid does (its row, then the event it confirms, then the booking row):
+-- a change and a payment at the same moment wait for each other instead of deadlocking.
 
 CREATE OR REPLACE FUNCTION staykit_internal.money_status_moves(kind text) RETURNS jsonb
 LANGUAGE sql IMMUTABLE AS $$
@@ -34,6 +38,16 @@ COMMENT ON COLUMN api.payments.status IS
 CREATE FUNCTION staykit_internal.open_payment_statuses() RETURNS text[]
 LANGUAGE sql IMMUTABLE AS $$ SELECT '{pending,failed,expired}'::text[] $$;
 COMMENT ON FUNCTION staykit_internal.open_payment_statuses() IS 'Payment statuses that are still to pay: pending, failed, expired.';
+
+-- The lock order of a booking's money: its payments (in id order) before its booking row and events. A payment made
+-- paid holds its row and then confirms the booking (event, then booking row), so whatever else re-splits, cancels
+-- or records a payment of the booking takes the payments first too: they wait for each other, never in a circle.
+CREATE FUNCTION staykit_internal.lock_booking_payments(org uuid, booking uuid) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  PERFORM 1 FROM api.payments AS p WHERE p.organization_id = org AND p.booking_id = booking ORDER BY p.id FOR UPDATE;
+END
+$$;
 
 -- The booking's total: the sum of its fee lines, as a quote's total (deposits are not part of it).
 CREATE FUNCTION staykit_internal.booking_total(org uuid, booking uuid) RETURNS bigint
@@ -135,10 +149,10 @@ RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   total constant bigint := staykit_internal.booking_total(org, booking);
-  paid constant bigint := staykit_internal.booking_paid(org, booking);
+  paid bigint;
   currency_code text;
   open_ids uuid[];
-  covered bigint := greatest(paid, 0);
+  covered bigint;
   entry record;
   rest integer;
   used integer := 0;
@@ -153,6 +167,9 @@ BEGIN
         WHERE p.organization_id = org AND p.booking_id = booking
           AND p.status = ANY (staykit_internal.open_payment_statuses())
         FOR UPDATE) AS o;
+  -- Read once they are locked: a payment made paid meanwhile has committed, and counts.
+  paid := staykit_internal.booking_paid(org, booking);
+  covered := greatest(paid, 0);
   FOR entry IN
     SELECT (x.s ->> 'amount')::integer AS amount, (x.s ->> 'due_date')::date AS due_date
     FROM jsonb_array_elements(schedule) WITH ORDINALITY AS x(s, n) ORDER BY x.n
@@ -221,10 +238,9 @@ DECLARE
   received integer;
   recorded uuid;
 BEGIN
-  -- The booking first, as change_booking locks it: a re-split and a payment never pass each other.
-  PERFORM 1 FROM api.bookings AS b
-  WHERE b.organization_id = org AND b.id = (SELECT p.booking_id FROM api.payments AS p WHERE p.id = payment AND p.organization_id = org)
-  FOR UPDATE;
+  -- The booking's payments first, as change_booking takes them: a re-split and a payment never pass each other.
+  PERFORM staykit_internal.lock_booking_payments(org, (SELECT p.booking_id FROM api.payments AS p
+                                                       WHERE p.id = payment AND p.organization_id = org));
   SELECT * INTO target FROM api.payments AS p WHERE p.id = payment AND p.organization_id = org FOR UPDATE;
   IF NOT FOUND OR target.provider_reference IN (session_id, intent) AND target.status = 'paid' THEN
     RETURN NULL;
@@ -305,6 +321,7 @@ BEGIN
   IF org IS NULL THEN
     RAISE EXCEPTION 'no organization for this request' USING ERRCODE = '42501';
   END IF;
+  PERFORM staykit_internal.lock_booking_payments(org, booking);
   SELECT * INTO old_booking FROM api.bookings WHERE id = booking AND organization_id = org FOR UPDATE;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'booking % not found', booking USING ERRCODE = 'SKB01';
@@ -354,6 +371,35 @@ BEGIN
 END
 $$;
 
+-- cancel_booking (migration 0102), now taking the booking's payments first (lock_booking_payments): cancelling
+-- cancels what is to pay, and a payment made paid at the same moment waits for it, or it for the payment.
+CREATE OR REPLACE FUNCTION staykit_internal.cancel_booking(booking uuid, reason text) RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  org constant uuid := staykit_internal.current_organization_id();
+  result jsonb;
+BEGIN
+  IF org IS NULL THEN
+    RAISE EXCEPTION 'no organization for this request' USING ERRCODE = '42501';
+  END IF;
+  PERFORM staykit_internal.lock_booking_payments(org, booking);
+  PERFORM 1 FROM api.bookings WHERE id = booking AND organization_id = org FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'booking % not found', booking USING ERRCODE = 'SKB01';
+  END IF;
+  PERFORM set_config('staykit.cancellation_reason', coalesce(reason, ''), true);
+  UPDATE api.calendar_events SET status = 'CANCELLED'
+  WHERE organization_id = org AND booking_id = booking AND type = 'booking' AND status <> 'CANCELLED';
+  PERFORM set_config('staykit.cancellation_reason', '', true);
+  SELECT jsonb_build_object('booking_id', b.id, 'reference', b.reference, 'cancelled_at', b.cancelled_at,
+           'cancelled_by', b.cancelled_by, 'cancellation_reason', b.cancellation_reason,
+           'released_coupon_uses', (SELECT count(*) FROM staykit_internal.released_coupon_uses AS r
+                                    WHERE r.organization_id = org AND r.booking_id = b.id))
+  INTO result FROM api.bookings AS b WHERE b.id = booking AND b.organization_id = org;
+  RETURN result;
+END
+$$;
+
 COMMENT ON FUNCTION staykit_internal.resplit_payment_schedule(uuid, uuid, text, jsonb) IS
   'Re-splits a changed booking''s open payments over its new schedule, after what was paid; {paid, to_pay, refund_due}.';
 COMMENT ON FUNCTION staykit_internal.checkout_paid(uuid, uuid, integer, text, text, timestamptz) IS
@@ -361,6 +407,7 @@ COMMENT ON FUNCTION staykit_internal.checkout_paid(uuid, uuid, integer, text, te
 COMMENT ON FUNCTION staykit_internal.apply_to_open_payments(uuid, uuid, bigint) IS
   'Applies money received outside the schedule to the booking''s open payments, earliest due first.';
 
+REVOKE ALL ON FUNCTION staykit_internal.lock_booking_payments(uuid, uuid) FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.booking_total(uuid, uuid) FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.booking_paid(uuid, uuid) FROM PUBLIC;
 REVOKE ALL ON FUNCTION staykit_internal.record_initial_payment(uuid, uuid, jsonb) FROM PUBLIC;

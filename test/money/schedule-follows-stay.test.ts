@@ -175,6 +175,32 @@ forEachBackend('payments follow a changed stay', (ctx) => {
     assert.deepEqual(open(await payments(booked.booking_id)).map((row) => row.amount), [20000]);
   });
 
+  it('a change or a cancellation and a payment at the same moment: what is paid and what is to pay still add up', async () => {
+    // On PostgreSQL the two run at once on two connections; whichever locks the payments first, the other sees it.
+    for (const month of ['10', '11', '12']) {
+      const booked = await book(`2027-${month}-01`, `2027-${month}-04`);
+      const [first] = await payments(booked.booking_id);
+      const [changed, paid] = await Promise.all([
+        client(app, org.key).post('/v1/booking-change', { booking_id: booked.booking_id, interval: { start: `2027-${month}-01`, end: `2027-${month}-08` } }),
+        app.inject({ method: 'PATCH', url: `/v1/payments?id=eq.${first!.id}`, headers: { authorization: `Bearer ${org.key}` }, payload: { status: 'paid' } }),
+      ]);
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.equal(paid.statusCode, 204, paid.body);
+      const rows = await payments(booked.booking_id);
+      assert.equal(sum(rows.filter((row) => row.status === 'paid')) + sum(open(rows)), 70000, JSON.stringify(shape(rows)));
+    }
+    // Cancelling and paying at once: the payment is paid before, or refused as cancelled after — never a deadlock.
+    const booked = await book('2028-01-10', '2028-01-13');
+    const [first] = await payments(booked.booking_id);
+    const [cancelled, paid] = await Promise.all([
+      flow.post('/v1/booking-cancel', { booking_id: booked.booking_id }),
+      app.inject({ method: 'PATCH', url: `/v1/payments?id=eq.${first!.id}`, headers: { authorization: `Bearer ${org.key}` }, payload: { status: 'paid' } }),
+    ]);
+    assert.equal(cancelled.statusCode, 200, cancelled.body);
+    if (paid.statusCode !== 204) assertRefused(paid, 409, 'SK660');
+    assert.deepEqual(open(await payments(booked.booking_id)), []);
+  });
+
   it('a cancelled stay has nothing left to pay; reinstated, what is not paid is due again', async () => {
     const booked = await book('2027-09-01', '2027-09-05');
     const [first, second] = await payments(booked.booking_id);

@@ -202,6 +202,19 @@ function oneOf<T extends string>(source: Source, name: string, allowed: readonly
   return raw as T;
 }
 
+/** An http(s) URL: the guest pages' origin check compares with its origin, so it must have one. */
+function httpUrl(source: Source, name: string, fallback: string): string {
+  const raw = source[name] || fallback;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${name} must be an http or https URL, got "${raw}"`);
+  return raw;
+}
+
 function urls(source: Source, name: string): string[] {
   return (source[name] ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
@@ -237,7 +250,7 @@ export function loadConfig(source: Source = process.env): Config {
     stripeApiUrl: source[CONFIG_VARIABLES.stripeApiUrl] || undefined,
     smtpUrl: source[CONFIG_VARIABLES.smtpUrl] || undefined,
     emailFrom: source[CONFIG_VARIABLES.emailFrom] || 'no-reply@staykit.localhost',
-    publicUrl: source[CONFIG_VARIABLES.publicUrl] || 'http://localhost:3000',
+    publicUrl: httpUrl(source, CONFIG_VARIABLES.publicUrl, 'http://localhost:3000'),
     outboundAllowPrivate: boolean(source, CONFIG_VARIABLES.outboundAllowPrivate),
     webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),
     webhookInFlightPerEndpoint: integer(source, CONFIG_VARIABLES.webhookInFlightPerEndpoint, 5, 1),

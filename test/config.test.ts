@@ -63,5 +63,6 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ STAYKIT_OUTBOUND_ALLOW_PRIVATE: 'yes' }), /true or false/);
     assert.throws(() => loadConfig({ STAYKIT_EMBEDDED_COMPILER: 'turbo' }), /STAYKIT_EMBEDDED_COMPILER must be one of baseline, optimizing/);
     assert.throws(() => loadConfig({ STAYKIT_WEBHOOK_RETRY_SCHEDULE: '1,x' }), /comma-separated seconds/);
+    assert.throws(() => loadConfig({ STAYKIT_PUBLIC_URL: 'staykit.example' }), /STAYKIT_PUBLIC_URL must be an http or https URL, got "staykit\.example"/);
   });
 });

@@ -212,4 +212,10 @@ $$;`,
     sql: 'ALTER TABLE api.payments DISABLE TRIGGER confirm_booking;',
     tests: ['test/money/confirm-after-payment.test.ts'],
   },
+  {
+    name: 'money-cancelled-booking-keeps-payments',
+    change: "a cancelled booking's payments stay to pay",
+    sql: 'ALTER TABLE api.calendar_events DISABLE TRIGGER booking_payments;',
+    tests: ['test/money/schedule-follows-stay.test.ts'],
+  },
 ];

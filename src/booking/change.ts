@@ -2,11 +2,13 @@
  * POST /v1/booking-change (docs/booking.md#changing-a-booking): a live booking's new stay — dates, unit,
  * occupancy, form values, coupon codes; whatever is not sent stays as booked — checked against every rule and priced
  * by the same function as /quote (prepare.ts), with the booking's own event and coupon uses out of the way. With
- * `dry_run` nothing is written; otherwise staykit_internal.change_booking (migrations/0104) moves the event and
- * replaces the lines in the request's transaction, where the exclusion constraints have the last word.
+ * `dry_run` nothing is written; otherwise staykit_internal.change_booking (migrations/0104, 0210) moves the event,
+ * replaces the lines and re-splits the payments still to pay over the new stay's schedule (docs/payments.md), in the
+ * request's transaction, where the exclusion constraints have the last word.
  */
 import type { Queryable } from '../db/types.js';
 import { addDays } from '../common/dates.js';
+import { scheduleOf } from '../money/booking-payments.js';
 import { bookingNotChangeable, bookingNotFound, invalidInput } from './errors.js';
 import {
   OPTION_FIELDS, parseCouponCodes, parseInterval, parseOccupancy, parseUuid, rejectUnknownFields, requireObject, STAY_FIELDS,
@@ -17,7 +19,7 @@ import { localize } from './model.js';
 import { bookingPayload, prepareBooking } from './prepare.js';
 import type { Quote } from './pricing.js';
 import { run } from './queries.js';
-import { changeBookingQuery, currentBookingQuery, type CurrentBookingRow } from './lifecycle-queries.js';
+import { changeBookingQuery, currentBookingQuery, type ChangedBookingRow, type CurrentBookingRow } from './lifecycle-queries.js';
 
 export interface ChangeInput {
   bookingId: string;
@@ -27,6 +29,13 @@ export interface ChangeInput {
   occupancy?: Record<string, number>;
   formValues?: Record<string, unknown>;
   couponCodes?: string[];
+}
+
+/** What the booking's money is after a change: paid (less refunds), still to pay, and paid beyond the new total. */
+export interface ChangedPayments {
+  paid: number;
+  to_pay: number;
+  refund_due: number;
 }
 
 export interface ChangeResult {
@@ -39,6 +48,8 @@ export interface ChangeResult {
   total: number;
   delta: number;
   quote: Quote;
+  /** After a change (not a dry run) of a booking made by the booking flow. */
+  payments?: ChangedPayments;
 }
 
 export function parseChangeInput(value: unknown): ChangeInput {
@@ -101,18 +112,21 @@ export async function changeBooking(tx: Queryable, input: ChangeInput, now: Date
     product_id: booking.productId, interval: booking.interval, occupancy: prepared.occupancy,
     form_values: booking.formValues, coupon_codes: booking.couponCodes,
   });
-  if (!input.dryRun) {
-    const payload = bookingPayload(prepared, booking);
-    // The guest's name stays in the event title; only the unit's name changes with the unit.
-    const guest = current.generated_title.split(' – ').slice(1).join(' – ');
-    const productName = localize(prepared.product.name, current.language);
-    await run(tx, changeBookingQuery(current.id, {
-      ...payload, generated_title: guest ? `${productName} – ${guest}` : productName,
-      changes, previous_total: current.total, total,
-    }));
-  }
-  return {
+  const result: ChangeResult = {
     booking_id: current.id, reference: current.reference, dry_run: input.dryRun, changes,
     previous_total: current.total, total, delta: total - current.total, quote: prepared.priced.quote,
   };
+  if (input.dryRun) return result;
+  const payload = bookingPayload(prepared, booking);
+  // The guest's name stays in the event title; only the unit's name changes with the unit.
+  const guest = current.generated_title.split(' – ').slice(1).join(' – ');
+  const productName = localize(prepared.product.name, current.language);
+  const [changed] = await run<ChangedBookingRow>(tx, changeBookingQuery(current.id, {
+    ...payload, generated_title: guest ? `${productName} – ${guest}` : productName,
+    changes, previous_total: current.total, total,
+    // The new stay's schedule, as /quote shows it today: the database re-splits what is still to pay over it.
+    payment_schedule: await scheduleOf(tx, prepared, now), timezone: prepared.product.timezone,
+  }));
+  if (changed?.result.payments) result.payments = changed.result.payments;
+  return result;
 }

@@ -63,6 +63,11 @@ export function currentBookingQuery(bookingId: string): SqlQuery {
   };
 }
 
+/** change_booking's answer; `payments` is null for an imported reservation (its money is its channel's). */
+export interface ChangedBookingRow {
+  result: { booking_id: string; reference: string; event_id: string; payments: { paid: number; to_pay: number; refund_due: number } | null };
+}
+
 export function changeBookingQuery(bookingId: string, payload: Record<string, unknown>): SqlQuery {
   return { text: 'SELECT staykit_internal.change_booking($1::uuid, $2::jsonb) AS result', values: [bookingId, JSON.stringify(payload)] };
 }

@@ -6,10 +6,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/types.js';
 import type { Authorize } from '../auth/authorize.js';
+import { hasScope } from '../auth/scopes.js';
 import { methodNotAllowed } from '../errors/catalogue.js';
 import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
 import { cancelBooking, parseCancelInput } from './cancel.js';
-import { changeBooking, parseChangeInput } from './change.js';
+import { changeBooking, parseChangeInput, type ChangeResult } from './change.js';
 import { importBooking, parseImportInput } from './import.js';
 import { parseIdempotencyKey, withIdempotency, type StoredResponse } from './idempotency.js';
 import { FLOW_TRANSACTION, guarded, send } from './routes.js';
@@ -70,6 +71,8 @@ export const bookingLifecycleRoutes: FastifyPluginAsync<LifecycleRouteDeps> = as
         rollback: false,
       };
     }, CHANGE_TRANSACTION));
+    // What the booking's payments are after the change is payments data: shown to who may read payments (a replay too).
+    if (!hasScope(principal.scopes, 'payments', 'read')) delete (response.body as Partial<ChangeResult>).payments;
     return send(reply, response);
   });
 

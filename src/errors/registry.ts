@@ -155,6 +155,18 @@ const definitions = {
     hint: 'POST /v1/booking-change re-checks the rules and re-prices the booking',
   },
   SK645: { status: 409, message: '{message}', meaning: 'A released coupon use cannot be taken again: the coupon has no uses left' },
+  SK646: {
+    status: 403,
+    message: 'A publishable key cannot make a silent booking',
+    meaning: 'A publishable-key request of the booking flow sent "silent": true; whether the guest is sent e-mail is the organization\'s choice',
+    hint: 'Leave silent out; a server with a secret key can book silently',
+  },
+  SK647: {
+    status: 403,
+    message: 'This form can only be sent from its own page at {origin}',
+    meaning: "A guest-page form was posted with an Origin (or, without one, a Referer) that is not the server's public origin (STAYKIT_PUBLIC_URL), or with neither",
+    hint: 'Open the booking page again and send the form from there; the server\'s operator sets its address in STAYKIT_PUBLIC_URL',
+  },
   SK700: { status: 401, message: 'The e-mail address or password is wrong', meaning: 'A dashboard login with an unknown e-mail address or a wrong password (the same answer for both)' },
   SK701: {
     status: 401,

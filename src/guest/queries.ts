@@ -3,7 +3,7 @@
  * statement: the page is reached by the booking's secret alone, so nothing here takes a key or a tenant setting,
  * and every statement is bound to that one booking.
  */
-import type { Queryable } from '../db/types.js';
+import type { Database, Queryable } from '../db/types.js';
 
 type MultiLanguage = Record<string, string>;
 
@@ -50,8 +50,8 @@ export async function findGuestBooking(db: Queryable, secret: string): Promise<G
                                                         'currency', i.currency, 'issued_at', i.issued_at) ORDER BY i.created_at)
                       FROM api.invoices AS i WHERE i.booking_id = b.id AND i.organization_id = b.organization_id
                         AND i.status <> 'draft'), '[]') AS invoices,
-            EXISTS (SELECT 1 FROM api.messages AS m WHERE m.booking_id = b.id AND m.organization_id = b.organization_id
-                      AND m.direction = 'inbound' AND m.subject LIKE 'Cancellation request%') AS cancellation_requested
+            EXISTS (SELECT 1 FROM staykit_internal.cancellation_requests AS r
+                    WHERE r.booking_id = b.id AND r.organization_id = b.organization_id) AS cancellation_requested
      FROM api.bookings AS b
      LEFT JOIN LATERAL (
        SELECT ce.status, ce.start_date, ce.end_date, ce.product_id FROM api.calendar_events AS ce
@@ -64,11 +64,24 @@ export async function findGuestBooking(db: Queryable, secret: string): Promise<G
   return rows.length === 1 ? rows[0] : undefined;
 }
 
-/** The guest's cancellation request, as an inbound message on the booking the host sees (and webhooks report). */
-export async function recordCancellationRequest(db: Queryable, booking: GuestBooking, reason: string): Promise<void> {
-  await db.query(
-    `INSERT INTO api.messages (organization_id, booking_id, channel, direction, status, to_address, subject, body)
-     VALUES ($1, $2, 'email', 'inbound', 'received', 'host', $3, $4)`,
-    [booking.organization_id, booking.id, `Cancellation request ${booking.reference}`, reason],
-  );
+/**
+ * The guest's cancellation request, as an inbound message on the booking the host sees (and webhooks report), made
+ * once while it is open (migration 0211): the booking's request row is taken first, so of requests sent at the same
+ * moment one writes the message and the others wait for it and then write nothing. False when one was made already.
+ */
+export async function recordCancellationRequest(db: Database, booking: GuestBooking, reason: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ message_id: string }>(
+      `INSERT INTO staykit_internal.cancellation_requests (organization_id, booking_id, message_id)
+       VALUES ($1, $2, gen_random_uuid()) ON CONFLICT DO NOTHING RETURNING message_id`,
+      [booking.organization_id, booking.id],
+    );
+    if (rows.length === 0) return false;
+    await tx.query(
+      `INSERT INTO api.messages (id, organization_id, booking_id, channel, direction, status, to_address, subject, body)
+       VALUES ($1, $2, $3, 'email', 'inbound', 'received', 'host', $4, $5)`,
+      [rows[0]!.message_id, booking.organization_id, booking.id, `Cancellation request ${booking.reference}`, reason],
+    );
+    return true;
+  });
 }

@@ -77,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // With read replicas (DATABASE_READ_URL): which requests may read from them.
   replicaRouting(app, options.db, { readYourWritesMs: config.readYourWritesSeconds * 1000 });
   await app.register(healthRoutes, { db: options.db });
-  await app.register(guestRoutes, { db: options.db, now: options.now, compute });
+  await app.register(guestRoutes, { db: options.db, publicUrl: config.publicUrl, now: options.now, compute });
   await app.register(widgetPages, { db: options.db });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
   // Failed logins count where the request limits do: in Redis, shared by every process, when they use it.

@@ -17,12 +17,12 @@ export interface PayablePayment {
   reference: string;
 }
 
-/** The next payment of a booking still to pay: pending, the earliest due first. Read with the server's connection. */
+/** The next payment of a booking still to pay (pending, failed or expired), the earliest due first. Read with the server's connection. */
 export async function nextPayablePayment(db: Queryable, organizationId: string, bookingId: string): Promise<PayablePayment | undefined> {
   const { rows } = await db.query<PayablePayment>(
     `SELECT p.id, p.organization_id, p.booking_id, p.amount, p.currency, b.reference
      FROM api.payments AS p JOIN api.bookings AS b ON b.id = p.booking_id AND b.organization_id = p.organization_id
-     WHERE p.organization_id = $1 AND p.booking_id = $2 AND p.status IN ('pending', 'failed', 'expired')
+     WHERE p.organization_id = $1 AND p.booking_id = $2 AND p.status = ANY (staykit_internal.open_payment_statuses())
      ORDER BY p.due_at NULLS LAST, p.created_at, p.id LIMIT 1`,
     [organizationId, bookingId],
   );
@@ -51,11 +51,13 @@ export async function createCheckoutSession(
     throw stripeRefused(error instanceof Error ? error.message : 'unknown error');
   }
   if (!session.url) throw stripeRefused('the Checkout session has no URL');
+  // Only while the payment still has the session's amount: a change of the stay may have re-split it meanwhile, and
+  // then the session pays an amount of its own (staykit_internal.checkout_paid records it apart).
   await db.query(
     `UPDATE api.payments SET provider = 'stripe', provider_reference = $3, method = 'card',
        status = CASE WHEN status = 'pending' THEN status ELSE 'pending' END
-     WHERE id = $1 AND organization_id = $2`,
-    [payment.id, payment.organization_id, session.id],
+     WHERE id = $1 AND organization_id = $2 AND amount = $4 AND status = ANY (staykit_internal.open_payment_statuses())`,
+    [payment.id, payment.organization_id, session.id, payment.amount],
   );
   return session.url;
 }

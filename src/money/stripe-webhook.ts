@@ -3,8 +3,10 @@
  * the organization's webhook signing secret by the SDK (`stripe.webhooks.constructEvent`) before anything is read;
  * each event id is applied once (staykit_internal.stripe_events), in the same transaction as its effect, so a
  * replay changes nothing. Checkout session events move the payment named in the session's metadata:
- * completed and paid, or async_payment_succeeded → paid (at the event's time); async_payment_failed → failed;
- * expired → expired. The database does the rest (payments.paid webhook, confirming a request booking).
+ * completed and paid, or async_payment_succeeded → paid at the event's time, for the amount Stripe collected
+ * (staykit_internal.checkout_paid, migration 0210); async_payment_failed → failed; expired → expired, when the
+ * payment still waits for that session. The database does the rest (payments.paid webhook, confirming a request
+ * booking).
  */
 import type Stripe from 'stripe';
 import type { Database, Queryable } from '../db/types.js';
@@ -17,14 +19,14 @@ export interface StripeEventOutcome {
   duplicate: boolean;
 }
 
-type PaymentMove = { status: 'paid' | 'failed' | 'expired'; from: string[] };
+type PaymentMove = { status: 'paid' } | { status: 'failed' | 'expired'; from: string[] };
 
 function moveFor(event: Stripe.Event): PaymentMove | undefined {
   switch (event.type) {
     case 'checkout.session.completed':
-      return event.data.object.payment_status === 'unpaid' ? undefined : { status: 'paid', from: ['pending', 'failed', 'expired'] };
+      return event.data.object.payment_status === 'unpaid' ? undefined : { status: 'paid' };
     case 'checkout.session.async_payment_succeeded':
-      return { status: 'paid', from: ['pending', 'failed', 'expired'] };
+      return { status: 'paid' };
     case 'checkout.session.async_payment_failed':
       return { status: 'failed', from: ['pending'] };
     case 'checkout.session.expired':
@@ -41,12 +43,19 @@ async function applyEvent(tx: Queryable, organizationId: string, event: Stripe.E
   const paymentId = session.metadata?.payment_id;
   if (!paymentId || session.metadata?.organization_id !== organizationId) return;
   const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id ?? null;
+  if (move.status === 'paid') {
+    // The money Stripe collected, as it was collected: the database decides whether it pays the payment the session
+    // was made for (still to pay, same amount) or is recorded apart, e.g. after the schedule was re-split.
+    await tx.query('SELECT staykit_internal.checkout_paid($1, $2, $3, $4, $5, to_timestamp($6))',
+      [organizationId, paymentId, session.amount_total ?? null, session.id, intent, event.created]);
+    return;
+  }
+  // Only the session the payment is waiting for: an older session of a payment that has a newer one (or whose
+  // amount changed since) failing or expiring says nothing about it.
   await tx.query(
-    `UPDATE api.payments
-     SET status = $3, provider = 'stripe', provider_reference = coalesce($4, provider_reference),
-         paid_at = CASE WHEN $3 = 'paid' THEN to_timestamp($5) END
-     WHERE id = $1 AND organization_id = $2 AND status = ANY ($6::text[])`,
-    [paymentId, organizationId, move.status, intent, event.created, move.from],
+    `UPDATE api.payments SET status = $3, provider = 'stripe', provider_reference = coalesce($4, provider_reference)
+     WHERE id = $1 AND organization_id = $2 AND status = ANY ($5::text[]) AND provider_reference IN ($6, $4)`,
+    [paymentId, organizationId, move.status, intent, move.from, session.id],
   );
 }
 

@@ -36,7 +36,7 @@ const stayProperties: Record<string, JsonSchema> = {
 const bookingOptions: Record<string, JsonSchema> = {
   currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Must be the product's currency when given." },
   language: { type: 'string', default: 'en', examples: ['en', 'nl'] },
-  silent: { type: 'boolean', default: false, description: 'Do not send the confirmation email.' },
+  silent: { type: 'boolean', default: false, description: 'Do not send the confirmation email. Not with a publishable key (403 SK646).' },
   redirect_url: { type: 'string', maxLength: 2048 },
   contact: {
     type: 'object',
@@ -399,7 +399,7 @@ export const bookingPaths: Record<string, JsonSchema> = {
   '/booking-change': {
     post: {
       tags, operationId: 'booking_change', summary: 'Change a booking (dates, unit, occupancy, extras, coupons)',
-      description: 'Re-checks every rule of `/book` and re-prices with the code of `/quote`; `dry_run` returns the new quote and the delta without changing anything (docs/booking.md#changing-a-booking). Scope `bookings:write`.',
+      description: 'Re-checks every rule of `/book` and re-prices with the code of `/quote`, and re-splits the payments still to pay over the new stay\'s schedule; `dry_run` returns the new quote and the delta without changing anything (docs/booking.md#changing-a-booking). Scope `bookings:write`.',
       parameters: [idempotent],
       requestBody: {
         required: true,
@@ -423,6 +423,12 @@ export const bookingPaths: Record<string, JsonSchema> = {
               booking_id: uuid, reference: { type: 'string' }, dry_run: { type: 'boolean' },
               changes: { type: 'object', additionalProperties: { type: 'object', properties: { old: {}, new: {} } } },
               previous_total: { type: 'integer' }, total: { type: 'integer' }, delta: { type: 'integer' }, quote: ref('schemas', 'Quote'),
+              payments: {
+                type: 'object',
+                description: 'After a change (not a dry run), for a caller who may read payments: what was paid (less refunds), what is still to pay over the re-split schedule, and what was paid beyond the new total (docs/payments.md#when-a-stay-changes).',
+                properties: { paid: { type: 'integer' }, to_pay: { type: 'integer' }, refund_due: { type: 'integer' } },
+                required: ['paid', 'to_pay', 'refund_due'],
+              },
             },
             required: ['booking_id', 'reference', 'dry_run', 'changes', 'previous_total', 'total', 'delta', 'quote'],
           }),
@@ -434,7 +440,7 @@ export const bookingPaths: Record<string, JsonSchema> = {
   '/booking-cancel': {
     post: {
       tags, operationId: 'booking_cancel', summary: 'Cancel a booking, saying why',
-      description: 'Moves the booking\'s calendar events to CANCELLED; the database records who cancelled and why and releases the coupon uses (docs/booking.md#cancelling). A cancelled booking is answered as it is. Scope `bookings:write`.',
+      description: 'Moves the booking\'s calendar events to CANCELLED; the database records who cancelled and why, releases the coupon uses and cancels the payments still to pay (docs/booking.md#cancelling). A cancelled booking is answered as it is. Scope `bookings:write`.',
       requestBody: {
         required: true,
         content: json({ type: 'object', properties: { booking_id: uuid, reason: { type: 'string', maxLength: 2000 } }, required: ['booking_id'], additionalProperties: false }),

@@ -1,8 +1,10 @@
 /**
  * What a publishable key may do (docs/widget.md#what-a-publishable-key-can-do): the booking-flow routes below, for
- * the products its widget or site lists, from a page of an allowed origin (or from Staykit's own pages). Every
- * other route answers 403 SK720 — the resource API, webhooks, create-product — whatever the resource. The database
- * holds the same line independently (migration 0150): products not listed are invisible to the key's transactions.
+ * the products its widget or site lists, from a page of an allowed origin (or from Staykit's own pages), never
+ * silently (403 SK646: a visitor cannot stop the guest's e-mail). Every other route answers 403 SK720 — the resource
+ * API, webhooks, create-product — whatever the resource. The database holds the same lines independently
+ * (migrations 0150, 0212): products not listed are invisible to the key's transactions, and its bookings are never
+ * silent.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Authorize } from '../auth/authorize.js';
@@ -70,6 +72,8 @@ export function authorizePublishable(request: FastifyRequest, key: ActivePublish
   if (route === 'GET /v1/availability' && [(request.query as Record<string, unknown>).perform_sync].flat().includes('true')) {
     throw widgetErrors.operationNotAllowed('perform_sync');
   }
+  // Whether the guest is sent e-mail is the organization's choice (migration 0212 holds the same in the database).
+  if (field(request.body, 'silent') === true) throw widgetErrors.silentNotAllowed();
   for (const product of products(request)) {
     if (typeof product === 'string' && product.trim() !== '' && !key.productIds.includes(product.trim().toLowerCase())) {
       throw widgetErrors.productNotListed(product);

@@ -6,6 +6,9 @@ import { forEachBackend } from '../support/databases.js';
 import { client, insert, NOW, startBookingApp } from '../booking/support.js';
 import { widgetOrganization, type WidgetOrganization } from '../widget/support.js';
 
+/** STAYKIT_PUBLIC_URL's origin when it is not set, as in these tests. */
+const PUBLIC_ORIGIN = 'http://localhost:3000';
+
 forEachBackend('the guest page /g/<secret>', (ctx) => {
   let app: FastifyInstance;
   let org: WidgetOrganization;
@@ -40,7 +43,8 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /text\/html/);
     assert.equal(response.headers['cache-control'], 'no-store');
-    assert.equal(response.headers['referrer-policy'], 'no-referrer');
+    // No Referer to other sites (the secret is in the address); the page's own form names its origin.
+    assert.equal(response.headers['referrer-policy'], 'same-origin');
     const html = response.body;
     assert.match(html, /<html lang="nl">/);
     assert.match(html, /Duinhuis/); // the unit's Dutch name
@@ -129,24 +133,70 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
     }
   });
 
+  /** The cancellation form as the booking page's browser sends it: from the server's public origin. */
+  const requestCancellation = (bookingSecret: string, reason: string, headers: Record<string, string> = { origin: PUBLIC_ORIGIN }) => app.inject({
+    method: 'POST', url: `/g/${bookingSecret}/cancellation-request`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: `reason=${encodeURIComponent(reason)}`,
+  });
+  const cancellationMessages = async (bookingId: string) => (await ctx.db.query<{ body: string }>(
+    `SELECT body FROM api.messages WHERE booking_id = $1 AND direction = 'inbound'`, [bookingId])).rows;
+
   it('records a cancellation request once, as an inbound message the host reads', async () => {
-    const sent = await app.inject({
-      method: 'POST', url: `/g/${otherSecret}/cancellation-request`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'reason=Plans+changed',
-    });
+    const sent = await requestCancellation(otherSecret, 'Plans changed');
     assert.equal(sent.statusCode, 303);
     const page = await app.inject({ method: 'GET', url: sent.headers.location! });
     assert.match(page.body, /annuleringsverzoek is naar je verhuurder gestuurd/);
     assert.doesNotMatch(page.body, /<form/);
-    const again = await app.inject({
-      method: 'POST', url: `/g/${otherSecret}/cancellation-request`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'reason=again',
-    });
+    const again = await requestCancellation(otherSecret, 'again');
     assert.equal(again.statusCode, 303);
     const messages = await client(app, org.secretKey).get('/v1/messages?direction=eq.inbound&select=subject,body,booking_id');
     const requests = messages.json<{ subject: string; body: string }[]>();
     assert.equal(requests.length, 1);
     assert.match(requests[0]!.subject, /^Cancellation request /);
     assert.equal(requests[0]!.body, 'Plans changed');
+  });
+
+  it('makes one request of many sent at the same moment: one message, and no more webhook events than one request', async () => {
+    const single = await book('2027-09-13', '2027-09-16');
+    const { id, secret: racing } = await book('2027-09-06', '2027-09-09');
+    await ctx.db.query(`INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{*}')`, [org.id]);
+    const notifications = async () => (await ctx.db.query<{ count: number }>(
+      'SELECT count(*)::integer AS count FROM api.webhook_notifications WHERE organization_id = $1', [org.id])).rows[0]!.count;
+    let before = await notifications();
+    assert.equal((await requestCancellation(single.secret, 'alone')).statusCode, 303);
+    const ofOneRequest = (await notifications()) - before;
+
+    // Concurrent requests: on PostgreSQL each runs in its own transaction on its own connection, really at once.
+    before = await notifications();
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, index) => requestCancellation(racing, `attempt ${index}`)));
+    assert.deepEqual(answers.map((answer) => answer.statusCode), Array(15).fill(303));
+    assert.equal((await cancellationMessages(id)).length, 1);
+    assert.equal((await notifications()) - before, ofOneRequest);
+    assert.equal(answers.filter((answer) => answer.headers.location!.endsWith('?requested=1')).length, 1, 'one answer made the request');
+
+    // Open while its message exists: once the host deletes it, the guest may ask again.
+    const removed = await app.inject({
+      method: 'DELETE', url: `/v1/messages?booking_id=eq.${id}&direction=eq.inbound`, headers: { authorization: `Bearer ${org.secretKey}` },
+    });
+    assert.equal(removed.statusCode, 204, removed.body);
+    assert.match((await app.inject({ method: 'GET', url: `/g/${racing}` })).body, /<form/);
+    assert.equal((await requestCancellation(racing, 'asking again')).headers.location, `/g/${racing}?requested=1`);
+    assert.deepEqual((await cancellationMessages(id)).map((message) => message.body), ['asking again']);
+  });
+
+  it('refuses the form from another origin, or naming none, with 403 SK647; a Referer of its own origin will do', async () => {
+    const { id, secret: guarded } = await book('2027-10-04', '2027-10-07');
+    const forged: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, {}, { referer: 'https://evil.example/g/x' },
+      { origin: 'https://evil.example', referer: `${PUBLIC_ORIGIN}/g/${guarded}` }, { origin: 'http://localhost:3000.evil.example' }];
+    for (const headers of forged) {
+      const refused = await requestCancellation(guarded, 'forged', headers);
+      assert.equal(refused.statusCode, 403, JSON.stringify(headers));
+      assert.equal(refused.json<{ code: string }>().code, 'SK647');
+      assert.match(refused.json<{ message: string }>().message, /own page at http:\/\/localhost:3000/);
+    }
+    assert.deepEqual(await cancellationMessages(id), []);
+    const viaReferer = await requestCancellation(guarded, 'from the page', { referer: `${PUBLIC_ORIGIN}/g/${guarded}` });
+    assert.equal(viaReferer.statusCode, 303);
+    assert.deepEqual((await cancellationMessages(id)).map((message) => message.body), ['from the page']);
   });
 });

@@ -54,7 +54,7 @@ forEachBackend('money invariants', (ctx) => {
     assert.ok(typeof paid.paid_at === 'string' && !Number.isNaN(Date.parse(paid.paid_at)), String(paid.paid_at));
 
     const back = await api.call('PATCH', `payments?id=eq.${String(payment.id)}`, { status: 'pending' });
-    assertRefused(back, 409, 'SK660', /cannot move from paid to pending[\s\S]*Allowed moves: pending to paid, failed, cancelled or expired; paid is final; failed to pending or paid/);
+    assertRefused(back, 409, 'SK660', /cannot move from paid to pending[\s\S]*Allowed moves: pending to paid, failed, cancelled or expired; paid is final; failed to pending, paid or cancelled; expired to pending, paid or cancelled/);
     const changed = await api.call('PATCH', `payments?id=eq.${String(payment.id)}`, { amount: 1 });
     assertRefused(changed, 409, 'SK663', /paid payment cannot change/);
     assertRefused(await api.call('DELETE', `payments?id=eq.${String(payment.id)}`), 409, 'SK667');

@@ -133,6 +133,39 @@ forEachBackend('publishable keys', (ctx) => {
     assert.deepEqual(row.json(), [{ widget_id: org.widget }]);
   });
 
+  it('cannot book silently: "silent": true is 403 SK646 on /book and /cart-checkout and books nothing; a secret key still can', async () => {
+    const count = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::integer AS n FROM api.bookings WHERE organization_id = $1', [org.id])).rows[0]!.n;
+    const before = await count();
+    const item = { ...stay(org.listed, { [org.adults]: 1 }, '2027-11-01', '2027-11-04'), form_values: { [org.email]: 'quiet@example.com' } };
+    for (const request of [
+      { url: '/v1/book', payload: { ...item, silent: true } },
+      { url: '/v1/cart-checkout', payload: { cart: { items: [{ id: 'a', ...item }] }, silent: true } },
+      { url: '/v1/cart-validate', payload: { items: [{ id: 'a', ...item }], silent: true } },
+      { url: '/v1/quote', payload: { ...item, silent: true } },
+    ]) {
+      const refused = await call(pk, { method: 'POST', ...request, headers: { origin: ALLOWED_ORIGIN } });
+      assert.equal(refused.statusCode, 403, `${request.url}: ${refused.body}`);
+      assert.equal(refused.json<{ code: string }>().code, 'SK646');
+      assert.match(refused.json<{ message: string }>().message, /cannot make a silent booking/);
+    }
+    assert.equal(await count(), before);
+
+    const loud = await call(pk, { method: 'POST', url: '/v1/book', payload: { ...item, silent: false } });
+    assert.equal(loud.statusCode, 201, loud.body);
+    const quietly = await secret({ method: 'POST', url: '/v1/book', payload: { ...item, interval: { start: '2027-11-10', end: '2027-11-13' }, silent: true } });
+    assert.equal(quietly.statusCode, 201, quietly.body);
+    const { rows } = await ctx.db.query<{ id: string; silent: boolean }>(
+      'SELECT id, silent FROM api.bookings WHERE id = ANY ($1::uuid[]) ORDER BY silent',
+      [[loud.json<{ booking_id: string }>().booking_id, quietly.json<{ booking_id: string }>().booking_id]]);
+    assert.deepEqual(rows.map((row) => row.silent), [false, true]);
+
+    // The database holds the line too: no statement of a publishable key's transaction makes a booking silent.
+    await assert.rejects(ctx.db.transaction(async (tx) => {
+      await tx.query("SELECT set_config('staykit.organization_id', $1, true), set_config('staykit.key_id', $2, true)", [org.id, pk]);
+      await tx.query('UPDATE api.bookings SET silent = true WHERE id = $1', [rows[0]!.id]);
+    }), (error: { code?: string }) => error.code === 'SK646');
+  });
+
   it('gives the guest link to the booking request only, not to a replay of its Idempotency-Key', async () => {
     const request = {
       method: 'POST', url: '/v1/book', headers: { 'idempotency-key': 'widget-replay-1' },

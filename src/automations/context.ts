@@ -28,6 +28,8 @@ export interface BookingRecord {
   line_items: { name: MultiLanguageString; quantity: number; amount: number; fee_type: string; item_type: string }[];
   details: { name: MultiLanguageString; value: string | null }[];
   reply_to: { email: string; name: string } | null;
+  /** The organization's capacity groups that sum others: their counts repeat other groups' guests. */
+  accumulators: string[];
 }
 
 const BOOKING_RECORD = `
@@ -57,6 +59,8 @@ const BOOKING_RECORD = `
     'details', coalesce((SELECT jsonb_agg(jsonb_build_object('name', d.name, 'value', d.value) ORDER BY d.created_at, d.id)
                          FROM api.booking_details AS d
                          WHERE d.booking_id = b.id AND d.organization_id = b.organization_id), '[]'),
+    'accumulators', (SELECT coalesce(jsonb_agg(DISTINCT d.accumulator_id), '[]')
+                     FROM api.capacity_group_dependencies AS d WHERE d.organization_id = b.organization_id),
     'reply_to', (SELECT jsonb_build_object('email', r.email, 'name', r.name)
                  FROM api.product_reply_to_addresses AS pr
                  JOIN api.reply_to_addresses AS r ON r.id = pr.reply_to_address_id AND r.organization_id = pr.organization_id
@@ -76,7 +80,7 @@ const BOOKING_RECORD = `
  */
 export const BOOKING_RECORD_TABLES: readonly string[] = [
   'bookings', 'calendar_events', 'products', 'organizations', 'contact_bookings', 'contacts', 'line_items',
-  'booking_details', 'product_reply_to_addresses', 'reply_to_addresses',
+  'booking_details', 'product_reply_to_addresses', 'reply_to_addresses', 'capacity_group_dependencies',
 ];
 
 /** The booking as templates see it, or undefined when it does not exist (in that organization). */

@@ -4,6 +4,7 @@
  * taken from each MultiLanguageString (exact language, then its primary subtag, then `default`). Money is given
  * formatted in that language (`total`) and in minor units (`total_minor`).
  */
+import { guestCount } from '../common/guests.js';
 import { localizedText } from '../common/languages.js';
 import type { BookingRecord, MultiLanguageString } from './context.js';
 
@@ -102,7 +103,7 @@ export function templateVariables(record: BookingRecord, publicUrl: string): Tem
       total_minor: fees,
       deposit: money(deposit),
       deposit_minor: deposit,
-      guests: Object.values(booking.occupancy).reduce((sum, count) => sum + count, 0),
+      guests: guestCount(booking.occupancy, record.accumulators.map((id) => ({ id, name: null, accumulator: true }))),
       status_url: bookingStatusUrl(publicUrl, booking.secret),
     },
     stay: {
@@ -154,6 +155,7 @@ export const SAMPLE_RECORD: BookingRecord = {
   line_items: [{ name: { default: 'Rent' }, quantity: 4, amount: 40000, fee_type: 'fee', item_type: 'rent' }],
   details: [{ name: { default: 'Arrival time' }, value: '15:00' }],
   reply_to: null,
+  accumulators: [],
 };
 
 /** Every variable path (`guest.first_name`, `line_items[].amount`, …), for the documentation check. */

@@ -15,6 +15,11 @@ export function money(amount: number, currency: string, language: string): strin
   return format.format(amount / 10 ** digits);
 }
 
+/** The day `timestamp` falls on in `timeZone`, written out in the guest's language. */
+export function momentDate(timestamp: string, timeZone: string, language: string): string {
+  return new Intl.DateTimeFormat(locale(language), { dateStyle: 'full', timeZone }).format(new Date(timestamp));
+}
+
 export function calendarDate(date: string, language: string): string {
   return new Intl.DateTimeFormat(locale(language), { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }

@@ -5,8 +5,9 @@
  */
 import { localize } from '../booking/model.js';
 import { addDays } from '../common/dates.js';
+import { guestCount, guestGroups } from '../common/guests.js';
 import { escapeHtml as e } from '../common/html.js';
-import { calendarDate, money } from './format.js';
+import { calendarDate, momentDate, money } from './format.js';
 import { guestTranslator, type GuestTranslate } from './labels.js';
 import type { GuestBooking } from './queries.js';
 
@@ -32,10 +33,8 @@ function stayRows(booking: GuestBooking, t: GuestTranslate): string {
   ];
   if (product.address) rows.push([t('address'), e(product.address)]);
   if (product.latest_arrival_time) rows.push([t('latestArrival'), e(product.latest_arrival_time.slice(0, 5))]);
-  const guests = booking.groups
-    .filter((group) => (booking.occupancy[group.id] ?? 0) > 0)
-    .map((group) => `${booking.occupancy[group.id]} × ${e(localize(group.name, language))}`);
-  if (guests.length > 0) rows.push([t('guests'), guests.join(', ')]);
+  const kinds = guestGroups(booking.occupancy, booking.groups).map(({ group, count }) => `${count} × ${e(localize(group.name, language))}`);
+  if (kinds.length > 0) rows.push([t('guests'), `${guestCount(booking.occupancy, booking.groups)} (${kinds.join(', ')})`]);
   return rows.map(([label, value]) => `<dt>${e(label!)}</dt><dd>${value}</dd>`).join('');
 }
 
@@ -57,7 +56,10 @@ function paymentsSection(booking: GuestBooking, { t, status }: Words): string {
   if (booking.payments.length === 0) return '';
   const paid = booking.payments.filter((p) => p.status === 'paid').reduce((sum, p) => sum + p.amount, 0);
   const rows = booking.payments.map((p) => {
-    const when = p.paid_at ? t('paidOn', { date: p.paid_at.slice(0, 10) }) : p.due_at ? t('dueOn', { date: p.due_at.slice(0, 10) }) : '';
+    // Moments are shown as the day they fall on in the unit's time zone (a payment due at midnight in Amsterdam is due
+    // that day, not the day before as in UTC), written out in the guest's language like the stay's dates.
+    const day = (moment: string) => momentDate(moment, booking.product?.timezone ?? 'UTC', booking.language);
+    const when = p.paid_at ? t('paidOn', { date: day(p.paid_at) }) : p.due_at ? t('dueOn', { date: day(p.due_at) }) : '';
     return `<li>${e(money(p.amount, p.currency, booking.language))} — ${e(status(p.status))}${when ? `, ${e(when)}` : ''}</li>`;
   });
   return `<h2>${e(t('payments'))}</h2><p>${e(t('paidSoFar'))} <strong data-paid>${e(money(paid, booking.currency, booking.language))}</strong></p><ul>${rows.join('')}</ul>`;

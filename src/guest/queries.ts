@@ -18,7 +18,7 @@ export interface GuestBooking {
   start_date: string | null;
   end_date: string | null;
   product: { name: MultiLanguage; rent_period: 'daily' | 'nightly'; timezone: string; address: string; latest_arrival_time: string | null } | null;
-  groups: { id: string; name: MultiLanguage }[];
+  groups: { id: string; name: MultiLanguage; accumulator: boolean }[];
   line_items: { name: MultiLanguage; quantity: number; amount: number; fee_type: string; item_type: string }[];
   payments: { amount: number; currency: string; status: string; due_at: string | null; paid_at: string | null }[];
   invoices: { id: string; number: string; status: string; total: number; currency: string; issued_at: string | null }[];
@@ -38,7 +38,9 @@ export async function findGuestBooking(db: Queryable, secret: string): Promise<G
                                       'address', CASE WHEN p.hide_exact_address AND e.status IS DISTINCT FROM 'CONFIRMED'
                                                       THEN p.approximate_address ELSE p.exact_address END)
              FROM api.products AS p WHERE p.id = e.product_id AND p.organization_id = b.organization_id) AS product,
-            coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name) ORDER BY g."order", g.id)
+            coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name, 'accumulator', EXISTS (
+                        SELECT 1 FROM api.capacity_group_dependencies AS d
+                        WHERE d.accumulator_id = g.id AND d.organization_id = g.organization_id)) ORDER BY g."order", g.id)
                       FROM api.capacity_groups AS g WHERE g.organization_id = b.organization_id), '[]') AS groups,
             coalesce((SELECT json_agg(json_build_object('name', l.name, 'quantity', l.quantity, 'amount', l.amount,
                                                         'fee_type', l.fee_type, 'item_type', l.item_type) ORDER BY l.created_at, l.id)

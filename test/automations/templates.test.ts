@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createKey, createOrganization } from '../support/app.js';
-import { client, startBookingApp } from '../booking/support.js';
+import { client, fixtures, startBookingApp } from '../booking/support.js';
 import { bookableUnit } from './support.js';
 
 forEachBackend('template checks and preview', (ctx) => {
@@ -82,6 +82,27 @@ forEachBackend('template checks and preview', (ctx) => {
       assert.equal(preview.statusCode, 200, preview.body);
       assert.equal(preview.json().body, `${address}\n`, interaction);
     }
+  });
+
+  it('counts the guests once when a capacity group sums others', async () => {
+    const f = fixtures(ctx.db, org.id);
+    const children = await f.group('Children');
+    const everyone = await f.group('Guests');
+    await f.dependency(everyone, unit.adults);
+    await f.dependency(everyone, children);
+    const booked = await client(app, org.key).post('/v1/book', {
+      product_id: unit.product, interval: { start: '2027-08-02', end: '2027-08-04' }, occupancy: { [unit.adults]: 2, [children]: 1 },
+      contact: { first_name: 'Ida', email: 'ida@example.com' },
+    });
+    assert.equal(booked.statusCode, 201, booked.body);
+    const template = await send('POST', '/v1/email_templates', {
+      subject: { default: 'Guests' }, body: { default: '{{ booking.guests }} guests' }, include_booking_details: false, include_booking_link: false,
+    });
+    const preview = await send('POST', '/v1/template-preview', {
+      booking_id: (booked.json() as { booking_id: string }).booking_id, email_template_id: (template.json() as { id: string }[])[0]!.id,
+    });
+    assert.equal(preview.statusCode, 200, preview.body);
+    assert.equal(preview.json().body, '3 guests\n');
   });
 
   it('previews a template for a booking without sending it', async () => {

@@ -4,6 +4,8 @@
  */
 import type { Queryable } from '../db/types.js';
 import type { BookingInput } from './input.js';
+import { guestContactMissing } from './errors.js';
+import type { ContactInput } from './input.js';
 import { bookingPayload, prepareBooking } from './prepare.js';
 import { run } from './queries.js';
 import { createBookingQuery, type CreatedBookingRow } from './write-queries.js';
@@ -18,8 +20,26 @@ export interface BookResult {
   payment_schedule: ScheduledPayment[];
 }
 
-export async function book(tx: Queryable, input: BookingInput, now: Date): Promise<BookResult> {
+/** 422 SK648 naming what is missing: a name (first or last) and an e-mail address (checked for its form by the input). */
+function requireReachableGuest(contact: ContactInput | null): void {
+  const missing = [
+    ...(contact?.first_name?.trim() || contact?.last_name?.trim() ? [] : ['a name']),
+    ...(contact?.email?.trim() ? [] : ['an e-mail address']),
+  ];
+  if (missing.length > 0) throw guestContactMissing(missing);
+}
+
+export interface BookOptions {
+  /**
+   * The guest must be reachable: a name and an e-mail address, from `contact` or the booking form. Set for bookings
+   * made by the public (a publishable key: the widget, the booking site), where nobody else knows who booked.
+   */
+  requireGuestContact?: boolean;
+}
+
+export async function book(tx: Queryable, input: BookingInput, now: Date, options: BookOptions = {}): Promise<BookResult> {
   const prepared = await prepareBooking(tx, input, now);
+  if (options.requireGuestContact) requireReachableGuest(prepared.contact);
   const [created] = await run<CreatedBookingRow>(tx, createBookingQuery(bookingPayload(prepared, input)));
   const result = created!.result;
   const paymentSchedule = await writePaymentSchedule(tx, prepared, result.booking_id, now);

@@ -6,7 +6,7 @@
  */
 import type { Queryable } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
-import { book, type BookResult } from './book.js';
+import { book, type BookOptions, type BookResult } from './book.js';
 import { cartItemFailed, invalidInput } from './errors.js';
 import {
   OPTION_FIELDS, parseCouponCodes, parseOptions, parseStay, rejectUnknownFields, requireObject, STAY_FIELDS,
@@ -103,12 +103,12 @@ export async function validateCart(
 }
 
 export async function checkoutCart(
-  tx: Queryable, items: CartItem[], now: Date, toApiError: (error: unknown) => ApiError,
+  tx: Queryable, items: CartItem[], now: Date, toApiError: (error: unknown) => ApiError, options: BookOptions = {},
 ): Promise<{ items: ({ id: string } & Pick<BookResult, 'reference' | 'booking_id'>)[]; payment_url: null }> {
   const booked: ({ id: string } & Pick<BookResult, 'reference' | 'booking_id'>)[] = [];
   for (const item of items) {
     try {
-      const result = await book(tx, item.input, now);
+      const result = await book(tx, item.input, now, options);
       booked.push({ id: item.id, reference: result.reference, booking_id: result.booking_id });
     } catch (error) {
       throw cartItemFailed(item.id, toApiError(error));

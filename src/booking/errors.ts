@@ -144,3 +144,8 @@ export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (code === 'SKB02') return bookingNotChangeable('The booking is cancelled: it cannot be changed');
   return undefined;
 }
+
+/** 422 SK648: a booking by the public (a publishable key) names no way to reach its guest. */
+export function guestContactMissing(missing: string[]): ApiError {
+  return apiError('SK648', { details: `missing: ${missing.join(' and ')}` });
+}

@@ -8,6 +8,7 @@ import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { fromDatabaseError } from '../errors/database-error.js';
 import type { Authorize } from '../auth/authorize.js';
+import { isPublishableKey } from '../auth/publishable-key-format.js';
 import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
 import { availability, parseAvailabilityQuery } from './availability.js';
 import { book } from './book.js';
@@ -116,7 +117,7 @@ export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, d
     const input = parseBookingInput(request.body);
     const response = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await withIdempotency(tx, principal.organizationId, key, 'book', request.body, async () => ({
-        status: 201, body: await book(tx, input, now()),
+        status: 201, body: await book(tx, input, now(), { requireGuestContact: isPublishableKey(principal.keyId) }),
       })),
       rollback: false,
     }), FLOW_TRANSACTION));
@@ -145,7 +146,7 @@ export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, d
     const items = parseCart(body.cart, body);
     const response = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await withIdempotency(tx, principal.organizationId, key, 'cart-checkout', request.body, async () => ({
-        status: 201, body: await checkoutCart(tx, items, now(), toBookingApiError),
+        status: 201, body: await checkoutCart(tx, items, now(), toBookingApiError, { requireGuestContact: isPublishableKey(principal.keyId) }),
       })),
       rollback: false,
     }), FLOW_TRANSACTION));

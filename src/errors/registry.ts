@@ -161,6 +161,12 @@ const definitions = {
     meaning: 'A publishable-key request of the booking flow sent "silent": true; whether the guest is sent e-mail is the organization\'s choice',
     hint: 'Leave silent out; a server with a secret key can book silently',
   },
+  SK648: {
+    status: 422,
+    message: "A booking through the widget or booking site needs the guest's name and e-mail address",
+    meaning: 'A publishable-key /book or /cart-checkout names no guest name or no e-mail address (in contact or the booking form)',
+    hint: 'Send contact.first_name (or last_name) and contact.email',
+  },
   SK647: {
     status: 403,
     message: 'This form can only be sent from its own page at {origin}',

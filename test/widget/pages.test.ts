@@ -53,9 +53,17 @@ forEachBackend('widget pages and site keys', (ctx) => {
     assert.deepEqual(catalogue.json<{ site: { id: string }; products: { id: string }[] }>().products.map((p) => p.id), [org.otherListed]);
     const listed = await app.inject({ method: 'POST', url: '/v1/quote', headers: auth, payload: { product_id: org.listed, interval: { start: '2027-04-05', end: '2027-04-08' }, occupancy: {} } });
     assert.equal(listed.statusCode, 403);
+    // The public must say who books: a name and an e-mail address (422 SK648 naming what is missing).
+    const anonymous = await app.inject({
+      method: 'POST', url: '/v1/book', headers: auth,
+      payload: { product_id: org.otherListed, interval: { start: '2027-04-05', end: '2027-04-08' }, occupancy: { [org.adults]: 1 }, contact: { first_name: 'Ana' } },
+    });
+    assert.equal(anonymous.statusCode, 422, anonymous.body);
+    assert.deepEqual([anonymous.json().code, anonymous.json().details], ['SK648', 'missing: an e-mail address']);
     const booked = await app.inject({
       method: 'POST', url: '/v1/book', headers: auth,
-      payload: { product_id: org.otherListed, interval: { start: '2027-04-05', end: '2027-04-08' }, occupancy: { [org.adults]: 1 } },
+      payload: { product_id: org.otherListed, interval: { start: '2027-04-05', end: '2027-04-08' }, occupancy: { [org.adults]: 1 },
+        contact: { first_name: 'Ana', email: 'ana@example.com' } },
     });
     assert.equal(booked.statusCode, 201, booked.body);
     assert.equal(booked.headers['access-control-allow-origin'], 'https://seaside.example');

@@ -52,7 +52,7 @@ forEachBackend('publishable keys', (ctx) => {
     const search = await call(pk, { method: 'POST', url: '/v1/search', payload: { interval: { start: '2027-04-05', end: '2027-04-08' } } });
     assert.equal(search.statusCode, 200, search.body);
     assert.deepEqual(search.json<{ productId: string }[]>().map((p) => p.productId), [org.listed]);
-    const quote = await call(pk, { method: 'POST', url: '/v1/quote', payload: { ...stay(org.listed, { [org.adults]: 2 }), form_values: { [org.email]: 'a@example.com' } } });
+    const quote = await call(pk, { method: 'POST', url: '/v1/quote', payload: { ...stay(org.listed, { [org.adults]: 2 }), form_values: { [org.email]: 'a@example.com' }, contact: { first_name: 'Ana' } } });
     assert.equal(quote.statusCode, 200, quote.body);
     assert.equal(quote.json<{ total: number }>().total, 3 * 10000 + 5000);
   });
@@ -104,7 +104,7 @@ forEachBackend('publishable keys', (ctx) => {
   it('books its listed unit; the booking is attributed to the widget and counted, and nothing of it is readable with the key', async () => {
     const booked = await call(pk, {
       method: 'POST', url: '/v1/book',
-      payload: { ...stay(org.listed, { [org.adults]: 2 }), form_values: { [org.email]: 'guest@example.com' } },
+      payload: { ...stay(org.listed, { [org.adults]: 2 }), form_values: { [org.email]: 'guest@example.com' }, contact: { first_name: 'Ana' } },
     });
     assert.equal(booked.statusCode, 201, booked.body);
     const { booking_id: bookingId, guest_url: guestUrl } = booked.json<{ booking_id: string; guest_url: string }>();
@@ -125,7 +125,7 @@ forEachBackend('publishable keys', (ctx) => {
   it('attributes its bookings to its own widget whatever the body names', async () => {
     const booked = await call(pk, {
       method: 'POST', url: '/v1/book',
-      payload: { ...stay(org.listed, { [org.adults]: 1 }, '2027-07-05', '2027-07-08'), form_values: { [org.email]: 'c@example.com' }, widget_id: org.otherWidget },
+      payload: { ...stay(org.listed, { [org.adults]: 1 }, '2027-07-05', '2027-07-08'), form_values: { [org.email]: 'c@example.com' }, contact: { first_name: 'Ana' }, widget_id: org.otherWidget },
     });
     assert.equal(booked.statusCode, 201, booked.body);
     const id = booked.json<{ booking_id: string }>().booking_id;
@@ -136,7 +136,7 @@ forEachBackend('publishable keys', (ctx) => {
   it('cannot book silently: "silent": true is 403 SK646 on /book and /cart-checkout and books nothing; a secret key still can', async () => {
     const count = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::integer AS n FROM api.bookings WHERE organization_id = $1', [org.id])).rows[0]!.n;
     const before = await count();
-    const item = { ...stay(org.listed, { [org.adults]: 1 }, '2027-11-01', '2027-11-04'), form_values: { [org.email]: 'quiet@example.com' } };
+    const item = { ...stay(org.listed, { [org.adults]: 1 }, '2027-11-01', '2027-11-04'), form_values: { [org.email]: 'quiet@example.com' }, contact: { first_name: 'Ana' } };
     for (const request of [
       { url: '/v1/book', payload: { ...item, silent: true } },
       { url: '/v1/cart-checkout', payload: { cart: { items: [{ id: 'a', ...item }] }, silent: true } },
@@ -166,10 +166,33 @@ forEachBackend('publishable keys', (ctx) => {
     }), (error: { code?: string }) => error.code === 'SK646');
   });
 
+  it("books only with the guest's name and e-mail address: 422 SK648 saying what is missing; a secret key needs neither", async () => {
+    const item = stay(org.listed, { [org.adults]: 1 }, '2027-12-06', '2027-12-09');
+    // (This unit's booking form asks for the e-mail itself; pages.test.ts shows a unit without one.)
+    for (const [payload, missing] of [
+      [{ ...item, contact: {}, form_values: { [org.email]: 'ana@example.com' } }, 'missing: a name'],
+      [{ ...item, form_values: { [org.email]: 'ana@example.com' } }, 'missing: a name'],
+    ] as const) {
+      const { contact, ...fields } = payload as typeof payload & { contact?: object };
+      const cart = { cart: { items: [{ id: 'a', ...fields }] }, ...(contact ? { contact } : {}) };
+      for (const request of [{ url: '/v1/book', payload }, { url: '/v1/cart-checkout', payload: cart }]) {
+        const refused = await call(pk, { method: 'POST', ...request });
+        assert.equal(refused.statusCode, 422, `${request.url}: ${refused.body}`);
+        const body = refused.json<{ code: string; details: string }>();
+        assert.equal(body.code, request.url === '/v1/book' ? 'SK648' : 'SK630', refused.body);
+        assert.match(refused.body, new RegExp(missing));
+      }
+    }
+    const reachable = await call(pk, { method: 'POST', url: '/v1/book', payload: { ...item, contact: { last_name: 'Berg' }, form_values: { [org.email]: 'ana@example.com' } } });
+    assert.equal(reachable.statusCode, 201, reachable.body);
+    const byStaff = await secret({ method: 'POST', url: '/v1/book', payload: { ...item, interval: { start: '2027-12-13', end: '2027-12-16' }, form_values: { [org.email]: 'x@example.com' } } });
+    assert.equal(byStaff.statusCode, 201, byStaff.body);
+  });
+
   it('gives the guest link to the booking request only, not to a replay of its Idempotency-Key', async () => {
     const request = {
       method: 'POST', url: '/v1/book', headers: { 'idempotency-key': 'widget-replay-1' },
-      payload: { ...stay(org.listed, { [org.adults]: 1 }, '2027-06-07', '2027-06-10'), form_values: { [org.email]: 'b@example.com' } },
+      payload: { ...stay(org.listed, { [org.adults]: 1 }, '2027-06-07', '2027-06-10'), form_values: { [org.email]: 'b@example.com' }, contact: { first_name: 'Ana' } },
     } as const;
     const first = await call(pk, request);
     assert.equal(first.statusCode, 201, first.body);
@@ -195,7 +218,7 @@ forEachBackend('publishable keys', (ctx) => {
 
     const quote = (origin: string, key = pk) => call(key, {
       method: 'POST', url: '/v1/quote', headers: { origin },
-      payload: { ...stay(org.listed, { [org.adults]: 2 }, '2027-05-03', '2027-05-06'), form_values: { [org.email]: 'a@example.com' } },
+      payload: { ...stay(org.listed, { [org.adults]: 2 }, '2027-05-03', '2027-05-06'), form_values: { [org.email]: 'a@example.com' }, contact: { first_name: 'Ana' } },
     });
     const ok = await quote(ALLOWED_ORIGIN);
     assert.equal(ok.statusCode, 200);

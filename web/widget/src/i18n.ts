@@ -16,6 +16,13 @@ const en = {
   confirmed: 'Thank you! Your booking {reference} is made.', requested: 'Thank you! Your request {reference} was sent.',
   pay: 'Pay now', guestPage: 'View your booking', quantity: 'Quantity', between: '{min} to {max}', atLeast: 'at least {min}',
   required: 'required', selectDates: 'Choose a check-in and a checkout day first.',
+  chooseCheckoutMinimum: 'Check-in {date}. Now choose a checkout day: a stay is at least {n} nights.',
+  minimumStay: 'A stay here is at least {n} nights: choose a checkout day from {date}.',
+  chooseLastDayMinimum: 'First day {date}. Now choose the last day: a stay is at least {n} days.',
+  minimumDays: 'A stay here is at least {n} days: choose a last day from {date}.',
+  contactRequired: 'Please fill in your name and e-mail address.', datesTaken: 'These dates are no longer available. Please choose others.',
+  networkError: 'The booking service cannot be reached. Please try again.', paymentSchedule: 'Payments',
+  payNow: '{amount} now', payOn: '{amount} by {date}',
 };
 type Labels = typeof en;
 
@@ -30,6 +37,13 @@ const nl: Labels = {
   confirmed: 'Bedankt! Je boeking {reference} is gemaakt.', requested: 'Bedankt! Je aanvraag {reference} is verstuurd.',
   pay: 'Nu betalen', guestPage: 'Bekijk je boeking', quantity: 'Aantal', between: '{min} tot {max}', atLeast: 'minstens {min}',
   required: 'verplicht', selectDates: 'Kies eerst een aankomst- en vertrekdag.',
+  chooseCheckoutMinimum: 'Aankomst {date}. Kies nu een vertrekdag: een verblijf is minimaal {n} nachten.',
+  minimumStay: 'Een verblijf hier is minimaal {n} nachten: kies een vertrekdag vanaf {date}.',
+  chooseLastDayMinimum: 'Eerste dag {date}. Kies nu de laatste dag: een verblijf is minimaal {n} dagen.',
+  minimumDays: 'Een verblijf hier is minimaal {n} dagen: kies een laatste dag vanaf {date}.',
+  contactRequired: 'Vul je naam en e-mailadres in.', datesTaken: 'Deze data zijn niet meer beschikbaar. Kies andere data.',
+  networkError: 'De boekingsdienst is niet bereikbaar. Probeer het opnieuw.', paymentSchedule: 'Betalingen',
+  payNow: '{amount} nu', payOn: '{amount} vóór {date}',
 };
 
 const de: Labels = {
@@ -43,6 +57,13 @@ const de: Labels = {
   confirmed: 'Danke! Ihre Buchung {reference} ist erfolgt.', requested: 'Danke! Ihre Anfrage {reference} wurde gesendet.',
   pay: 'Jetzt bezahlen', guestPage: 'Ihre Buchung ansehen', quantity: 'Anzahl', between: '{min} bis {max}', atLeast: 'mindestens {min}',
   required: 'Pflichtfeld', selectDates: 'Wählen Sie zuerst einen Anreise- und Abreisetag.',
+  chooseCheckoutMinimum: 'Anreise {date}. Wählen Sie jetzt einen Abreisetag: ein Aufenthalt dauert mindestens {n} Nächte.',
+  minimumStay: 'Ein Aufenthalt dauert hier mindestens {n} Nächte: Wählen Sie einen Abreisetag ab {date}.',
+  chooseLastDayMinimum: 'Erster Tag {date}. Wählen Sie jetzt den letzten Tag: ein Aufenthalt dauert mindestens {n} Tage.',
+  minimumDays: 'Ein Aufenthalt dauert hier mindestens {n} Tage: Wählen Sie einen letzten Tag ab {date}.',
+  contactRequired: 'Bitte geben Sie Ihren Namen und Ihre E-Mail-Adresse an.', datesTaken: 'Diese Daten sind nicht mehr verfügbar. Bitte wählen Sie andere.',
+  networkError: 'Der Buchungsdienst ist nicht erreichbar. Bitte versuchen Sie es erneut.', paymentSchedule: 'Zahlungen',
+  payNow: '{amount} sofort', payOn: '{amount} bis {date}',
 };
 
 const LABELS: Record<string, Labels> = { en, nl, de };

@@ -58,6 +58,8 @@ export interface Quote {
   display_currency: string;
   display_total: number;
   line_items: { name: string; quantity: number; amount: number; fee_type: string }[];
+  /** When the guest pays what (due dates in the unit's calendar; today's is paid on booking). */
+  payment_schedule?: { amount: number; due_date: string }[];
 }
 
 export interface Booked {

@@ -7,7 +7,7 @@
  */
 import { ApiFailure, StaykitApi } from './api.js';
 import { endsStay, moveFocus, renderCalendar, selectable, type Selection } from './calendar.js';
-import { esc, formatDate, money, monthOf, shiftMonth, today } from './format.js';
+import { addDays, esc, formatDate, money, monthOf, shiftMonth, today } from './format.js';
 import { chooseLanguage, localize, translator, type Translate } from './i18n.js';
 import { STYLES } from './styles.js';
 import type { Booked, Catalogue, Day, Product, Quote, Service } from './types.js';
@@ -200,8 +200,26 @@ class StaykitWidget extends HTMLElement {
     this.renderCalendar(true);
   }
 
+  /** The stay's minimum length when `date` would end it too soon after the picked check-in, else undefined. */
+  private tooShort(date: string): number | undefined {
+    const { start, end } = this.selection;
+    if (start === null || end !== null || date <= start || !this.days.get(date)?.checkout) return undefined;
+    const daily = this.product.rent_period === 'daily';
+    const minimum = this.days.get(start)?.min_duration ?? 0;
+    const length = Math.round((Date.parse(date) - Date.parse(start)) / 86_400_000) + (daily ? 1 : 0);
+    return length < minimum ? minimum : undefined;
+  }
+
   private pick(date: string): void {
     const model = { days: this.days, selection: this.selection, rentPeriod: this.product.rent_period };
+    const daily = this.product.rent_period === 'daily';
+    // A checkout too soon after the check-in says why, instead of starting the pick again from that day.
+    const minimum = this.tooShort(date);
+    if (minimum !== undefined) {
+      const earliest = addDays(this.selection.start!, daily ? minimum - 1 : minimum);
+      this.$('#selection').textContent = this.t(daily ? 'minimumDays' : 'minimumStay', { n: minimum, date: formatDate(earliest, this.language) });
+      return;
+    }
     if (!selectable(model, date)) return;
     this.selection = endsStay(model, date) ? { start: this.selection.start, end: date } : { start: date, end: null };
     this.focused = date;
@@ -211,7 +229,10 @@ class StaykitWidget extends HTMLElement {
       status.textContent = this.t('datesChosen', { start: formatDate(this.selection.start!, this.language), end: formatDate(this.selection.end, this.language) });
       this.emit('staykit:dates', { product_id: this.product.id, start: this.selection.start, end: this.selection.end });
     } else {
-      status.textContent = this.t('chooseCheckout', { date: formatDate(date, this.language) });
+      const minimum = this.days.get(date)?.min_duration ?? 0;
+      status.textContent = minimum > 1
+        ? this.t(daily ? 'chooseLastDayMinimum' : 'chooseCheckoutMinimum', { date: formatDate(date, this.language), n: minimum })
+        : this.t('chooseCheckout', { date: formatDate(date, this.language) });
     }
   }
 
@@ -265,8 +286,21 @@ class StaykitWidget extends HTMLElement {
       + `<tfoot><tr><th scope="row">${esc(t('total'))}</th><td class="n" data-total>${fmt(quote.total)}</td></tr>`
       + (quote.display_currency !== quote.currency
         ? `<tr><th scope="row">≈ ${esc(quote.display_currency)}</th><td class="n" data-display-total>${esc(money(quote.display_total, quote.display_currency, this.language))}</td></tr>` : '')
-      + `${quote.deposit > 0 ? `<tr><th scope="row">${esc(t('deposit'))}</th><td class="n">${fmt(quote.deposit)}</td></tr>` : ''}</tfoot></table>`;
+      + `${quote.deposit > 0 ? `<tr><th scope="row">${esc(t('deposit'))}</th><td class="n">${fmt(quote.deposit)}</td></tr>` : ''}</tfoot></table>`
+      + this.scheduleList(quote);
     section.hidden = false;
+  }
+
+  /** When what is paid, before booking: the first payment "now" when it is due today, then each later one by its date. */
+  private scheduleList(quote: Quote): string {
+    const schedule = quote.payment_schedule ?? [];
+    if (schedule.length === 0) return '';
+    const now = today();
+    const items = schedule.map((payment) => {
+      const amount = money(payment.amount, quote.currency, this.language);
+      return `<li>${esc(payment.due_date <= now ? this.t('payNow', { amount }) : this.t('payOn', { amount, date: formatDate(payment.due_date, this.language) }))}</li>`;
+    });
+    return `<h4>${esc(this.t('paymentSchedule'))}</h4><ul data-schedule>${items.join('')}</ul>`;
   }
 
   /** The guest's name and e-mail, and the product's booking-detail fields (asked before the quote: they may be priced or required). */
@@ -278,9 +312,10 @@ class StaykitWidget extends HTMLElement {
     const details = this.services().filter((s) => FORM_FIELD_TYPES.has(s.type));
     const hasEmailField = details.some((s) => s.type === 'email');
     this.$('#details').innerHTML = `<legend>${esc(t('details'))}</legend>`
-      + field('first-name', t('firstName'), 'text', 'given-name', false)
+      // Who books must be reachable: a name and an e-mail address (the server refuses a booking without, SK648).
+      + field('first-name', t('firstName'), 'text', 'given-name', true)
       + field('last-name', t('lastName'), 'text', 'family-name', false)
-      + (hasEmailField ? '' : field('contact-email', t('email'), 'email', 'email', false))
+      + (hasEmailField ? '' : field('contact-email', t('email'), 'email', 'email', true))
       + details.map((s) => field(`d-${s.id}`, localize(s.name, this.language), s.type === 'phone' ? 'tel' : s.type, s.type === 'email' ? 'email' : s.type === 'phone' ? 'tel' : 'off', s.required, ` data-detail="${s.id}" data-kind="${s.type}"`)).join('');
   }
 
@@ -292,6 +327,12 @@ class StaykitWidget extends HTMLElement {
 
   private async book(): Promise<void> {
     this.clearError();
+    const contact = this.stay().contact as Record<string, string>;
+    if (!(contact.first_name || contact.last_name) || !contact.email) {
+      this.showError(this.t('contactRequired'));
+      this.root.querySelector<HTMLInputElement>(contact.first_name || contact.last_name ? '#contact-email, [data-kind=email]' : '#first-name')?.focus();
+      return;
+    }
     await this.busy('#book', async () => {
       const booked = await this.api.post<Booked>('/v1/book', this.stay());
       this.renderDone(booked);
@@ -338,9 +379,20 @@ class StaykitWidget extends HTMLElement {
 
   private fail(error: unknown): void {
     const problem = error instanceof ApiFailure ? error.problem : { code: 'network', message: error instanceof Error ? error.message : String(error), details: null };
-    const details = Array.isArray(problem.details) ? ` ${problem.details.join(' ')}` : typeof problem.details === 'string' ? ` ${problem.details}` : '';
-    this.showError(`${problem.message}${details}`);
+    this.showError(this.explain(problem));
     this.emit('staykit:error', problem);
+  }
+
+  /**
+   * A refusal in the visitor's words: the widget's own sentence for the cases it knows, else the server's message
+   * with its details once (the details of a rule list repeat the message as their first line).
+   */
+  private explain(problem: { code: string; message: string; details: unknown }): string {
+    const own = { SK610: 'datesTaken', SK648: 'contactRequired', network: 'networkError' } as const;
+    if (problem.code in own) return this.t(own[problem.code as keyof typeof own]);
+    const details = Array.isArray(problem.details) ? problem.details.join(' ') : typeof problem.details === 'string' ? problem.details : '';
+    if (details === '') return problem.message;
+    return details.includes(problem.message) ? details.replace(/\n/g, ' ') : `${problem.message} ${details.replace(/\n/g, ' ')}`;
   }
 
   private emit(type: string, detail: unknown): void {

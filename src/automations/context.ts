@@ -14,6 +14,8 @@ export interface BookingRecord {
   booking: {
     id: string; reference: string; secret: string; created_at: string; confirmed_at: string | null; currency: string;
     language: string; occupancy: Record<string, number>; silent: boolean;
+    /** Refunded (or being refunded) of what was paid, in minor units. */
+    refunded: number;
   };
   event: { id: string; start_date: string; end_date: string; status: string; padding: number };
   product: {
@@ -36,7 +38,12 @@ const BOOKING_RECORD = `
   SELECT jsonb_build_object(
     'booking', jsonb_build_object('id', b.id, 'reference', b.reference, 'secret', b.secret, 'created_at', b.created_at,
                                   'confirmed_at', b.confirmed_at, 'currency', b.currency, 'language', b.language,
-                                  'occupancy', b.occupancy, 'silent', b.silent),
+                                  'occupancy', b.occupancy, 'silent', b.silent,
+                                  'refunded', (SELECT coalesce(sum(r.amount), 0)
+                                               FROM api.refunds AS r
+                                               JOIN api.payments AS pm ON pm.id = r.payment_id AND pm.organization_id = r.organization_id
+                                               WHERE pm.booking_id = b.id AND pm.organization_id = b.organization_id
+                                                 AND r.status <> 'failed')),
     'event', jsonb_build_object('id', e.id, 'start_date', e.start_date, 'end_date', e.end_date, 'status', e.status,
                                 'padding', e.padding),
     'product', jsonb_build_object('id', p.id, 'name', p.name, 'description', p.description,
@@ -80,7 +87,7 @@ const BOOKING_RECORD = `
  */
 export const BOOKING_RECORD_TABLES: readonly string[] = [
   'bookings', 'calendar_events', 'products', 'organizations', 'contact_bookings', 'contacts', 'line_items',
-  'booking_details', 'product_reply_to_addresses', 'reply_to_addresses', 'capacity_group_dependencies',
+  'booking_details', 'product_reply_to_addresses', 'reply_to_addresses', 'capacity_group_dependencies', 'payments', 'refunds',
 ];
 
 /** The booking as templates see it, or undefined when it does not exist (in that organization). */

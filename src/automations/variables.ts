@@ -13,6 +13,7 @@ export interface TemplateVariables {
   booking: {
     id: string; reference: string; status: string; created_at: string; confirmed_at: string; language: string;
     currency: string; total: string; total_minor: number; deposit: string; deposit_minor: number; guests: number;
+    refunded: string; refunded_minor: number;
     status_url: string;
   };
   stay: { start: string; end: string; arrival: string; departure: string; nights: number; rent_period: string };
@@ -103,6 +104,8 @@ export function templateVariables(record: BookingRecord, publicUrl: string): Tem
       total_minor: fees,
       deposit: money(deposit),
       deposit_minor: deposit,
+      refunded: money(booking.refunded),
+      refunded_minor: booking.refunded,
       guests: guestCount(booking.occupancy, record.accumulators.map((id) => ({ id, name: null, accumulator: true }))),
       status_url: bookingStatusUrl(publicUrl, booking.secret),
     },
@@ -139,7 +142,7 @@ export const SAMPLE_RECORD: BookingRecord = {
   booking: {
     id: '00000000-0000-4000-8000-000000000001', reference: 'K7M-4QX2', secret: 'sample-secret-0000000000000000000',
     created_at: '2027-03-01T10:00:00Z', confirmed_at: '2027-03-01T10:00:00Z', currency: 'EUR', language: 'en',
-    occupancy: { '00000000-0000-4000-8000-000000000002': 2 }, silent: false,
+    occupancy: { '00000000-0000-4000-8000-000000000002': 2 }, silent: false, refunded: 5000,
   },
   event: { id: '00000000-0000-4000-8000-000000000003', start_date: '2027-06-10', end_date: '2027-06-14', status: 'CONFIRMED', padding: 0 },
   product: {

@@ -12,12 +12,20 @@ export interface CancelledBookingRow {
     cancelled_by: string | null;
     cancellation_reason: string | null;
     released_coupon_uses: number;
+    /** How the cancellation settled what was paid (migration 0216); absent when nothing was cancelled now. */
+    settlement?: {
+      refund_percentage: number; days_before_arrival: number; paid: number; fee: number; refund: number; credit_invoice_id: string | null;
+    };
   };
 }
 
-export function cancelBookingQuery(bookingId: string, reason: string | null): SqlQuery {
-  return { text: 'SELECT staykit_internal.cancel_booking($1::uuid, $2::text) AS result', values: [bookingId, reason] };
+export function cancelBookingQuery(bookingId: string, reason: string | null, refund: RefundMode): SqlQuery {
+  return { text: 'SELECT staykit_internal.cancel_booking($1::uuid, $2::text, $3::text) AS result', values: [bookingId, reason, refund] };
 }
+
+/** What a cancellation gives back of what was paid: as the unit's cancellation policy says, all of it, or nothing. */
+export const REFUND_MODES = ['policy', 'full', 'none'] as const;
+export type RefundMode = (typeof REFUND_MODES)[number];
 
 /** A booking as a change starts from; `event_id` is null when it has no live booking event (cancelled). */
 export interface CurrentBookingRow {

@@ -54,6 +54,8 @@ export const bookingLifecycleRoutes: FastifyPluginAsync<LifecycleRouteDeps> = as
     const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await cancelBooking(tx, input), rollback: false,
     })));
+    // The settlement is money: shown to whoever may read payments, as a change's payments are.
+    if (!hasScope(principal.scopes, 'payments', 'read')) delete result.settlement;
     return reply.send(result);
   });
 

@@ -13,6 +13,7 @@ const en = {
   payments: 'Payments', paidSoFar: 'Paid so far:', paidOn: 'paid {date}', dueOn: 'due {date}',
   pending: 'to pay', paid: 'paid', failed: 'failed', cancelled: 'cancelled', expired: 'expired',
   invoices: 'Invoices', invoice: 'Invoice {number} (PDF)', issued: 'issued', void: 'void',
+  refunds: 'Refunds', refundPending: '{amount} is being refunded', refundDone: '{amount} refunded on {date}',
   cancellation: 'Cancellation', cancellationSent: 'Your cancellation request was sent to your host. They will get back to you.',
   cancellationReason: 'Why do you want to cancel? (optional)', requestCancellation: 'Request cancellation',
 };
@@ -28,6 +29,7 @@ const nl: GuestLabels = {
   payments: 'Betalingen', paidSoFar: 'Tot nu toe betaald:', paidOn: 'betaald op {date}', dueOn: 'te betalen vóór {date}',
   pending: 'te betalen', paid: 'betaald', failed: 'mislukt', cancelled: 'geannuleerd', expired: 'verlopen',
   invoices: 'Facturen', invoice: 'Factuur {number} (PDF)', issued: 'verstuurd', void: 'vervallen',
+  refunds: 'Terugbetalingen', refundPending: '{amount} wordt terugbetaald', refundDone: '{amount} terugbetaald op {date}',
   cancellation: 'Annuleren', cancellationSent: 'Je annuleringsverzoek is naar je verhuurder gestuurd. Je hoort van hen.',
   cancellationReason: 'Waarom wil je annuleren? (optioneel)', requestCancellation: 'Annulering aanvragen',
 };
@@ -42,6 +44,7 @@ const de: GuestLabels = {
   payments: 'Zahlungen', paidSoFar: 'Bisher bezahlt:', paidOn: 'bezahlt am {date}', dueOn: 'fällig am {date}',
   pending: 'offen', paid: 'bezahlt', failed: 'fehlgeschlagen', cancelled: 'storniert', expired: 'abgelaufen',
   invoices: 'Rechnungen', invoice: 'Rechnung {number} (PDF)', issued: 'ausgestellt', void: 'storniert',
+  refunds: 'Erstattungen', refundPending: '{amount} wird erstattet', refundDone: '{amount} erstattet am {date}',
   cancellation: 'Stornierung', cancellationSent: 'Ihre Stornierungsanfrage wurde an Ihren Gastgeber gesendet. Er meldet sich bei Ihnen.',
   cancellationReason: 'Warum möchten Sie stornieren? (optional)', requestCancellation: 'Stornierung anfragen',
 };

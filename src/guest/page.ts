@@ -54,15 +54,19 @@ ${deposits.map((item) => `<tr><th scope="row" colspan="2">${e(t('deposit', { nam
 
 function paymentsSection(booking: GuestBooking, { t, status }: Words): string {
   if (booking.payments.length === 0) return '';
+  // Moments are shown as the day they fall on in the unit's time zone (a payment due at midnight in Amsterdam is due
+  // that day, not the day before as in UTC), written out in the guest's language like the stay's dates.
+  const day = (moment: string) => momentDate(moment, booking.product?.timezone ?? 'UTC', booking.language);
   const paid = booking.payments.filter((p) => p.status === 'paid').reduce((sum, p) => sum + p.amount, 0);
   const rows = booking.payments.map((p) => {
-    // Moments are shown as the day they fall on in the unit's time zone (a payment due at midnight in Amsterdam is due
-    // that day, not the day before as in UTC), written out in the guest's language like the stay's dates.
-    const day = (moment: string) => momentDate(moment, booking.product?.timezone ?? 'UTC', booking.language);
     const when = p.paid_at ? t('paidOn', { date: day(p.paid_at) }) : p.due_at ? t('dueOn', { date: day(p.due_at) }) : '';
     return `<li>${e(money(p.amount, p.currency, booking.language))} — ${e(status(p.status))}${when ? `, ${e(when)}` : ''}</li>`;
   });
-  return `<h2>${e(t('payments'))}</h2><p>${e(t('paidSoFar'))} <strong data-paid>${e(money(paid, booking.currency, booking.language))}</strong></p><ul>${rows.join('')}</ul>`;
+  const refunds = booking.refunds.map((r) => `<li>${e(r.status === 'refunded' && r.refunded_at
+    ? t('refundDone', { amount: money(r.amount, r.currency, booking.language), date: day(r.refunded_at) })
+    : t('refundPending', { amount: money(r.amount, r.currency, booking.language) }))}</li>`);
+  const refunded = refunds.length > 0 ? `<h3>${e(t('refunds'))}</h3><ul data-refunds>${refunds.join('')}</ul>` : '';
+  return `<h2>${e(t('payments'))}</h2><p>${e(t('paidSoFar'))} <strong data-paid>${e(money(paid, booking.currency, booking.language))}</strong></p><ul>${rows.join('')}</ul>${refunded}`;
 }
 
 function invoicesSection(booking: GuestBooking, path: string, { t, status }: Words): string {

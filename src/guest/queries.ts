@@ -22,6 +22,8 @@ export interface GuestBooking {
   line_items: { name: MultiLanguage; quantity: number; amount: number; fee_type: string; item_type: string }[];
   payments: { amount: number; currency: string; status: string; due_at: string | null; paid_at: string | null }[];
   invoices: { id: string; number: string; status: string; total: number; currency: string; issued_at: string | null }[];
+  /** Refunds of the booking's payments (a cancellation's, or written by the organization), failed ones left out. */
+  refunds: { amount: number; currency: string; status: 'pending' | 'refunded'; refunded_at: string | null }[];
   cancellation_requested: boolean;
 }
 
@@ -52,6 +54,10 @@ export async function findGuestBooking(db: Queryable, secret: string): Promise<G
                                                         'currency', i.currency, 'issued_at', i.issued_at) ORDER BY i.created_at)
                       FROM api.invoices AS i WHERE i.booking_id = b.id AND i.organization_id = b.organization_id
                         AND i.status <> 'draft'), '[]') AS invoices,
+            coalesce((SELECT json_agg(json_build_object('amount', r.amount, 'currency', pm.currency, 'status', r.status,
+                                                        'refunded_at', r.refunded_at) ORDER BY r.created_at)
+                      FROM api.refunds AS r JOIN api.payments AS pm ON pm.id = r.payment_id AND pm.organization_id = r.organization_id
+                      WHERE pm.booking_id = b.id AND pm.organization_id = b.organization_id AND r.status <> 'failed'), '[]') AS refunds,
             EXISTS (SELECT 1 FROM staykit_internal.cancellation_requests AS r
                     WHERE r.booking_id = b.id AND r.organization_id = b.organization_id) AS cancellation_requested
      FROM api.bookings AS b

@@ -117,14 +117,17 @@ export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps)
   });
 };
 
+/** Answers after which refunds may wait to be sent to Stripe: a refund written, a cancellation settled (migration 0216). */
+const REFUNDING_ROUTES: readonly [string, number][] = [['/v1/refunds', 201], ['/v1/booking-cancel', 200]];
+
 /**
- * A refund written through the API (`POST /v1/refunds`, any route of `scope`) is executed at Stripe right after its
- * response; what is left (Stripe unreachable) is retried by the next refund of the organization.
+ * A refund written through the API (`POST /v1/refunds`, or by a cancellation's settlement) is executed at Stripe
+ * right after its response; what is left (Stripe unreachable) is retried by the background worker.
  */
 export function executeRefundsAfterResponse(scope: FastifyInstance, deps: PaymentLinkDeps): void {
   scope.addHook('onResponse', async (request, reply) => {
     const principal = request.principal;
-    if (!principal || request.method !== 'POST' || reply.statusCode !== 201 || !request.url.startsWith('/v1/refunds')) return;
+    if (!principal || request.method !== 'POST' || !REFUNDING_ROUTES.some(([url, status]) => request.url.startsWith(url) && reply.statusCode === status)) return;
     await executeStripeRefunds(deps.db, deps.stripe, deps.serverSecret, principal.organizationId)
       .catch((error: unknown) => request.log.warn({ err: error }, 'stripe refunds'));
   });

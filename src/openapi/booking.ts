@@ -440,10 +440,17 @@ export const bookingPaths: Record<string, JsonSchema> = {
   '/booking-cancel': {
     post: {
       tags, operationId: 'booking_cancel', summary: 'Cancel a booking, saying why',
-      description: 'Moves the booking\'s calendar events to CANCELLED; the database records who cancelled and why, releases the coupon uses and cancels the payments still to pay (docs/booking.md#cancelling). A cancelled booking is answered as it is. Scope `bookings:write`.',
+      description: 'Moves the booking\'s calendar events to CANCELLED; the database records who cancelled and why, releases the coupon uses, cancels the payments still to pay and settles what was paid: refunds by the unit\'s cancellation policy (or `refund`), and a credit invoice for an issued invoice (docs/booking.md#cancelling, docs/payments.md#cancellations). A cancelled booking is answered as it is. Scope `bookings:write`; `settlement` is shown with `payments:read`.',
       requestBody: {
         required: true,
-        content: json({ type: 'object', properties: { booking_id: uuid, reason: { type: 'string', maxLength: 2000 } }, required: ['booking_id'], additionalProperties: false }),
+        content: json({
+          type: 'object',
+          properties: {
+            booking_id: uuid, reason: { type: 'string', maxLength: 2000 },
+            refund: { type: 'string', enum: ['policy', 'full', 'none'], default: 'policy', description: 'What of what was paid is refunded: as the unit\'s cancellation_policy says, all of it, or nothing.' },
+          },
+          required: ['booking_id'], additionalProperties: false,
+        }),
       },
       responses: {
         200: {
@@ -454,6 +461,14 @@ export const bookingPaths: Record<string, JsonSchema> = {
               booking_id: uuid, reference: { type: 'string' }, cancelled_at: { type: 'string', format: 'date-time' },
               cancelled_by: { type: 'string', examples: ['api_key:4k2m9x7q1b3c'] }, cancellation_reason: { type: ['string', 'null'] },
               released_coupon_uses: { type: 'integer' },
+              settlement: {
+                type: 'object', description: 'How this cancellation settled what was paid (with payments:read).',
+                properties: {
+                  refund_percentage: { type: 'integer' }, days_before_arrival: { type: 'integer' }, paid: { type: 'integer' },
+                  fee: { type: 'integer', description: 'Kept of what was paid.' }, refund: { type: 'integer' },
+                  credit_invoice_id: { type: ['string', 'null'], format: 'uuid' },
+                },
+              },
             },
             required: ['booking_id', 'reference', 'cancelled_at', 'cancelled_by', 'cancellation_reason', 'released_coupon_uses'],
           }),

@@ -63,7 +63,7 @@ const CASES: Case[] = [
     bad: [
       { approximate_coordinates: q('{"lat": 91, "lng": 0}') }, { confirmation_message: q('{"en": "hi"}') },
       { cooldown_time: '-1' }, { cta: q('[]') }, { currency: q('EURO') }, { description: q('"text"') },
-      { exact_coordinates: q('{"lat": 52}') }, { ical_export_secret: q('short') },
+      { exact_coordinates: q('{"lat": 52}') }, { ical_export_secret: q('short') }, { cancellation_policy: q('[{"refund_percentage": 101, "days_before_arrival": 1}]') },
       { ical_export_secret_no_details: q('short') }, { images: q('{}') }, { interaction: q('instant') },
       { name: q('{"default": 1}') }, { price_breakdown_specificity: q('itemized') }, { rent_period: q('weekly') },
       { rent_pricing_definition: q('manual') }, { request_status: q('PENDING') }, { timezone: q('Nowhere/Town') },

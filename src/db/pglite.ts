@@ -1,5 +1,6 @@
 import { PGliteConnection } from './pglite-connection.js';
 import { prepareDataDir } from './pglite-data-dir.js';
+import { lockDataDir } from './pglite-lock.js';
 import { runTransaction } from './pglite-transaction.js';
 import type { Database, QueryResult, Row } from './types.js';
 import { chooseEmbeddedCompiler, type EmbeddedCompiler } from './wasm-compiler.js';
@@ -15,12 +16,17 @@ export interface PGliteOptions {
  * Embedded Postgres (PGlite, WASM) in a worker thread of its own, so a long statement does not stop the HTTP
  * server, and a statement that runs past the statement timeout is cancelled (src/db/pglite-thread.ts).
  * `dataDir` undefined keeps everything in memory (tests); a data folder is kept owner-only
- * (src/db/pglite-data-dir.ts). One connection: statements and transactions take turns on it.
+ * (src/db/pglite-data-dir.ts) and held by this process alone (src/db/pglite-lock.ts). One connection: statements
+ * and transactions take turns on it.
  */
 export async function openPGlite(dataDir: string | undefined, options: PGliteOptions = {}): Promise<Database> {
   chooseEmbeddedCompiler(options.compiler ?? 'optimizing');
   if (dataDir !== undefined) await prepareDataDir(dataDir);
-  const connection = await PGliteConnection.open({ dataDir, image: options.image });
+  const unlock = dataDir === undefined ? undefined : await lockDataDir(dataDir);
+  const connection = await PGliteConnection.open({ dataDir, image: options.image }).catch(async (error: unknown) => {
+    await unlock?.();
+    throw error;
+  });
   const notify = (text: string) => db.onStatement?.(text);
   const db: Database = {
     backend: 'pglite',
@@ -34,7 +40,10 @@ export async function openPGlite(dataDir: string | undefined, options: PGliteOpt
       await connection.exclusive((thread) => thread.run({ op: 'run', statements: [{ sql }] }));
     },
     transaction: (fn) => runTransaction(connection, notify, fn),
-    close: () => connection.close(),
+    close: async () => {
+      await connection.close();
+      await unlock?.();
+    },
   };
   return db;
 }

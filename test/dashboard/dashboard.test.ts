@@ -211,9 +211,25 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await page.getByRole('table', { name: 'Price lines' }).getByText(/€/).first().waitFor();
   });
 
-  it('bookings list: search by guest and reference, filter by status, page with a count', { skip }, async () => {
+  it('bookings list: current and upcoming stays first with their totals and payment, search by guest and reference, filter by status, page with a count', { skip }, async () => {
     await page.getByRole('link', { name: 'Bookings', exact: true }).click();
     await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    // It opens on the stays that have not ended, the nearest arrival first.
+    const { rows: upcoming } = await ctx.db.query<{ reference: string; n: number }>(
+      `SELECT b.reference, count(*) OVER ()::int AS n FROM api.calendar_events AS e JOIN api.bookings AS b ON b.id = e.booking_id
+       JOIN api.organizations AS o ON o.id = e.organization_id
+       WHERE e.organization_id = $1 AND e.type = 'booking' AND e.end_date >= (now() AT TIME ZONE o.timezone)::date
+       ORDER BY e.start_date, e.id LIMIT 1`, [organizationId]);
+    await page.getByText(`${upcoming[0]!.n} booking${upcoming[0]!.n === 1 ? '' : 's'}`, { exact: true }).waitFor();
+    assert.equal(await page.locator('tbody tr[data-booking-id]').first().locator('a').textContent(), upcoming[0]!.reference);
+    const firstRow = page.locator('tbody tr[data-booking-id]').first();
+    assert.match(await firstRow.textContent() ?? '', /€[\d.,]+|—/, 'the total (— without price lines)');
+    assert.match(await firstRow.textContent() ?? '', /Paid|Partly paid|Unpaid|Nothing to pay/, 'the payment state');
+    await page.screenshot({ path: join(tmpdir(), `staykit-bookings-list-${ctx.backend}.png`), fullPage: true });
+    if (updateScreenshots) await page.screenshot({ path: join(SCREENSHOTS, 'bookings.png'), fullPage: true });
+
+    await page.getByRole('combobox', { name: 'Order' }).click();
+    await page.getByRole('option', { name: 'All, latest arrival first' }).click();
     const { total } = (await ctx.db.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM api.calendar_events WHERE organization_id = $1 AND type = 'booking'`, [organizationId])).rows[0]!;
     await page.getByText(`${total} bookings`).waitFor();

@@ -1,6 +1,6 @@
 /** Bookings: search by guest or reference, filter by status, unit and dates, a page at a time. */
 import { useState } from 'react';
-import { Anchor, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { database, rowsOf } from '../api/database';
@@ -10,13 +10,26 @@ import { Link } from '../common/router';
 import { StatusBadge } from '../common/StatusBadge';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { listBookings, PAGE_SIZE, type BookingFilters, type Status } from './queries';
+import { bookingTotal, listBookings, PAGE_SIZE, paymentState, type BookingFilters, type BookingOrder, type Status } from './queries';
+
+const ORDERS: { value: BookingOrder; label: string }[] = [
+  { value: 'upcoming', label: 'Current and upcoming stays' },
+  { value: 'latest', label: 'All, latest arrival first' },
+  { value: 'booked', label: 'All, newest booking first' },
+];
+
+const PAYMENT_COLORS: Record<string, string> = { paid: 'green', 'partly paid': 'yellow', unpaid: 'red', 'nothing to pay': 'gray' };
 
 const STATUSES = [
   { value: 'CONFIRMED', label: 'Confirmed' },
   { value: 'TENTATIVE', label: 'Tentative' },
   { value: 'CANCELLED', label: 'Cancelled' },
 ];
+
+function PaymentBadge({ state }: { state: ReturnType<typeof paymentState> }) {
+  if (!state) return null;
+  return <Badge variant="light" color={PAYMENT_COLORS[state]}>{state.charAt(0).toUpperCase() + state.slice(1)}</Badge>;
+}
 
 export function BookingsList() {
   const { can, format, locale } = useWorkspace();
@@ -28,9 +41,10 @@ export function BookingsList() {
   const [guest] = useDebouncedValue(guestInput, 300);
   const [reference] = useDebouncedValue(referenceInput, 300);
   const [page, setPage] = useState(1);
-  const filters: BookingFilters = { status, unit, from: range[0], to: range[1], guest, reference };
+  const [order, setOrder] = useState<BookingOrder>('upcoming');
+  const filters: BookingFilters = { status, unit, from: range[0], to: range[1], guest, reference, order, today: format.today() };
   const units = useLoad(async () => rowsOf(await database.from('products').select('id,name').is('deleted_at', null).order('created_at')) as { id: string; name: Record<string, string> }[], []);
-  const list = useLoad(() => listBookings(filters, page - 1, can), [status, unit, range[0], range[1], guest, reference, page, can]);
+  const list = useLoad(() => listBookings(filters, page - 1, can), [status, unit, range[0], range[1], guest, reference, order, page, can]);
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
   const filter = <T,>(set: (value: T) => void) => (value: T) => { set(value); setPage(1); };
 
@@ -45,6 +59,7 @@ export function BookingsList() {
           data={(units.data ?? []).map((row) => ({ value: row.id, label: localized(row.name, locale) }))} />
         <DatePickerInput type="range" label="Stay dates" placeholder="Any" clearable value={range}
           onChange={(value) => filter(setRange)(value as [string | null, string | null])} miw={220} />
+        <Select label="Order" data={ORDERS} value={order} allowDeselect={false} onChange={(value) => filter(setOrder)((value ?? 'upcoming') as BookingOrder)} />
       </Group>
       <ErrorAlert error={list.error} title="The bookings could not be loaded" />
       <Group gap="xs" aria-live="polite">
@@ -62,6 +77,8 @@ export function BookingsList() {
                 <Table.Th>Arrival</Table.Th>
                 <Table.Th>Departure</Table.Th>
                 <Table.Th>Status</Table.Th>
+                {can('line_items') && <Table.Th style={{ textAlign: 'right' }}>Total</Table.Th>}
+                {can('payments') && <Table.Th>Payment</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -75,6 +92,8 @@ export function BookingsList() {
                     <Table.Td>{format.date(row.start_date)}</Table.Td>
                     <Table.Td>{format.date(row.end_date)}</Table.Td>
                     <Table.Td><StatusBadge status={row.status} /></Table.Td>
+                    {can('line_items') && <Table.Td style={{ textAlign: 'right' }}>{bookingTotal(row) === undefined ? '—' : format.money(bookingTotal(row)!, row.bookings.currency)}</Table.Td>}
+                    {can('payments') && <Table.Td><PaymentBadge state={paymentState(row)} /></Table.Td>}
                   </Table.Tr>
                 );
               })}

@@ -28,7 +28,32 @@ export interface BookingRow {
   status: Status;
   title: string;
   products: { name: Record<string, string> } | null;
-  bookings: { id: string; reference: string; created_at: string; contact_bookings?: { contacts: Contact | null }[] };
+  bookings: {
+    id: string; reference: string; created_at: string; currency: string;
+    contact_bookings?: { contacts: Contact | null }[];
+    /** Present when the member may read line items / payments. */
+    line_items?: { amount: number; fee_type: 'fee' | 'deposit' }[];
+    payments?: { amount: number; status: string }[];
+  };
+}
+
+/** What the list shows first: current and upcoming stays, nearest first (the default); or all, by arrival or booking. */
+export type BookingOrder = 'upcoming' | 'latest' | 'booked';
+
+/** The booking's total: its fee lines (deposits are not part of it). */
+export function bookingTotal(row: BookingRow): number | undefined {
+  const fees = row.bookings.line_items?.filter((item) => item.fee_type === 'fee');
+  return fees && fees.length > 0 ? fees.reduce((sum, item) => sum + item.amount, 0) : undefined;
+}
+
+/** Paid in full, in part, nothing yet — or nothing to pay — from the booking's payments, when the member may read them. */
+export function paymentState(row: BookingRow): 'paid' | 'partly paid' | 'unpaid' | 'nothing to pay' | undefined {
+  const payments = row.bookings.payments;
+  if (!payments) return undefined;
+  const live = payments.filter((payment) => payment.status !== 'cancelled');
+  if (live.length === 0) return 'nothing to pay';
+  const paid = live.filter((payment) => payment.status === 'paid').length;
+  return paid === live.length ? 'paid' : paid > 0 ? 'partly paid' : 'unpaid';
 }
 
 export interface BookingFilters {
@@ -39,6 +64,9 @@ export interface BookingFilters {
   to: string | null;
   guest: string;
   reference: string;
+  order: BookingOrder;
+  /** Today in the organization's calendar: "upcoming" means stays that end today or later. */
+  today: string;
 }
 
 export const PAGE_SIZE = 25;
@@ -52,9 +80,10 @@ export async function listBookings(filters: BookingFilters, page: number, can: C
   // Guests hang off bookings through contact_bookings; `!inner` makes the guest filter drop non-matching bookings.
   const inner = guest ? '!inner' : '';
   const contacts = withGuests ? `,contact_bookings${inner}(contacts${inner}(id,first_name,last_name,email))` : '';
+  const money = `${can('line_items') ? ',line_items(amount,fee_type)' : ''}${can('payments') ? ',payments(amount,status)' : ''}`;
   let query = database
     .from('calendar_events')
-    .select(`id,booking_id,product_id,start_date,end_date,status,title,products(name),bookings!inner(id,reference,created_at${contacts})`, { count: 'exact' })
+    .select(`id,booking_id,product_id,start_date,end_date,status,title,products(name),bookings!inner(id,reference,created_at,currency${contacts}${money})`, { count: 'exact' })
     .eq('type', 'booking');
   if (filters.status) query = query.eq('status', filters.status);
   if (filters.unit) query = query.eq('product_id', filters.unit);
@@ -65,7 +94,15 @@ export async function listBookings(filters: BookingFilters, page: number, can: C
     const like = pattern(filters.guest);
     query = query.or(`first_name.ilike.${like},last_name.ilike.${like},email.ilike.${like}`, { referencedTable: 'bookings.contact_bookings.contacts' });
   }
-  const result = await query.order('start_date', { ascending: false }).order('id').range(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE - 1);
+  // Current and upcoming stays, nearest first — unless the member searches for a guest, a reference or dates, which
+  // may lie in the past.
+  if (filters.order === 'upcoming' && !filters.from && !filters.to && !guest && !filters.reference.trim()) {
+    query = query.gte('end_date', filters.today);
+  }
+  const ordered = filters.order === 'booked'
+    ? query.order('created_at', { ascending: false })
+    : query.order('start_date', { ascending: filters.order === 'upcoming' });
+  const result = await ordered.order('id').range(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE - 1);
   return { rows: rowsOf(result) as unknown as BookingRow[], total: result.count ?? 0 };
 }
 

@@ -37,7 +37,7 @@ COMMENT ON COLUMN api.products.cancellation_policy IS
   'Refund of what was paid by how many days before arrival a booking is cancelled: [{days_before_arrival, refund_percentage}]; '
   'empty: everything paid is refunded (docs/payments.md#cancellations).';
 -- products' SELECT is granted per column (0205): the new column is granted on its own, never through grant_api_access.
-GRANT SELECT (cancellation_policy), INSERT (cancellation_policy), UPDATE (cancellation_policy) ON api.products TO staykit_api;
+GRANT SELECT (cancellation_policy), UPDATE (cancellation_policy) ON api.products TO staykit_api; -- products are created by create_product, never inserted by the API role
 
 -- The percentage of what was paid a cancellation `days` before arrival refunds under `policy`.
 CREATE FUNCTION staykit_internal.policy_refund_percentage(policy jsonb, days integer) RETURNS integer

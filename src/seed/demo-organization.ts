@@ -45,6 +45,25 @@ const GUESTS = [
   ['Lucas', 'Meijer'], ['Julia', 'Mulder'], ['Daan', 'de Boer'], ['Anna', 'Dekker'], ['Finn', 'Bos'],
 ] as const;
 
+/** Free cancellation up to 30 days before arrival, half back up to 14 days, nothing later (docs/payments.md#cancellations). */
+const DEMO_CANCELLATION_POLICY = [{ days_before_arrival: 30, refund_percentage: 100 }, { days_before_arrival: 14, refund_percentage: 50 }];
+const DEMO_CLEANING_FEE = 6500;
+
+/** What a real business's settings would hold: who invoices, how to pay. */
+const DEMO_SETTINGS = {
+  invoices: {
+    payment_terms_days: 14,
+    seller: {
+      legal_name: 'Seaside Stays B.V.', vat_id: 'NL859123456B01', registration_number: 'KvK 81234567', email: 'hello@seaside-stays.example',
+      address: { street: 'Boulevard Paulus Loot 12', postal_code: '2042 AD', city: 'Zandvoort', country: 'NL' },
+    },
+    payment_instructions: {
+      default: 'Bank transfer to IBAN NL91 ABNA 0417 1643 00 (Seaside Stays B.V.), or pay online with the link in your e-mail.',
+      'nl-NL': 'Overmaken naar IBAN NL91 ABNA 0417 1643 00 t.n.v. Seaside Stays B.V., of online betalen via de link in je e-mail.',
+    },
+  },
+};
+
 /**
  * docs/getting-started.md books the Beach House from 2027-02-03 to 2027-02-06 on the demo data: no demo booking or
  * block may take a night of that stay (its cooldown included), or the guide's first booking would answer 409.
@@ -97,6 +116,7 @@ async function seedCatalogue(tx: Transaction, random: () => number, year: number
     approximate_address: 'Zandvoort, Netherlands',
     exact_address: `Boulevard ${1 + Math.floor(random() * 90)}, Zandvoort`,
     latest_arrival_time: '22:00',
+    cancellation_policy: DEMO_CANCELLATION_POLICY,
   })));
   const everyDay = [true, true, true, true, true, true, true];
   const saturdays = [false, false, false, false, false, true, false];
@@ -124,6 +144,13 @@ async function seedCatalogue(tx: Transaction, random: () => number, year: number
     { product_id: product.id, capacity_group_id: groups.pets, min: 0, max: product.name === 'Harbour Apartment' ? 0 : 2 },
     { product_id: product.id, capacity_group_id: groups.guests, min: 1, max: 6 },
   ]));
+  // The cleaning crew and the tasks every stay sets off: cleaning after departure (assigned), the welcome check.
+  const cleaner = randomUUID();
+  await insertRows(tx, 'members', [{ id: cleaner, name: 'Sanne de Wit', email: 'sanne@seaside-stays.example', role: 'cleaner' }]);
+  await insertRows(tx, 'product_tasks', products.flatMap((product) => [
+    { product_id: product.id, label: 'Cleaning after departure', schedule: 'departure', offset_minutes: 60, assignee_id: cleaner },
+    { product_id: product.id, label: 'Welcome check (keys, heating, welcome pack)', schedule: 'arrival', offset_minutes: -240 },
+  ]));
   await insertRows(tx, 'coupons', [
     { code: 'WELCOME10', description: '10% off your first stay', scope: 'global', stackable: false, definition: { type: 'percentage', value: 10 } },
     { code: 'LONGSTAY', description: '€50 off the rent of stays of a week or more', scope: 'rent', stackable: true, quota: 100, definition: { type: 'fixed', value: 5000, min_duration: 7 } },
@@ -131,16 +158,43 @@ async function seedCatalogue(tx: Transaction, random: () => number, year: number
   return { products, groups };
 }
 
+/**
+ * A booking's price lines and payments as the booking flow would have left them: the rent (the week rate from seven
+ * nights) and the cleaning fee; a 30 % deposit paid at booking and the rest due 14 days before arrival — paid once
+ * that day has passed —, everything paid for a stay that is over, nothing for a cancelled one.
+ */
+function moneyOf(
+  product: { nightly: number; week: number }, bookingId: string, status: string, start: number, nights: number, random: () => number,
+) {
+  const rent = nights * (nights >= 7 ? product.week : product.nightly);
+  const total = rent + DEMO_CLEANING_FEE;
+  const lines = [
+    { booking_id: bookingId, item_type: 'rent', fee_type: 'fee', name: { default: 'Rent', 'nl-NL': 'Huur' }, quantity: nights, amount: rent },
+    { booking_id: bookingId, item_type: 'service', fee_type: 'fee', name: { default: 'Final cleaning', 'nl-NL': 'Eindschoonmaak' }, quantity: 1, amount: DEMO_CLEANING_FEE },
+  ];
+  if (status === 'CANCELLED') return { lines, payments: [] };
+  const deposit = Math.round(total * 0.3);
+  const restDue = start - 14 * DAY;
+  const method = random() < 0.5 ? 'card' : 'bank_transfer';
+  const payments = [
+    { booking_id: bookingId, amount: deposit, currency: 'EUR', method, status: status === 'TENTATIVE' ? 'pending' : 'paid', due_at: new Date(start - 60 * DAY).toISOString() },
+    { booking_id: bookingId, amount: total - deposit, currency: 'EUR', method: 'bank_transfer', status: restDue < today() && status === 'CONFIRMED' ? 'paid' : 'pending', due_at: new Date(restDue).toISOString() },
+  ];
+  return { lines, payments };
+}
+
 async function seedBookings(
   tx: Transaction,
   random: () => number,
-  products: { id: string; name: string; interaction: string; cooldown: number }[],
+  products: { id: string; name: string; interaction: string; cooldown: number; nightly: number; week: number }[],
   groups: { adults: string; children: string },
 ): Promise<number> {
   const bookings: Record<string, unknown>[] = [];
   const events: Record<string, unknown>[] = [];
   const contacts: Record<string, unknown>[] = [];
   const links: Record<string, unknown>[] = [];
+  const lines: Record<string, unknown>[] = [];
+  const payments: Record<string, unknown>[] = [];
   for (const product of products) {
     let start = today() - 90 * DAY + Math.floor(random() * 5) * DAY;
     while (start < today() + 270 * DAY) {
@@ -165,6 +219,9 @@ async function seedBookings(
         booking_id: bookingId, product_id: product.id, type: 'booking', status, start_date: isoDate(start), end_date: isoDate(end),
         padding: product.cooldown, title: `${first} ${last}`, generated_title: `${product.name} – ${first} ${last}`, origin: 'demo',
       });
+      const money = moneyOf(product, bookingId, status, start, nights, random);
+      lines.push(...money.lines);
+      payments.push(...money.payments);
       start = end + (product.cooldown + Math.floor(random() * 9)) * DAY;
     }
     const maintenance = today() + (takesGuideStay(product, today() + 300 * DAY, today() + 304 * DAY) ? 310 : 300) * DAY;
@@ -177,14 +234,16 @@ async function seedBookings(
   await insertRows(tx, 'contacts', contacts);
   await insertRows(tx, 'contact_bookings', links);
   await insertRows(tx, 'calendar_events', events);
+  await insertRows(tx, 'line_items', lines);
+  await insertRows(tx, 'payments', payments);
   return bookings.length;
 }
 
 /** The organization, its catalogue, its key and the demo login: everything but the bookings. */
 async function seedOrganization(tx: Transaction, name: string, random: () => number) {
   const { rows } = await tx.query<{ id: string }>(
-    `INSERT INTO api.organizations (name, currency, timezone) VALUES ($1, 'EUR', 'Europe/Amsterdam') RETURNING id`,
-    [name],
+    `INSERT INTO api.organizations (name, currency, timezone, settings) VALUES ($1, 'EUR', 'Europe/Amsterdam', $2) RETURNING id`,
+    [name, JSON.stringify(DEMO_SETTINGS)],
   );
   const organizationId = rows[0]!.id;
   await actAs(tx, organizationId);

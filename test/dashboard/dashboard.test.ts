@@ -199,15 +199,19 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const event = (await bookingEventsThisMonth()).find((candidate) => candidate.start_date > new Date().toISOString().slice(0, 10))
       ?? (await bookingEventsThisMonth()).at(-1)!;
     await page.goto(`${base}/admin/bookings/${event.booking_id}`);
-    await page.getByRole('region', { name: 'Price' }).getByText('None.').waitFor();
+    // The demo booking's price lines as it was sold: rent and cleaning.
+    await page.getByRole('table', { name: 'Price lines' }).getByText('Final cleaning').waitFor();
+    const total = async () => (await ctx.db.query<{ total: number }>(
+      `SELECT coalesce(sum(amount), 0)::int AS total FROM api.line_items WHERE booking_id = $1 AND fee_type = 'fee'`, [event.booking_id])).rows[0]!.total;
+    const before = await total();
     await page.getByRole('button', { name: 'Change stay' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Check price' }).click();
     await page.getByRole('dialog').getByText(/^Difference: /).waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Apply change' }).click();
-    await page.getByRole('table', { name: 'Price lines' }).waitFor();
-    const { rows: lines } = await ctx.db.query<{ total: number }>(
-      `SELECT coalesce(sum(amount), 0)::int AS total FROM api.line_items WHERE booking_id = $1 AND fee_type = 'fee'`, [event.booking_id]);
-    assert.ok(lines[0]!.total > 0, 'the booking now has its price lines');
+    // Re-priced as a quote prices it: the demo's hand-written cleaning line gives way to the unit's own lines.
+    await page.getByRole('table', { name: 'Price lines' }).getByText('Final cleaning').waitFor({ state: 'detached' });
+    const after = await total();
+    assert.ok(after > 0 && after !== before, `the booking has its new price lines (${before} → ${after})`);
     await page.getByRole('table', { name: 'Price lines' }).getByText(/€/).first().waitFor();
   });
 
@@ -224,7 +228,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     assert.equal(await page.locator('tbody tr[data-booking-id]').first().locator('a').textContent(), upcoming[0]!.reference);
     const firstRow = page.locator('tbody tr[data-booking-id]').first();
     assert.match(await firstRow.textContent() ?? '', /€[\d.,]+|—/, 'the total (— without price lines)');
-    assert.match(await firstRow.textContent() ?? '', /Paid|Partly paid|Unpaid|Nothing to pay/, 'the payment state');
+    assert.match(await firstRow.locator('[data-payment]').getAttribute('data-payment') ?? '', /^(paid|partly paid|unpaid|nothing to pay)$/, 'the payment state');
     await page.screenshot({ path: join(tmpdir(), `staykit-bookings-list-${ctx.backend}.png`), fullPage: true });
     if (updateScreenshots) await page.screenshot({ path: join(SCREENSHOTS, 'bookings.png'), fullPage: true });
 

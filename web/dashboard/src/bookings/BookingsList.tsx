@@ -18,7 +18,13 @@ const ORDERS: { value: BookingOrder; label: string }[] = [
   { value: 'booked', label: 'All, newest booking first' },
 ];
 
-const PAYMENT_COLORS: Record<string, string> = { paid: 'green', 'partly paid': 'yellow', unpaid: 'red', 'nothing to pay': 'gray' };
+/** Each with text at WCAG AA contrast on its background. */
+const PAYMENT_COLORS: Record<string, { background: string; text: string }> = {
+  paid: { background: '#d3f9d8', text: '#1b4d2b' },
+  'partly paid': { background: '#fff3bf', text: '#5c4400' },
+  unpaid: { background: '#ffe3e3', text: '#8a1c1c' },
+  'nothing to pay': { background: '#e9ecef', text: '#343a40' },
+};
 
 const STATUSES = [
   { value: 'CONFIRMED', label: 'Confirmed' },
@@ -28,7 +34,8 @@ const STATUSES = [
 
 function PaymentBadge({ state }: { state: ReturnType<typeof paymentState> }) {
   if (!state) return null;
-  return <Badge variant="light" color={PAYMENT_COLORS[state]}>{state.charAt(0).toUpperCase() + state.slice(1)}</Badge>;
+  const { background, text } = PAYMENT_COLORS[state]!;
+  return <Badge variant="filled" color={background} c={text} data-payment={state}>{state}</Badge>;
 }
 
 export function BookingsList() {

@@ -218,4 +218,23 @@ $$;`,
     sql: 'ALTER TABLE api.calendar_events DISABLE TRIGGER booking_payments;',
     tests: ['test/money/schedule-follows-stay.test.ts'],
   },
+  {
+    name: 'ical-secret-readable',
+    change: 'the API role may read products.ical_export_secret (the feed with guest names)',
+    sql: 'GRANT SELECT (ical_export_secret) ON api.products TO staykit_api;',
+    tests: ['test/ical/secret-access.test.ts'],
+  },
+  {
+    name: 'change-feed-row-policies-ignored',
+    change: "the change feed judges no change by its table's row policies",
+    sql: `CREATE OR REPLACE FUNCTION staykit_internal.select_policy_check(target regclass) RETURNS text
+LANGUAGE sql STABLE AS $$ SELECT 'true' $$;`,
+    tests: ['test/changes/row-policies.test.ts'],
+  },
+  {
+    name: 'webhook-event-scopes-ignored',
+    change: "subscribing, repointing and enabling webhooks no longer take their events' read scopes",
+    sql: 'DROP TRIGGER webhooks_within_read_scopes ON api.webhooks;',
+    tests: ['test/webhooks/event-scopes.test.ts'],
+  },
 ];

@@ -1,7 +1,9 @@
 /**
- * Reading the change feed: one page of an organization's changes after a position, limited to the resources the
- * key may read. Runs on the server's connection (the change table is internal), always on the primary: a
- * replica's snapshot horizon is not the primary's.
+ * Reading the change feed: one page of an organization's changes after a position, as the request's principal may
+ * read them. The page is read in the request's tenant transaction (its role and settings), where the database shows
+ * only the changes of resources the principal may read and of rows its tables' policies let it read, with the
+ * columns it may read (migration 0206); always on the primary: a replica's snapshot horizon is not the primary's.
+ * The cursor's expiry is looked up on the server's connection (the horizons are internal).
  */
 import type { Queryable } from '../db/types.js';
 import type { FeedPosition } from './cursor.js';
@@ -34,7 +36,6 @@ interface ChangeRow {
 }
 
 export interface PageRequest {
-  organizationId: string;
   after: FeedPosition;
   resources: readonly string[];
   /** Event types to keep (undefined: all). */
@@ -42,11 +43,12 @@ export interface PageRequest {
   limit: number;
 }
 
-export async function readChanges(db: Queryable, request: PageRequest): Promise<FeedPage> {
-  const { rows } = await db.query<ChangeRow>(
+/** One page; `tx` is the request's tenant transaction (the organization and what it may read are its settings). */
+export async function readChanges(tx: Queryable, request: PageRequest): Promise<FeedPage> {
+  const { rows } = await tx.query<ChangeRow>(
     `SELECT xid::text AS xid, seq::text AS seq, event_id, event_type, resource, resource_id, data, changed_at
-     FROM staykit_internal.change_page($1, $2::xid8, $3::bigint, $4::text[], $5::text[], $6::integer)`,
-    [request.organizationId, request.after.xid, request.after.seq, request.resources, request.types ?? null, request.limit],
+     FROM staykit_internal.readable_change_page($1::xid8, $2::bigint, $3::text[], $4::text[], $5::integer)`,
+    [request.after.xid, request.after.seq, request.resources, request.types ?? null, request.limit],
   );
   const last = rows.at(-1);
   return {

@@ -2,7 +2,8 @@
  * `GET /v1/changes?since=<cursor>&limit=<n>&types=<type,…>` (docs/webhooks.md#change-feed): the organization's
  * changes after the cursor, oldest first, `{"changes": [...], "next": "<cursor>", "has_more": bool}`. Without
  * `since` the feed starts at the oldest change it keeps. A key sees the changes of the resources it may read
- * (`read`, or `<resource>:read`); a key that may read none of them gets the usual 403.
+ * (`read`, or `<resource>:read`), and of those only the rows the tables' own policies let it read (./feed.ts); a key
+ * that may read none of them gets the usual 403.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Authorize } from '../auth/authorize.js';
@@ -15,6 +16,7 @@ import { apiError } from '../errors/registry.js';
 import { EVENT_RESOURCES, EVENT_TYPES } from '../webhooks/events.js';
 import { FEED_START, decodeCursor, encodeCursor, type FeedPosition } from './cursor.js';
 import { cursorExpired, readChanges } from './feed.js';
+import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -92,7 +94,10 @@ export const changeRoutes: FastifyPluginAsync<ChangeRouteDeps> = async (app, { d
     const types = changeTypes(singleQuery(request, 'types'));
     // Without a cursor the feed starts at the oldest change it keeps; with one, deleted changes after it are a 410.
     if (after !== FEED_START && await cursorExpired(db, principal.organizationId, after)) throw apiError('SK741');
-    const page = await readChanges(db, { organizationId: principal.organizationId, after, resources, types, limit });
+    const page = await inTenantTransaction(db, principal, async (tx) => ({
+      result: await readChanges(tx, { after, resources, types, limit }),
+      rollback: false,
+    }));
     return reply.send({ changes: page.changes, next: encodeCursor(page.next), has_more: page.changes.length === limit });
   });
 };

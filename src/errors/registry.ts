@@ -229,6 +229,12 @@ const definitions = {
     meaning: 'GET /v1/changes was given a cursor from before the retention period (STAYKIT_CHANGE_RETENTION)',
     hint: 'Resynchronize: read the resources you follow in full, then page GET /v1/changes from a cursor taken before that read',
   },
+  SK742: {
+    status: 403,
+    message: 'The webhook event "{event}" needs the read scope "{scope}"',
+    meaning: 'A webhook was subscribed to, repointed or enabled for an event, or its notifications redelivered, by a key or member lacking a read scope its payload needs',
+    hint: 'Subscribing to an event, repointing or enabling a webhook that has it, and redelivering its notifications take the read scope of every resource its payload carries (docs/webhooks.md#event-scopes)',
+  },
   SK680: {
     status: 400,
     message: '{field} does not render: {message}',

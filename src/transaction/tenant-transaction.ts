@@ -1,5 +1,6 @@
 /**
- * Every API request runs in one transaction as the non-owner role `staykit_api`, with the organization of its
+ * Every API request runs in one transaction as the non-owner role `staykit_api` (or a role that inherits it and may
+ * also read the iCal export secrets its principal may read: ./api-role.ts), with the organization of its
  * key in `staykit.organization_id` — the setting the row-level-security policies compare against — and the tables
  * it may read in `staykit.readable_tables` (`*` for all, else an array literal of table names), which the policies
  * of migration 0090 check, so a key's scopes hold in the database whatever the statement. All are
@@ -13,8 +14,9 @@ import type { SchemaCacheOptions } from '../schema/index.js';
 import { readableTables, writableTables, type ReadableTables } from '../auth/scopes.js';
 import { inRequestTransaction } from './request-transaction.js';
 import { inTenantSlot, trafficOf } from '../limits/tenant-concurrency.js';
+import { API_ROLE, apiRoleFor } from './api-role.js';
 
-export const API_ROLE = 'staykit_api';
+export { API_ROLE };
 /** The schema the API serves, with the privileges of the role its requests run as. */
 export const API_SCHEMA: SchemaCacheOptions = { schema: 'api', role: API_ROLE };
 
@@ -54,7 +56,9 @@ export function inTenantTransaction<T>(
               set_config('jit', 'off', true), set_config('staykit.readable_tables', $5, true),
               set_config('staykit.user_id', $6, true), set_config('staykit.writable_tables', $7, true),
               set_config('staykit.write_grants', $8, true)`,
-      [API_ROLE, principal.organizationId, principal.keyId, String(statementTimeoutMs), readableSetting(readable),
+      // The role by the principal's own scopes, not by `readable`: a transaction that may read more tables on the
+      // principal's behalf (the booking flow's inputs) reads its rows, never more columns.
+      [apiRoleFor(principal.scopes), principal.organizationId, principal.keyId, String(statementTimeoutMs), readableSetting(readable),
         principal.userId ?? '', writable, writeGrants],
     );
   };

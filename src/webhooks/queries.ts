@@ -244,6 +244,15 @@ export function requeue(organizationId: string, notificationIds: readonly string
   };
 }
 
+/** The event types of some notifications of one organization (POST /v1/webhook-redeliver checks their scopes). */
+export function notificationEventTypes(organizationId: string, notificationIds: readonly string[]): SqlQuery {
+  return {
+    text: `SELECT DISTINCT n.event_type FROM api.webhook_notifications AS n
+           WHERE n.organization_id = $1 AND n.id = ANY($2::uuid[]) ORDER BY n.event_type`,
+    values: [organizationId, notificationIds],
+  };
+}
+
 /** One webhook of one organization, for the test send. */
 export function findWebhook(organizationId: string, webhookId: string): SqlQuery {
   return {

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/types.js';
 import { attempt, type AttemptResult } from './deliver.js';
-import { findWebhook, requeue } from './queries.js';
+import { findWebhook, notificationEventTypes, requeue } from './queries.js';
+import { eventReadScopes, type EventReadScopes } from './event-scopes.js';
 import type { WorkerConfig } from './worker.js';
 
 /**
@@ -17,6 +18,13 @@ export async function requeueNotifications(db: Queryable, organizationId: string
   const query = requeue(organizationId, notificationIds);
   const { rows } = await db.query<{ id: string }>(query.text, query.values);
   return rows.map((row) => row.id);
+}
+
+/** The read scopes the payloads of these notifications of the organization need (unknown ids need none). */
+export async function notificationReadScopes(db: Queryable, organizationId: string, notificationIds: readonly string[]): Promise<EventReadScopes> {
+  const query = notificationEventTypes(organizationId, notificationIds);
+  const { rows } = await db.query<{ event_type: string }>(query.text, query.values);
+  return eventReadScopes(db, rows.map((row) => row.event_type));
 }
 
 export const TEST_EVENT_TYPE = 'webhook.test';

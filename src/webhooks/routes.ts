@@ -3,10 +3,13 @@
  * - `POST /v1/webhook-test` `{"webhook_id"}` → 200 `{id, ok, status, response}`: one signed `webhook.test` message
  *   sent now, nothing stored (scope `webhooks:write`);
  * - `POST /v1/webhook-redeliver` `{"ids": [notification ids]}` → 200 `{"requeued": [ids]}`: those notifications
- *   pending again, due now (scope `webhooks:write`; ids of other organizations are ignored);
+ *   pending again, due now (scope `webhooks:write`, and the read scopes of their events' payloads: 403 SK742
+ *   otherwise, ./event-scopes.ts; ids of other organizations are ignored). The test message carries no data, so
+ *   `webhook-test` needs `webhooks:write` alone;
  * - the resource API's write hook for `webhooks` (POST/PATCH): 400 when an `endpoint` can never be delivered to
  *   under the outbound rules (http, private or metadata addresses), instead of letting every delivery fail; and the
- *   signing secrets, issued by the server and shown once.
+ *   signing secrets, issued by the server and shown once. Whether the key may subscribe to, repoint or enable the
+ *   webhook's events (their read scopes) is the database's to say, whatever the route (migration 0207).
  * Both operations run on the server's connection (the queue is internal), scoped by the key's organization.
  */
 import { setTimeout as delay } from 'node:timers/promises';
@@ -18,7 +21,8 @@ import { apiError } from '../errors/registry.js';
 import type { Authorize } from '../auth/authorize.js';
 import type { JsonRow, WriteHook } from '../query/index.js';
 import { checkWebhookEndpoint } from './endpoint.js';
-import { requeueNotifications, sendTestEvent } from './redeliver.js';
+import { notificationReadScopes, requeueNotifications, sendTestEvent } from './redeliver.js';
+import { missingEventScope } from './event-scopes.js';
 import { generateSigningSecret } from './signature.js';
 import type { WebhookWorker, WorkerConfig } from './worker.js';
 
@@ -119,7 +123,10 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, d
     const ids = objectBody(request).ids;
     if (!Array.isArray(ids) || ids.length === 0) throw invalidBody('"ids" must be a non-empty array of notification ids');
     if (ids.length > MAX_REDELIVER_IDS) throw invalidBody(`"ids" takes at most ${MAX_REDELIVER_IDS} notification ids`);
-    const requeued = await requeueNotifications(db, principal.organizationId, ids.map((id, i) => uuidField(id, `ids[${i}]`)));
+    const notificationIds = ids.map((id, i) => uuidField(id, `ids[${i}]`));
+    const refusal = missingEventScope(principal.scopes, await notificationReadScopes(db, principal.organizationId, notificationIds));
+    if (refusal) throw refusal;
+    const requeued = await requeueNotifications(db, principal.organizationId, notificationIds);
     if (requeued.length > 0) deps.worker?.()?.wake();
     return reply.send({ requeued });
   });

@@ -21,7 +21,10 @@ WITH listed AS (
   UNION ALL
   SELECT l.product_id, l."order" FROM api.site_listings AS l WHERE l.site_id = $2
 ), listed_products AS (
-  SELECT p.*, listed."order" AS listing_order
+  -- The columns the catalogue shows, by name: the API role may not read every column of products (migration 0205).
+  SELECT p.id, p.name, p.description, p.images, p.currency, p.rent_period, p.timezone, p.interaction,
+         p.approximate_address, p.approximate_coordinates, p.confirmation_message, p.cta, p.latest_arrival_time,
+         listed."order" AS listing_order
   FROM api.products AS p JOIN listed ON listed.product_id = p.id
   WHERE p.deleted_at IS NULL
 )

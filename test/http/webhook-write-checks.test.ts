@@ -78,7 +78,8 @@ forEachBackend('webhook writes: authorization before the endpoint check', (ctx) 
   });
 
   it('still refuses an undeliverable endpoint from an authorized key, on POST and PATCH', async () => {
-    const key = await createKey(ctx.db, org.id, ['webhooks:write']);
+    // `read` too: subscribing to every event takes the read scope of every payload (docs/webhooks.md#event-scopes).
+    const key = await createKey(ctx.db, org.id, ['webhooks:write', 'read']);
     const headers = { ...JSON_HEADERS, ...bearer(key) };
     for (const payload of [HTTP_ENDPOINT, RESOLVED_ENDPOINT]) {
       const post = await app.inject({ method: 'POST', url: '/v1/webhooks', headers, payload });

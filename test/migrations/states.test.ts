@@ -131,9 +131,12 @@ forEachBackend('schema: soft deletes, logs and generated values', (ctx) => {
         await tx.query('SET LOCAL ROLE staykit_api');
         return rows[0]!.s;
       };
+      // The iCal secrets are read and rotated by the role of principals allowed to (migration 0205).
+      await tx.query('SET LOCAL ROLE staykit_api_ical_details');
       const p = await tx.query<{ s1: string; s2: string }>(
         `UPDATE api.products SET ical_export_secret = NULL WHERE id = $1
          RETURNING ical_export_secret AS s1, ical_export_secret_no_details AS s2`, [o.productId]);
+      await tx.query('SET LOCAL ROLE staykit_api');
       await tx.query(`INSERT INTO api.webhooks (endpoint, events) VALUES ('https://hooks.example.com/y', '{bookings.created}')`);
       const w = await webhookSecret('https://hooks.example.com/y');
       await tx.query(`UPDATE api.webhooks SET signing_secret = NULL WHERE endpoint = 'https://hooks.example.com/y'`);
@@ -145,6 +148,8 @@ forEachBackend('schema: soft deletes, logs and generated values', (ctx) => {
       return { p: p.rows[0]!, w, w2, own, b: b.rows[0]!.s };
     });
     await rejectsWith(asApi(ctx.db, o.id, (tx) => tx.query('SELECT signing_secret FROM api.webhooks')), '42501', /permission denied/);
+    await rejectsWith(asApi(ctx.db, o.id, (tx) => tx.query('UPDATE api.products SET ical_export_secret = NULL WHERE id = $1', [o.productId])),
+      '42501', /products\.ical_export_secret/);
     assert.match(rotated.p.s1, /^[A-Za-z0-9]{32}$/);
     assert.notEqual(rotated.p.s1, before.rows[0]!.s1);
     assert.equal(rotated.p.s2, before.rows[0]!.s2, 'the other secret is untouched');

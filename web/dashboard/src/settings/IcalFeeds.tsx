@@ -1,6 +1,8 @@
 /**
  * iCal: each unit's export links (with and without guest details) to paste into other calendars, and the imported
  * feeds with their last sync and any problem (an unreadable feed, or an event that overlaps a booking: a conflict).
+ * A link's secret is shown only to members the server lets read it (docs/ical.md#who-may-read-the-secrets): each is
+ * asked for on its own, and a 403 means "not yours to see"; *New links* rotates the secrets the member may read.
  */
 import { useState, type FormEvent } from 'react';
 import { Button, Code, CopyButton, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
@@ -13,8 +15,21 @@ import { useWorkspace } from '../shell/context';
 interface Unit {
   id: string;
   name: Record<string, string>;
-  ical_export_secret: string;
-  ical_export_secret_no_details: string;
+}
+
+const LINKS = [
+  { column: 'ical_export_secret', label: 'With details' },
+  { column: 'ical_export_secret_no_details', label: 'Without details' },
+] as const;
+
+type SecretColumn = (typeof LINKS)[number]['column'];
+
+/** Each live unit's secret in `column` by unit id; null when the member may not read that secret (403). */
+async function secretsIn(column: SecretColumn): Promise<Map<string, string> | null> {
+  const result = await database.from('products').select(`id,${column}`).is('deleted_at', null);
+  if (result.status === 403) return null;
+  const rows = rowsOf(result) as unknown as ({ id: string } & Record<SecretColumn, string>)[];
+  return new Map(rows.map((row) => [row.id, row[column]]));
 }
 
 interface Feed {
@@ -42,12 +57,23 @@ function CopyLink({ label, url }: { label: string; url: string }) {
 
 export function IcalFeeds() {
   const { can, format, locale } = useWorkspace();
-  const units = useLoad(async () => rowsOf(await database.from('products').select('id,name,ical_export_secret,ical_export_secret_no_details')
+  const units = useLoad(async () => rowsOf(await database.from('products').select('id,name')
     .is('deleted_at', null).order('created_at')) as Unit[], []);
+  const secrets = useLoad(async () => Promise.all(LINKS.map(({ column }) => secretsIn(column))), []);
+  const readable = LINKS.filter((_, index) => secrets.data?.[index]);
   const feeds = useLoad(async () => rowsOf(await database.from('external_calendars')
     .select('id,product_id,name,ical_url,active,error,last_synced,sync_requested_at').order('created_at')) as Feed[], []);
   const [error, setError] = useState<unknown>(null);
   const unitName = (id: string) => localized(units.data?.find((unit) => unit.id === id)?.name, locale);
+  const renewLinks = async (id: string) => {
+    setError(null);
+    try {
+      rowsOf(await database.from('products').update(Object.fromEntries(readable.map(({ column }) => [column, null]))).eq('id', id));
+      secrets.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
   const syncNow = async (id: string) => {
     setError(null);
     try {
@@ -61,15 +87,23 @@ export function IcalFeeds() {
   return (
     <Stack>
       <Title order={2}>iCal feeds</Title>
-      <ErrorAlert error={units.error ?? feeds.error ?? error} title="iCal feeds" />
+      <ErrorAlert error={units.error ?? secrets.error ?? feeds.error ?? error} title="iCal feeds" />
       <Title order={3} size="h4">Export links</Title>
-      <Text size="sm">Paste a link into Airbnb, Booking.com or a calendar app. Anyone with a link can read that calendar: the one with details shows guests' names.</Text>
-      {units.loading && !units.data && <Loader size="sm" role="status" aria-label="Loading units" />}
-      {units.data?.map((unit) => (
+      <Text size="sm">Paste a link into Airbnb, Booking.com or a calendar app. Anyone with a link can read that calendar: the one with details shows guests' names. New links stop the old ones at once.</Text>
+      {secrets.data && readable.length < LINKS.length && (
+        <Text size="sm" c="dimmed">{readable.length === 0 ? 'Your role may not see the export links.' : 'Your role may not see the link with details.'}</Text>
+      )}
+      {(units.loading || secrets.loading) && !units.data && <Loader size="sm" role="status" aria-label="Loading units" />}
+      {readable.length > 0 && units.data?.map((unit) => (
         <Paper withBorder p="sm" key={unit.id} component="section" aria-label={`Export links of ${localized(unit.name, locale)}`}>
-          <Text fw={600} mb={4}>{localized(unit.name, locale)}</Text>
-          <CopyLink label="With details" url={feedUrl(unit.ical_export_secret)} />
-          <CopyLink label="Without details" url={feedUrl(unit.ical_export_secret_no_details)} />
+          <Group justify="space-between" mb={4}>
+            <Text fw={600}>{localized(unit.name, locale)}</Text>
+            <Button size="xs" variant="default" onClick={() => renewLinks(unit.id)} aria-label={`New links for ${localized(unit.name, locale)}`}>New links</Button>
+          </Group>
+          {LINKS.map(({ column, label }, index) => {
+            const secret = secrets.data?.[index]?.get(unit.id);
+            return secret && <CopyLink key={column} label={label} url={feedUrl(secret)} />;
+          })}
         </Paper>
       ))}
       <Title order={3} size="h4">Imported calendars</Title>

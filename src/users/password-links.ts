@@ -1,6 +1,8 @@
 /**
  * One-time links to set a password (`/admin/set-password?token=…`), printed by `staykit user create` and
- * `staykit user reset-password`: the token is shown once, only its SHA-256 is stored, it works once and expires.
+ * `staykit user reset-password`: the token is shown once, only its SHA-256 is stored, it works once and expires. A
+ * user has one usable link at most: a new link voids the older ones, and a new password voids them all (triggers of
+ * migration 0200, so every way of making a link or setting a password is covered).
  */
 import type { Queryable } from '../db/types.js';
 import { generateToken, hashToken, isTokenShaped } from './secret-token.js';

@@ -220,6 +220,18 @@ forEachBackend('dashboard sessions', (ctx) => {
       owner.password = 'a new long passphrase';
     });
 
+    it('voids an older link once a newer one is made', async () => {
+      const setWith = (token: string, password: string) => app.inject({ method: 'POST', url: '/auth/set-password', payload: { token, password } });
+      const older = await createPasswordToken(ctx.db, owner.id, clock.now());
+      const newer = await createPasswordToken(ctx.db, owner.id, clock.now());
+      const voided = await setWith(older, 'an older link passphrase');
+      assert.equal(voided.statusCode, 400, voided.body);
+      assert.equal(voided.json().code, 'SK706');
+      assert.equal((await setWith(newer, 'the newer link passphrase')).statusCode, 200);
+      owner.password = 'the newer link passphrase';
+      await login(app, owner.email, owner.password);
+    });
+
     it('refuses an expired link', async () => {
       const token = await createPasswordToken(ctx.db, owner.id, clock.now());
       clock.advance(73 * HOUR);

@@ -4,9 +4,10 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
-import { consumePasswordToken } from '../users/password-links.js';
+import { consumePasswordToken, passwordTokenUser } from '../users/password-links.js';
 import { findUserByEmail, memberships, setPasswordHash } from '../users/user-store.js';
-import { hashPassword, passwordMatches, passwordProblem } from '../users/password.js';
+import { hashPassword, passwordMatches } from '../users/password.js';
+import { passwordProblem } from '../users/password-rules.js';
 import { SessionAuthenticator } from './session-authenticate.js';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './session-cookie.js';
 import { sessionErrors } from './session-errors.js';
@@ -90,20 +91,23 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
 
   app.post('/set-password', async (request) => {
     const { token, password } = setPasswordBody(request.body);
-    const problem = passwordProblem(password);
+    // The link first: checking and hashing a password costs CPU, which a made-up token must not buy.
+    const holder = await passwordTokenUser(db, token, sessions.now());
+    if (!holder) throw sessionErrors.passwordLinkUnusable();
+    const problem = await passwordProblem(password, [holder.email]);
     if (problem !== undefined) throw sessionErrors.badInput(problem);
     const passwordHash = await hashPassword(password);
     const now = sessions.now();
-    const user = await db.transaction(async (tx) => {
+    const used = await db.transaction(async (tx) => {
+      // Used up here, in the transaction that sets the password: a link used twice at once sets it once.
       const userId = await consumePasswordToken(tx, token, now);
-      if (userId === undefined) return undefined;
+      if (userId === undefined) return false;
       await setPasswordHash(tx, userId, passwordHash, now);
       // Whoever was logged in with the old password is not any more.
       await revokeUserSessions(tx, userId, now);
-      const { rows } = await tx.query<{ id: string; email: string }>('SELECT id, email FROM staykit_internal.users WHERE id = $1', [userId]);
-      return rows[0];
+      return true;
     });
-    if (!user) throw sessionErrors.passwordLinkUnusable();
-    return { user };
+    if (!used) throw sessionErrors.passwordLinkUnusable();
+    return { user: holder };
   });
 };

@@ -26,6 +26,20 @@ export function passwordLink(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${SET_PASSWORD_PATH}?token=${token}`;
 }
 
+/**
+ * The user a usable token (known, unused, unexpired) sets the password of, without using it up: looked up before the
+ * new password is checked and hashed, so a made-up token costs the server no more than this lookup.
+ */
+export async function passwordTokenUser(db: Queryable, token: string, now: Date): Promise<{ id: string; email: string } | undefined> {
+  if (!isTokenShaped(token)) return undefined;
+  const { rows } = await db.query<{ id: string; email: string }>(
+    `SELECT u.id, u.email FROM staykit_internal.password_tokens AS t JOIN staykit_internal.users AS u ON u.id = t.user_id
+     WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > $2`,
+    [hashToken(token), now.toISOString()],
+  );
+  return rows[0];
+}
+
 /** Uses the token up; returns its user, or undefined when it is unknown, used or expired. */
 export async function consumePasswordToken(db: Queryable, token: string, now: Date): Promise<string | undefined> {
   if (!isTokenShaped(token)) return undefined;

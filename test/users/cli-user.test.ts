@@ -150,6 +150,8 @@ for (const backend of BACKENDS) {
         [['user', 'create', '--email', 'x@example.com', '--role', 'owner'], /--org is required/],
         [['user', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--email', 'x@example.com', '--role', 'owner'], /no organization/],
         [['user', 'create', '--org', orgId, '--email', 'x@example.com', '--role', 'owner', '--password-stdin'], /at least 10 characters/, 'short\n'],
+        [['user', 'create', '--org', orgId, '--email', 'x@example.com', '--role', 'owner', '--password-stdin'], /too easy to guess\. This is similar to a commonly used password/, 'password1234\n'],
+        [['user', 'reset-password', '--email', 'ana@example.com', '--password-stdin'], /more than white space/, ' '.repeat(12)],
         [['user', 'reset-password', '--email', 'nobody@example.com'], /no user nobody@example.com/],
         [['user', 'remove'], /usage: staykit user create/],
       ];

@@ -220,6 +220,37 @@ forEachBackend('dashboard sessions', (ctx) => {
       owner.password = 'a new long passphrase';
     });
 
+    it('refuses white space, common and guessable passwords with a 400 saying why, and keeps the link usable', async () => {
+      const token = await createPasswordToken(ctx.db, owner.id, clock.now());
+      const cases: [string, RegExp][] = [
+        [' '.repeat(10), /^The password must be more than white space$/],
+        ['\t \n '.repeat(4), /^The password must be more than white space$/],
+        ['password1234', /^The password is too easy to guess\. This is similar to a commonly used password\./],
+        ['qwertyuiop', /^The password is too easy to guess\. This is a frequently used password\./],
+        ['1234567890', /^The password is too easy to guess\./],
+        ['owner@example.com', /^The password is too easy to guess\./],
+        ['x'.repeat(257), /^The password must have at most 256 characters$/],
+        // Judged by its first 20 characters: a long repetition of a common word is no better than the word.
+        ['password'.repeat(32), /^The password is too easy to guess\./],
+      ];
+      for (const [password, why] of cases) {
+        const refused = await app.inject({ method: 'POST', url: '/auth/set-password', payload: { token, password } });
+        assert.equal(refused.statusCode, 400, JSON.stringify(password));
+        assert.equal(refused.json().code, 'SK705');
+        assert.match(refused.json().message, why, JSON.stringify(password));
+      }
+      const set = await app.inject({ method: 'POST', url: '/auth/set-password', payload: { token, password: 'velvet lantern orbit' } });
+      assert.equal(set.statusCode, 200, set.body);
+      owner.password = 'velvet lantern orbit';
+      await login(app, owner.email, owner.password);
+    });
+
+    it('checks the link before the password: a made-up link is 400 SK706 whatever the password', async () => {
+      const response = await app.inject({ method: 'POST', url: '/auth/set-password', payload: { token: 'A'.repeat(43), password: 'short' } });
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().code, 'SK706');
+    });
+
     it('voids an older link once a newer one is made', async () => {
       const setWith = (token: string, password: string) => app.inject({ method: 'POST', url: '/auth/set-password', payload: { token, password } });
       const older = await createPasswordToken(ctx.db, owner.id, clock.now());

@@ -57,7 +57,7 @@ export interface Config {
   sessionIdleTimeoutSeconds: number;
   /** Seconds a dashboard session stays valid at most, however active. */
   sessionMaxAgeSeconds: number;
-  /** Failed dashboard logins per 15 minutes for one e-mail address, and for one client address (0: no limit). */
+  /** Dashboard login tries per 15 minutes for one e-mail address at one client address, and for one client address (0: no limit). */
   loginLimitPerEmail: number;
   loginLimitPerAddress: number;
   worker: 'embedded' | 'off';

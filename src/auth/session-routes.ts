@@ -50,14 +50,13 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
 
   app.post('/login', async (request, reply) => {
     const { email, password } = loginBody(request.body);
-    await limits.check(request.ip, email);
+    // The try is counted before the password is checked, so tries sent at once cannot overrun the budget.
+    const attempt = await limits.attempt(request.ip, email);
     const user = await findUserByEmail(db, email);
     // Unknown address, no password yet, wrong password: the same work and the same answer.
     const matches = await passwordMatches(password, user?.password_hash ?? null);
-    if (!user || !matches) {
-      await limits.failed(request.ip, email);
-      throw sessionErrors.loginFailed();
-    }
+    if (!user || !matches) throw sessionErrors.loginFailed();
+    await attempt.succeeded();
     const organizations = await memberships(db, user.id);
     if (organizations.length === 0) throw sessionErrors.notAMember();
     const now = sessions.now();

@@ -1,8 +1,8 @@
 /**
  * Dashboard sessions through the real app: login sets an HttpOnly, SameSite=Lax cookie and rotates it; the session
  * answers /auth/session and /v1 until logout, idle expiry or absolute expiry (on the app's settable clock); writes
- * with the cookie need the CSRF token; the Bearer key path is unchanged; failed logins all look alike and are
- * rate limited per e-mail address and per client address.
+ * with the cookie need the CSRF token; the Bearer key path is unchanged; failed logins all look alike; logins are
+ * rate limited per e-mail address at a client address and per client address, counted before the password check.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -273,20 +273,55 @@ forEachBackend('dashboard sessions', (ctx) => {
   });
 
   describe('login rate limits', () => {
-    it('refuses an e-mail address after 3 failures, even with the right password, and other addresses from there after 6', async () => {
-      const victim = await createUser(ctx.db, org.id, 'victim@example.com', { role: 'staff' });
-      const attempt = (email: string, password: string) =>
-        app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, remoteAddress: '192.0.2.7' });
-      for (let i = 0; i < 3; i++) assert.equal((await attempt(victim.email, 'guess number one')).statusCode, 401);
-      const limited = await attempt(victim.email, victim.password);
+    const attempt = (email: string, password: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, remoteAddress });
+    const statuses = async (responses: Promise<{ statusCode: number }>[]) => {
+      const counts: Record<number, number> = {};
+      for (const { statusCode } of await Promise.all(responses)) counts[statusCode] = (counts[statusCode] ?? 0) + 1;
+      return counts;
+    };
+
+    it('counts a try before the password is checked: 40 wrong passwords at once for one e-mail address, 3 checked', async () => {
+      const target = await createUser(ctx.db, org.id, 'burst@example.com', { role: 'staff' });
+      const burst = Array.from({ length: 40 }, () => attempt(target.email, 'a wrong guess', '192.0.2.10'));
+      assert.deepEqual(await statuses(burst), { 401: 3, 429: 37 });
+      const limited = await attempt(target.email, target.password, '192.0.2.10');
       assert.equal(limited.statusCode, 429);
       assert.equal(limited.json().code, 'SK429');
+      assert.match(limited.json().details, /"login-email" rate-limit policy is exhausted; retry in \d+ s/);
       assert.ok(Number(limited.headers['retry-after']) > 0);
-      await login(app, owner.email, owner.password); // another e-mail address from elsewhere still logs in
-      for (let i = 0; i < 3; i++) assert.equal((await attempt(`someone${i}@example.com`, 'guess')).statusCode, 401);
-      const fromThere = await attempt(owner.email, owner.password);
+    });
+
+    it('caps a client address over every e-mail address: 3 addresses × 20 at once, 6 checked', async () => {
+      const burst = ['one', 'two', 'three'].flatMap((name) =>
+        Array.from({ length: 20 }, () => attempt(`${name}@example.com`, 'a wrong guess', '192.0.2.11')));
+      assert.deepEqual(await statuses(burst), { 401: 6, 429: 54 });
+      const fromThere = await attempt(owner.email, owner.password, '192.0.2.11');
       assert.equal(fromThere.statusCode, 429);
       assert.match(fromThere.json().details, /login-address/);
+      assert.equal((await attempt(owner.email, owner.password, '192.0.2.12')).statusCode, 200, 'from elsewhere it still logs in');
+    });
+
+    it('cannot be aimed at a victim: their right password from their own address works while the attacker is refused', async () => {
+      const victim = await createUser(ctx.db, org.id, 'victim@example.com', { role: 'staff' });
+      for (let i = 0; i < 3; i++) assert.equal((await attempt(victim.email, `guess number ${i}`, '203.0.113.66')).statusCode, 401);
+      const attacker = await attempt(victim.email, victim.password, '203.0.113.66');
+      assert.equal(attacker.statusCode, 429, 'the attacker has used up their tries for this e-mail address, even a right one');
+      assert.match(attacker.json().details, /login-email/);
+      const own = await attempt(victim.email, victim.password, '198.51.100.77');
+      assert.equal(own.statusCode, 200, own.body);
+      assert.ok(own.headers['set-cookie']);
+    });
+
+    it('a successful login gives its try back and clears the e-mail address\'s budget at that client address', async () => {
+      const user = await createUser(ctx.db, org.id, 'typo@example.com', { role: 'staff' });
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 2; i++) assert.equal((await attempt(user.email, 'a typo of it', '192.0.2.13')).statusCode, 401);
+        assert.equal((await attempt(user.email, user.password, '192.0.2.13')).statusCode, 200, `round ${round}`);
+      }
+      // 4 failures in all from there: the address's budget (6) still has 2, the e-mail address's (3) all of its own.
+      for (let i = 0; i < 2; i++) assert.equal((await attempt(user.email, 'a typo of it', '192.0.2.13')).statusCode, 401);
+      assert.equal((await attempt('else@example.com', 'a typo of it', '192.0.2.13')).statusCode, 429);
     });
   });
 });

@@ -52,6 +52,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...fastifyOptions,
     logger: options.logStream ? { ...loggerOptions(options.logLevel ?? 'silent'), stream: options.logStream } : fastifyOptions.logger,
     bodyLimit: options.bodyLimitBytes ?? config.bodyLimitBytes,
+    // Behind a reverse proxy (STAYKIT_TRUST_PROXY): the client's address (rate and login limits) and protocol (the
+    // session cookie's Secure) from the proxy's X-Forwarded-For / -Proto; otherwise those headers are ignored.
+    trustProxy: config.trustProxy,
     // Requests Fastify rejects before routing (a bad percent-encoding) still get the API's error shape.
     frameworkErrors: (error, _request, reply) => {
       void sendError(reply, toApiError(error) ?? refusedRequest(400));

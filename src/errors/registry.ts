@@ -178,6 +178,12 @@ const definitions = {
     meaning: 'A NUL character in a request body (JSON string, CSV, text, form), path or query string: PostgreSQL text cannot hold it',
     hint: 'Remove the character; send binary data encoded (e.g. base64)',
   },
+  SK708: {
+    status: 403,
+    message: '{message}',
+    meaning: 'A member tried to change, add or remove a member (or their permissions) of a higher role than their own, or to give a role above their own',
+    hint: 'Ask a member of that role or higher',
+  },
   SK660: { status: 409, message: '{message}', meaning: 'A payment\'s status cannot make this move; the hint lists the allowed moves' },
   SK661: { status: 409, message: '{message}', meaning: 'A refund\'s status cannot make this move; the hint lists the allowed moves' },
   SK662: { status: 409, message: '{message}', meaning: 'An invoice\'s status cannot make this move; the hint lists the allowed moves' },

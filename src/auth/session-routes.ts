@@ -71,7 +71,14 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
 
   app.post('/logout', async (request, reply) => {
     const token = sessionCookie(request);
-    if (token !== undefined) await revokeSessionByToken(db, token, sessions.now());
+    // Ending a live session is a write like any other: only the dashboard's own pages, which hold the CSRF token,
+    // may do it (a forged cross-site logout would otherwise be one form away). A cookie without a live session is
+    // just cleared.
+    const session = await sessions.validSession(token);
+    if (session) {
+      SessionAuthenticator.requireCsrfToken(request, session);
+      await revokeSessionByToken(db, token!, sessions.now());
+    }
     clearSessionCookie(request, reply);
     return reply.code(204).send();
   });

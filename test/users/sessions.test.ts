@@ -14,6 +14,7 @@ import { createPasswordToken } from '../../src/users/password-links.js';
 import Fastify from 'fastify';
 import { sessionCookies, setSessionCookie } from '../../src/auth/session-cookie.js';
 import { createUser, HOUR, login, testClock, type TestUser } from './support.js';
+import { fixtures } from '../booking/support.js';
 
 const IDLE_HOURS = 12;
 const MAX_AGE_DAYS = 7;
@@ -139,8 +140,8 @@ forEachBackend('dashboard sessions', (ctx) => {
     });
 
     it('ends with logout: 204, and the cookie no longer works anywhere', async () => {
-      const { cookie } = await login(app, owner.email, owner.password);
-      const out = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie } });
+      const { cookie, csrf } = await login(app, owner.email, owner.password);
+      const out = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie, 'x-csrf-token': csrf } });
       assert.equal(out.statusCode, 204);
       assert.match(String(out.headers['set-cookie']), /^staykit_session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/);
       assert.equal((await session(cookie)).statusCode, 401);
@@ -188,6 +189,39 @@ forEachBackend('dashboard sessions', (ctx) => {
       assert.equal((await write({ 'x-csrf-token': csrf })).statusCode, 201);
       const read = await app.inject({ method: 'GET', url: '/v1/contacts?select=first_name', headers: { cookie } });
       assert.deepEqual(read.json(), [{ first_name: 'Ada' }]);
+    });
+
+    it('needs the token to log out of a live session, so another site cannot end it; a dead cookie is just cleared', async () => {
+      const { cookie, csrf } = await login(app, owner.email, owner.password);
+      for (const headers of [{ cookie }, { cookie, 'x-csrf-token': 'wrong' }]) {
+        const refused = await app.inject({ method: 'POST', url: '/auth/logout', headers });
+        assert.equal(refused.statusCode, 403, refused.body);
+        assert.equal(refused.json().code, 'SK702');
+        assert.equal(refused.headers['set-cookie'], undefined);
+      }
+      assert.equal((await session(cookie)).statusCode, 200, 'the refused logout ended nothing');
+      assert.equal((await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie, 'x-csrf-token': csrf } })).statusCode, 204);
+      const dead = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie } });
+      assert.equal(dead.statusCode, 204, 'an ended session needs no token to clear its cookie');
+      assert.match(String(dead.headers['set-cookie']), /^staykit_session=; Max-Age=0/);
+      assert.equal((await app.inject({ method: 'POST', url: '/auth/logout' })).statusCode, 204);
+    });
+
+    it('needs the token for a GET that writes (availability with perform_sync=true), not for the same read without it', async () => {
+      const unit = await fixtures(ctx.db, other.id).product();
+      const { cookie, csrf } = await login(app, owner.email, owner.password);
+      const availability = (query: string, headers: Record<string, string> = {}) =>
+        app.inject({ method: 'GET', url: `/v1/availability?product_ids=${unit}&start=2027-03-01&end=2027-03-05${query}`, headers: { cookie, ...headers } });
+      for (const query of ['&perform_sync=true', '&perform_sync=false&perform_sync=true']) {
+        const refused = await availability(query);
+        assert.equal(refused.statusCode, 403, refused.body);
+        assert.equal(refused.json().code, 'SK702');
+      }
+      assert.equal((await availability('&perform_sync=true', { 'x-csrf-token': csrf })).statusCode, 200);
+      assert.equal((await availability('')).statusCode, 200);
+      assert.equal((await availability('&perform_sync=false')).statusCode, 200);
+      const withKey = await app.inject({ method: 'GET', url: `/v1/availability?product_ids=${unit}&perform_sync=true`, headers: bearer(other.key) });
+      assert.equal(withKey.statusCode, 200, 'an API key needs no token');
     });
 
     it('leaves the Bearer key path as it was: the key decides, no CSRF token needed', async () => {

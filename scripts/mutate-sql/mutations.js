@@ -234,6 +234,6 @@ $$;`,
     name: 'password-links-outlive-password',
     change: 'a new password no longer voids the set-password links made before it (migration 0200)',
     sql: 'ALTER TABLE staykit_internal.users DISABLE TRIGGER void_password_links_of_new_password;',
-    tests: ['test/users/cli-user.test.ts'],
+    tests: ['test/users/sessions.test.ts'],
   },
 ];

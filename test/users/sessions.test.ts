@@ -15,6 +15,8 @@ import Fastify from 'fastify';
 import { sessionCookies, setSessionCookie } from '../../src/auth/session-cookie.js';
 import { createUser, HOUR, login, testClock, type TestUser } from './support.js';
 import { fixtures } from '../booking/support.js';
+import { hashPassword } from '../../src/users/password.js';
+import { setPasswordHash } from '../../src/users/user-store.js';
 
 const IDLE_HOURS = 12;
 const MAX_AGE_DAYS = 7;
@@ -294,6 +296,17 @@ forEachBackend('dashboard sessions', (ctx) => {
       assert.equal(voided.json().code, 'SK706');
       assert.equal((await setWith(newer, 'the newer link passphrase')).statusCode, 200);
       owner.password = 'the newer link passphrase';
+      await login(app, owner.email, owner.password);
+    });
+
+    it('voids every link made before a new password, however the password was set', async () => {
+      const pending = await createPasswordToken(ctx.db, owner.id, clock.now());
+      // As `staykit user reset-password --password-stdin` sets it: no link involved.
+      await setPasswordHash(ctx.db, owner.id, await hashPassword('set without a link'), clock.now());
+      const response = await app.inject({ method: 'POST', url: '/auth/set-password', payload: { token: pending, password: 'from the pending link' } });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().code, 'SK706');
+      owner.password = 'set without a link';
       await login(app, owner.email, owner.password);
     });
 

@@ -21,6 +21,7 @@ import { dashboardSessions } from '../auth/session-setup.js';
 import { guestRoutes } from '../guest/routes.js';
 import { widgetPages } from '../widget/pages.js';
 import { dashboardRoutes } from '../dashboard/index.js';
+import { securityHeaders, withSecurityHeaders } from './security-headers.js';
 
 export interface AppOptions {
   db: Database;
@@ -57,13 +58,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     // Requests Fastify rejects before routing (a bad percent-encoding) still get the API's error shape.
     frameworkErrors: (error, _request, reply) => {
-      void sendError(reply, toApiError(error) ?? refusedRequest(400));
+      void sendError(withSecurityHeaders(reply), toApiError(error) ?? refusedRequest(400));
     },
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`)),
   );
+  // nosniff and no framing on every answer, errors and 404s included (a route with its own policy keeps it).
+  securityHeaders(app);
   const cache = options.schemaCache ?? await loadSchemaCache(options.db, API_SCHEMA);
   await observability(app, { db: options.db, cache });
   const requestLimits = options.rateLimit ? rateLimit(app, options.rateLimit) : undefined;

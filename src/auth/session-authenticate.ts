@@ -4,8 +4,8 @@
  * checked by the HTTP layer and held by the database exactly like a key's. A write (POST, PATCH, PUT, DELETE) with
  * the cookie — or a read the route says has side effects (a GET that syncs calendars) — also needs the session's CSRF
  * token in `X-CSRF-Token`: the cookie alone is what a forged cross-site request would carry, the token is what only
- * the dashboard's own pages can read. With an
- * `Authorization` header the cookie is ignored and the API key decides, as before.
+ * the dashboard's own pages can read. With an `Authorization` header the cookie is ignored and the API key decides,
+ * as before.
  *
  * Sessions are looked up on every request (no cache), so a logout or a revoked membership holds at once; the
  * lookup also marks the session used, at most once a minute.
@@ -67,7 +67,8 @@ export class SessionAuthenticator {
     const token = sessionCookie(request);
     if (token === undefined) return undefined;
     const session = await this.session(token);
-    if (WRITE_METHODS.has(request.method) || options.sideEffects === true) SessionAuthenticator.requireCsrfToken(request, session);
+    const writes = WRITE_METHODS.has(request.method) || options.sideEffects === true;
+    if (writes) SessionAuthenticator.requireCsrfToken(request, session);
     return sessionPrincipal(session);
   }
 }

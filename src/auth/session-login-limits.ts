@@ -69,7 +69,8 @@ export class LoginLimits {
   constructor(options: LoginLimitOptions, shared?: SharedCounters) {
     const budget = (name: string, points: number, key: Budget['key'], onSuccess: Budget['onSuccess']) => {
       if (points <= 0) return;
-      const base = { points, duration: WINDOW_SECONDS, keyPrefix: `${shared?.keyPrefix ?? 'staykit'}:${name}` };
+      // In Redis under the request limits' namespace; in memory each limiter has a store of its own.
+      const base = { points, duration: WINDOW_SECONDS, keyPrefix: shared ? `${shared.keyPrefix}:${name}` : name };
       const limiter = shared
         ? new RateLimiterRedis({ ...base, storeClient: shared.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(base) })
         : new RateLimiterMemory(base);
@@ -81,7 +82,7 @@ export class LoginLimits {
 
   /**
    * Spends a try of every budget before the password is checked; 429 SK429 (the longest wait) when one is used up,
-   * and then the others get theirs back: a refused login tried nothing.
+   * and then every budget gets its try back: a refused login tried nothing (a used-up budget stays used up).
    */
   async attempt(address: string, email: string): Promise<LoginAttempt> {
     const spent = await Promise.allSettled(this.budgets.map(({ limiter, key }) => limiter.consume(key(address, email))));
@@ -92,7 +93,7 @@ export class LoginLimits {
       if (!refused || outcome.reason.msBeforeNext > refused.res.msBeforeNext) refused = { name: this.budgets[i]!.name, res: outcome.reason };
     });
     if (refused) {
-      await Promise.all(this.budgets.map(({ limiter, key }, i) => (spent[i]!.status === 'fulfilled' ? limiter.reward(key(address, email), 1) : undefined)));
+      await Promise.all(this.budgets.map(({ limiter, key }) => limiter.reward(key(address, email), 1)));
       throw loginRateLimited(refused.name, Math.max(1, Math.ceil(refused.res.msBeforeNext / 1000)));
     }
     return {

@@ -243,6 +243,21 @@ describe('login budgets', () => {
     await assert.rejects(limits.attempt('198.51.100.1', 'b@example.org'), limited('login-address'));
   });
 
+  test('a login refused by both budgets names the one with the longer wait', async (t) => {
+    t.mock.timers.enable({ apis: ['Date', 'setTimeout'], now: 0 });
+    const limits = new LoginLimits({ perEmail: 1, perAddress: 2 });
+    await limits.attempt('198.51.100.1', 'b@example.org'); // t = 0: the address's window, to 900 s
+    t.mock.timers.tick(100_000);
+    await limits.attempt('198.51.100.1', 'a@example.org'); // t = 100: a@'s window, to 1000 s; both used up
+    t.mock.timers.tick(850_000);
+    await limits.attempt('198.51.100.1', 'c@example.org'); // t = 950: the address's next window, to 1850 s
+    await limits.attempt('198.51.100.1', 'd@example.org');
+    t.mock.timers.tick(10_000);
+    const error = await limits.attempt('198.51.100.1', 'a@example.org').catch((caught: unknown) => caught);
+    apiErrorWith(429, 'SK429', /"login-address" rate-limit policy is exhausted; retry in 890 s/)(error);
+    assert.equal((error as ApiError).headers['retry-after'], '890');
+  });
+
   test('a budget of 0 is no limit', async () => {
     const limits = new LoginLimits({ perEmail: 0, perAddress: 0 });
     await failures(limits, '198.51.100.1', 'a@example.org', 5);

@@ -5,6 +5,7 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LoginLimits } from '../../src/auth/session-login-limits.js';
 import { sessionErrors } from '../../src/auth/session-errors.js';
@@ -51,6 +52,15 @@ describe('login budgets in Redis', () => {
     await limits.attempt('same', 'a@example.org');
     await limits.attempt('b@example.org', 'same');
     await limits.attempt('same', 'same');
+  });
+
+  test('Redis holds the e-mail address as the SHA-256 of its lower case, never in the clear', needsRedis, async () => {
+    const keyPrefix = freshPrefix();
+    const client = await redis();
+    const limits = new LoginLimits({ perEmail: 2, perAddress: 2 }, { redis: client, keyPrefix });
+    await limits.attempt('198.51.100.1', 'Ana@Example.org');
+    const hash = createHash('sha256').update('ana@example.org').digest('base64url');
+    assert.deepEqual((await client.keys(`${keyPrefix}:*`)).sort(), [`${keyPrefix}:login-address:198.51.100.1`, `${keyPrefix}:login-email:${hash}@198.51.100.1`]);
   });
 
   test('a success clears the e-mail address\'s budget in Redis', needsRedis, async () => {

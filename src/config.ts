@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isIP } from 'node:net';
 import { EMBEDDED_COMPILERS, type EmbeddedCompiler } from './db/wasm-compiler.js';
 
 /**
@@ -27,6 +28,11 @@ export interface Config {
   /** How V8 compiles the embedded Postgres (WebAssembly): also optimised (default), or baseline code only (docs/deployment.md). */
   embeddedCompiler: EmbeddedCompiler;
   redisUrl: string | undefined;
+  /**
+   * Fastify's `trustProxy`: whose `X-Forwarded-For` / `X-Forwarded-Proto` give the client's address and protocol —
+   * nobody's (false), every peer's (true), or the proxies' addresses and CIDRs (docs/deployment.md#behind-a-reverse-proxy).
+   */
+  trustProxy: boolean | string[];
   /** Encrypts organizations' payment keys at rest (docs/payments.md#stripe); unset = no online payments. */
   secretKey: string | undefined;
   /** Where the Stripe SDK sends its requests (a local Stripe-speaking server); unset = api.stripe.com. */
@@ -60,7 +66,7 @@ export interface Config {
   sessionIdleTimeoutSeconds: number;
   /** Seconds a dashboard session stays valid at most, however active. */
   sessionMaxAgeSeconds: number;
-  /** Failed dashboard logins per 15 minutes for one e-mail address, and for one client address (0: no limit). */
+  /** Dashboard login tries per 15 minutes for one e-mail address at one client address, and for one client address (0: no limit). */
   loginLimitPerEmail: number;
   loginLimitPerAddress: number;
   /** Worker threads for CPU-heavy work: rendering templates, PDFs (docs/security.md#no-requests-work-on-the-event-loop). */
@@ -89,6 +95,7 @@ export const CONFIG_VARIABLES = {
   dataDir: 'DATA_DIR',
   embeddedCompiler: 'STAYKIT_EMBEDDED_COMPILER',
   redisUrl: 'REDIS_URL',
+  trustProxy: 'STAYKIT_TRUST_PROXY',
   secretKey: 'STAYKIT_SECRET_KEY',
   stripeApiUrl: 'STAYKIT_STRIPE_API_URL',
   smtpUrl: 'SMTP_URL',
@@ -219,6 +226,36 @@ function urls(source: Source, name: string): string[] {
   return (source[name] ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
 
+/** The names @fastify/proxy-addr gives address ranges: 127.0.0.0/8 and ::1, 169.254.0.0/16 and fe80::/10, private ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function addressOrCidr(value: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(value)) return true;
+  const [address, prefix, extra] = value.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * `false` (default), `true`, or comma-separated addresses, CIDRs and range names. A hop count is refused: Fastify
+ * ignores it (a count cannot tell a proxy from a client that connects directly and sends the headers itself).
+ */
+function trustProxy(source: Source, name: string): boolean | string[] {
+  const raw = (source[name] ?? '').trim();
+  if (raw === '' || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    throw new ConfigError(`${name} must be true, false or the proxies' addresses/CIDRs: a hop count ("${raw}") cannot tell a proxy from a client that sends X-Forwarded-For itself`);
+  }
+  const values = raw.split(',').map((part) => part.trim());
+  const bad = values.find((value) => !addressOrCidr(value));
+  if (bad !== undefined) {
+    throw new ConfigError(`${name} must be true, false or comma-separated addresses, CIDRs or ${PROXY_RANGE_NAMES.join('/')}, got "${bad}"`);
+  }
+  return values;
+}
+
 /** `table=months,…` over the defaults; an unknown table or a bad number is an error. */
 function logRetention(source: Source, name: string): Record<LogTable, number> {
   const result: Record<LogTable, number> = { ...LOG_RETENTION_DEFAULTS };
@@ -246,6 +283,7 @@ export function loadConfig(source: Source = process.env): Config {
     dataDir: source[CONFIG_VARIABLES.dataDir] || defaultDataDir(source),
     embeddedCompiler: oneOf(source, CONFIG_VARIABLES.embeddedCompiler, EMBEDDED_COMPILERS, 'optimizing'),
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
+    trustProxy: trustProxy(source, CONFIG_VARIABLES.trustProxy),
     secretKey: source[CONFIG_VARIABLES.secretKey] || undefined,
     stripeApiUrl: source[CONFIG_VARIABLES.stripeApiUrl] || undefined,
     smtpUrl: source[CONFIG_VARIABLES.smtpUrl] || undefined,

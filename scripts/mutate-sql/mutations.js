@@ -237,4 +237,28 @@ LANGUAGE sql STABLE AS $$ SELECT 'true' $$;`,
     sql: 'DROP TRIGGER webhooks_within_read_scopes ON api.webhooks;',
     tests: ['test/webhooks/event-scopes.test.ts'],
   },
+  {
+    name: 'member-role-ceiling-disabled',
+    change: 'a member may change, add or remove members of a higher role, or raise one above their own (migration 0201)',
+    sql: 'ALTER TABLE api.members DISABLE TRIGGER members_within_own_role;',
+    tests: ['test/users/role-ceiling.test.ts'],
+  },
+  {
+    name: 'permission-role-ceiling-disabled',
+    change: 'a member may change the permissions of a member of a higher role (migration 0201)',
+    sql: 'ALTER TABLE api.permissions DISABLE TRIGGER permissions_within_own_role;',
+    tests: ['test/users/role-ceiling.test.ts'],
+  },
+  {
+    name: 'older-password-links-kept',
+    change: 'a new set-password link no longer voids the older ones (migration 0200)',
+    sql: 'ALTER TABLE staykit_internal.password_tokens DISABLE TRIGGER void_older_password_links;',
+    tests: ['test/users/sessions.test.ts'],
+  },
+  {
+    name: 'password-links-outlive-password',
+    change: 'a new password no longer voids the set-password links made before it (migration 0200)',
+    sql: 'ALTER TABLE staykit_internal.users DISABLE TRIGGER void_password_links_of_new_password;',
+    tests: ['test/users/sessions.test.ts'],
+  },
 ];

@@ -1,6 +1,6 @@
 /**
  * The session cookie `staykit_session`: HttpOnly (scripts never see it), SameSite=Lax (not sent with cross-site
- * POSTs), Secure when the request came over HTTPS (`request.protocol`, which follows Fastify's trustProxy), Path=/.
+ * POSTs), Secure when the request came over HTTPS (`request.protocol`, which follows STAYKIT_TRUST_PROXY), Path=/.
  * Read and written through @fastify/cookie, which `sessionCookies` registers on the app.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -4,9 +4,10 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
-import { consumePasswordToken } from '../users/password-links.js';
+import { consumePasswordToken, passwordTokenUser } from '../users/password-links.js';
 import { findUserByEmail, memberships, setPasswordHash } from '../users/user-store.js';
-import { hashPassword, passwordMatches, passwordProblem } from '../users/password.js';
+import { hashPassword, passwordMatches } from '../users/password.js';
+import { passwordProblem } from '../users/password-rules.js';
 import { SessionAuthenticator } from './session-authenticate.js';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './session-cookie.js';
 import { sessionErrors } from './session-errors.js';
@@ -49,14 +50,13 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
 
   app.post('/login', async (request, reply) => {
     const { email, password } = loginBody(request.body);
-    await limits.check(request.ip, email);
+    // The try is counted before the password is checked, so tries sent at once cannot overrun the budget.
+    const attempt = await limits.attempt(request.ip, email);
     const user = await findUserByEmail(db, email);
     // Unknown address, no password yet, wrong password: the same work and the same answer.
     const matches = await passwordMatches(password, user?.password_hash ?? null);
-    if (!user || !matches) {
-      await limits.failed(request.ip, email);
-      throw sessionErrors.loginFailed();
-    }
+    if (!user || !matches) throw sessionErrors.loginFailed();
+    await attempt.succeeded();
     const organizations = await memberships(db, user.id);
     if (organizations.length === 0) throw sessionErrors.notAMember();
     const now = sessions.now();
@@ -71,7 +71,14 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
 
   app.post('/logout', async (request, reply) => {
     const token = sessionCookie(request);
-    if (token !== undefined) await revokeSessionByToken(db, token, sessions.now());
+    // Ending a live session is a write like any other: only the dashboard's own pages, which hold the CSRF token,
+    // may do it (a forged cross-site logout would otherwise be one form away). A cookie without a live session is
+    // just cleared.
+    const session = await sessions.validSession(token);
+    if (session) {
+      SessionAuthenticator.requireCsrfToken(request, session);
+      await revokeSessionByToken(db, token!, sessions.now());
+    }
     clearSessionCookie(request, reply);
     return reply.code(204).send();
   });
@@ -90,20 +97,23 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
 
   app.post('/set-password', async (request) => {
     const { token, password } = setPasswordBody(request.body);
-    const problem = passwordProblem(password);
+    // The link first: checking and hashing a password costs CPU, which a made-up token must not buy.
+    const holder = await passwordTokenUser(db, token, sessions.now());
+    if (!holder) throw sessionErrors.passwordLinkUnusable();
+    const problem = await passwordProblem(password, [holder.email]);
     if (problem !== undefined) throw sessionErrors.badInput(problem);
     const passwordHash = await hashPassword(password);
     const now = sessions.now();
-    const user = await db.transaction(async (tx) => {
+    const used = await db.transaction(async (tx) => {
+      // Used up here, in the transaction that sets the password: a link used twice at once sets it once.
       const userId = await consumePasswordToken(tx, token, now);
-      if (userId === undefined) return undefined;
+      if (userId === undefined) return false;
       await setPasswordHash(tx, userId, passwordHash, now);
       // Whoever was logged in with the old password is not any more.
       await revokeUserSessions(tx, userId, now);
-      const { rows } = await tx.query<{ id: string; email: string }>('SELECT id, email FROM staykit_internal.users WHERE id = $1', [userId]);
-      return rows[0];
+      return true;
     });
-    if (!user) throw sessionErrors.passwordLinkUnusable();
-    return { user };
+    if (!used) throw sessionErrors.passwordLinkUnusable();
+    return { user: holder };
   });
 };

@@ -41,9 +41,21 @@ const QUERY_PARAMETERS = [
   'product_ids', 'product_id', 'start', 'end', 'show_booked_as', 'show_closed_as', 'show_pending_as', 'include', 'perform_sync',
 ];
 
+/** A query parameter's value: the last one when it is given more than once. */
+const lastValue = (query: Record<string, unknown>, name: string): unknown =>
+  (Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name]);
+
+/**
+ * Whether the request asks to sync the units' calendars first (`perform_sync=true`): a GET that writes (it imports
+ * feeds), so a dashboard session needs its CSRF token for it as for any write. Read before the query is checked.
+ */
+export function syncRequested(query: Record<string, unknown>): boolean {
+  return lastValue(query, 'perform_sync') === 'true';
+}
+
 export function parseAvailabilityQuery(query: Record<string, unknown>): AvailabilityQuery {
   rejectUnknownFields(query, QUERY_PARAMETERS);
-  const single = (name: string): unknown => (Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name]);
+  const single = (name: string): unknown => lastValue(query, name);
   const ids = [single('product_ids'), single('product_id')].filter((value) => value !== undefined && value !== '');
   let productIds: string[] | null = null;
   if (ids.length > 0) {
@@ -67,7 +79,7 @@ export function parseAvailabilityQuery(query: Record<string, unknown>): Availabi
     start: (start as string | undefined) ?? null,
     end: (end as string | undefined) ?? null,
     includeDays: include === 'days',
-    performSync: performSync === 'true',
+    performSync: syncRequested(query),
     ...parseShowOptions(query),
   };
 }

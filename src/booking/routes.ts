@@ -10,7 +10,7 @@ import { fromDatabaseError } from '../errors/database-error.js';
 import type { Authorize } from '../auth/authorize.js';
 import { isPublishableKey } from '../auth/publishable-key-format.js';
 import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
-import { availability, parseAvailabilityQuery } from './availability.js';
+import { availability, parseAvailabilityQuery, syncRequested } from './availability.js';
 import { book } from './book.js';
 import { checkoutCart, parseCart, validateCart } from './cart.js';
 import { createProduct, parseProductInput } from './create-product.js';
@@ -79,8 +79,9 @@ export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, d
   const now = deps.now ?? (() => new Date());
 
   app.get('/availability', async (request, reply) => {
-    const principal = await authorize(request, 'bookings', 'read');
-    const query = parseAvailabilityQuery(request.query as Record<string, unknown>);
+    const raw = request.query as Record<string, unknown>;
+    const principal = await authorize(request, 'bookings', 'read', { sideEffects: syncRequested(raw) });
+    const query = parseAvailabilityQuery(raw);
     const productIds = query.productIds;
     if (query.performSync && productIds) {
       // Before the request's transaction: the sync writes in transactions of its own (PGlite has one connection).

@@ -21,6 +21,11 @@ export function invalidJson(details: string | null = null, hint: string | null =
   return apiError('PGRST102', { params: { message: 'Empty or invalid json' }, details, hint });
 }
 
+/** 400 SK707: a NUL character (U+0000) in `where`, which PostgreSQL's text cannot hold. */
+export function nulCharacter(where: string): ApiError {
+  return apiError('SK707', { details: `A NUL character in ${where}` });
+}
+
 /** 404 SK404: no route answers this method and path, or (`what`) the object a route names does not exist. */
 export function notFound(what: string): ApiError {
   return apiError('SK404', { params: { message: what } });

@@ -1,11 +1,12 @@
 /**
  * The one mapping from a PostgreSQL error (thrown by `pg` or PGlite; both carry `code`, `message`, `detail`,
  * `hint`) to an ApiError, with PostgREST v12's SQLSTATE → HTTP table (`mapSQLtoHTTP` in its Error.hs): anything not
- * listed is a 400, as there. Staykit's additions (docs/design.md#errors): 23P01 exclusion violation → 409, and a
- * statement timeout (57014) → 504.
+ * listed is a 400, as there. Staykit's additions (docs/design.md#errors): 23P01 exclusion violation → 409, a
+ * statement timeout (57014) → 504, and a NUL character (22021, 22P05) → 400 SK707.
  */
 import { ApiError } from './api-error.js';
 import { apiError, ERROR_REGISTRY, type ErrorCode } from './registry.js';
+import { nulCharacter } from './catalogue.js';
 
 interface PgLikeError {
   code: string;
@@ -65,6 +66,17 @@ export function statusForSqlState(code: string, message = '', authenticated = tr
   return 400;
 }
 
+/**
+ * SQLSTATEs of a NUL character (U+0000), which PostgreSQL cannot store: in text (22021, "invalid byte sequence for
+ * encoding UTF8: 0x00") or escaped in jsonb (22P05, "unsupported Unicode escape sequence"). Request bodies and targets
+ * are refused before they get here (src/limits/body-guard.ts, request-size.ts); this keeps any other way in a 400.
+ */
+const NUL_CHARACTER_STATES = new Set(['22021', '22P05']);
+
+export function isNulCharacterError(error: unknown): boolean {
+  return isPgLikeError(error) && NUL_CHARACTER_STATES.has(error.code);
+}
+
 /** Errors of the connection itself (server gone, refused, reset, pool wait timed out), not of a statement. */
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const CONNECTION_ERROR_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|the database system is (starting up|shutting down)/i;
@@ -88,6 +100,7 @@ export function fromDatabaseError(error: unknown, options: { authenticated?: boo
   if (!isPgLikeError(error)) {
     return apiError('PGRSTX00');
   }
+  if (NUL_CHARACTER_STATES.has(error.code)) return nulCharacter(`a value sent to the database (${error.message})`);
   if (error.code === '57014') {
     // Staykit: a statement cancelled by statement_timeout is a gateway timeout, not an opaque 500.
     return new ApiError(504, error.code, error.message, {

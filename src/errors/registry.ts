@@ -190,6 +190,18 @@ const definitions = {
   SK704: { status: 403, message: 'You are not a member of this organization', meaning: 'A dashboard user asked for an organization they are not an active member of' },
   SK705: { status: 400, message: '{message}', meaning: 'A body of /auth/* is malformed (an e-mail address, a password, a token, an organization id)' },
   SK706: { status: 400, message: 'The link to set a password is invalid, used or expired', meaning: 'POST /auth/set-password with a token that cannot be used', hint: 'Ask for a new link: staykit user reset-password' },
+  SK707: {
+    status: 400,
+    message: 'Text may not contain the NUL character (U+0000)',
+    meaning: 'A NUL character in a request body (JSON string, CSV, text, form), path or query string: PostgreSQL text cannot hold it',
+    hint: 'Remove the character; send binary data encoded (e.g. base64)',
+  },
+  SK708: {
+    status: 403,
+    message: '{message}',
+    meaning: 'A member tried to change, add or remove a member (or their permissions) of a higher role than their own, or to give a role above their own',
+    hint: 'Ask a member of that role or higher',
+  },
   SK660: { status: 409, message: '{message}', meaning: 'A payment\'s status cannot make this move; the hint lists the allowed moves' },
   SK661: { status: 409, message: '{message}', meaning: 'A refund\'s status cannot make this move; the hint lists the allowed moves' },
   SK662: { status: 409, message: '{message}', meaning: 'An invoice\'s status cannot make this move; the hint lists the allowed moves' },

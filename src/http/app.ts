@@ -23,6 +23,7 @@ import { widgetPages } from '../widget/pages.js';
 import { dashboardRoutes } from '../dashboard/index.js';
 import type { ComputePool } from '../compute/pool.js';
 import { processComputePool } from '../compute/process-pool.js';
+import { securityHeaders, withSecurityHeaders } from './security-headers.js';
 
 export interface AppOptions {
   db: Database;
@@ -56,15 +57,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...fastifyOptions,
     logger: options.logStream ? { ...loggerOptions(options.logLevel ?? 'silent'), stream: options.logStream } : fastifyOptions.logger,
     bodyLimit: options.bodyLimitBytes ?? config.bodyLimitBytes,
+    // Behind a reverse proxy (STAYKIT_TRUST_PROXY): the client's address (rate and login limits) and protocol (the
+    // session cookie's Secure) from the proxy's X-Forwarded-For / -Proto; otherwise those headers are ignored.
+    trustProxy: config.trustProxy,
     // Requests Fastify rejects before routing (a bad percent-encoding) still get the API's error shape.
     frameworkErrors: (error, _request, reply) => {
-      void sendError(reply, toApiError(error) ?? refusedRequest(400));
+      void sendError(withSecurityHeaders(reply), toApiError(error) ?? refusedRequest(400));
     },
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`)),
   );
+  // nosniff and no framing on every answer, errors and 404s included (a route with its own policy keeps it).
+  securityHeaders(app);
   const cache = options.schemaCache ?? await loadSchemaCache(options.db, API_SCHEMA);
   const compute = options.compute ?? processComputePool(config);
   await observability(app, { db: options.db, cache });

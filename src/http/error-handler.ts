@@ -1,11 +1,12 @@
 /**
  * The last word on every error: ApiErrors keep their status and body; Fastify's own request errors (body too
- * large, bad content length, …) become 4xx in the same shape; anything else is a logged 500 that reveals nothing.
+ * large, bad content length, …) become 4xx in the same shape, and so does a NUL character the database refused
+ * (400 SK707); anything else is a logged 500 that reveals nothing.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { invalidJson } from '../errors/catalogue.js';
-import { fromDatabaseError, isConnectionError } from '../errors/database-error.js';
+import { fromDatabaseError, isConnectionError, isNulCharacterError } from '../errors/database-error.js';
 import { apiError } from '../errors/registry.js';
 
 const FASTIFY_ERRORS: Record<string, () => ApiError> = {
@@ -25,7 +26,7 @@ export function refusedRequest(status: number, message = 'Bad request'): ApiErro
 
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (isConnectionError(error)) return fromDatabaseError(error);
+  if (isConnectionError(error) || isNulCharacterError(error)) return fromDatabaseError(error);
   const fastifyError = error as Partial<FastifyError>;
   const statusCode = fastifyError.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {

@@ -7,7 +7,7 @@
  * looked up: made-up keys (each with a fresh key id, so each with a fresh per-key budget) cannot make the server look
  * up keys without bound. Requests without a header keep to the per-address budget of rate-limit.ts.
  *
- * The address is `request.ip` (which follows Fastify's `trustProxy`): behind a proxy that is not trusted, every
+ * The address is `request.ip` (which follows STAYKIT_TRUST_PROXY): behind a proxy that is not trusted, every
  * client shares the proxy's budget. Requests sent at once are all checked before any of them fails, so a client
  * sending N at a time may get up to N − 1 failures past the budget.
  */

@@ -1,7 +1,7 @@
 /**
  * Whose budget a request spends: the API key's public `key_id` when the Authorization header holds something
  * shaped like a Staykit key (no database lookup — a wrong secret still spends that key_id's budget), otherwise the
- * client address (`request.ip`, which follows Fastify's `trustProxy` setting).
+ * client address (`request.ip`: the TCP peer, or the client a trusted proxy reports — STAYKIT_TRUST_PROXY).
  */
 import type { FastifyRequest } from 'fastify';
 import { parseApiKey } from '../auth/api-key-format.js';

@@ -1,9 +1,10 @@
 /**
  * `requestSizeLimits(app, { maxUrlBytes, maxEmbeds })`: limits checked before a request reaches a route, in the
- * API's error shape. The request target (path + query string) longer than `maxUrlBytes` → 414 `SK414`; a `select`
- * on the resource API embedding more than `maxEmbeds` resources (at any depth, spreads included) → 400 `PGRST100`.
- * Every body is checked as it streams in, before any parser: text must be UTF-8, JSON at most `maxJsonDepth` levels
- * deep (400 `PGRST102`, src/limits/body-guard.ts). The other size limits live where they are enforced: body size in
+ * API's error shape. The request target (path + query string) longer than `maxUrlBytes` → 414 `SK414`, holding a
+ * NUL character (`%00`) → 400 `SK707`; a `select` on the resource API embedding more than `maxEmbeds` resources (at
+ * any depth, spreads included) → 400 `PGRST100`. Every body is checked as it streams in, before any parser: text
+ * must be UTF-8, JSON at most `maxJsonDepth` levels deep (400 `PGRST102`), no NUL anywhere (400 `SK707`;
+ * src/limits/body-guard.ts). The other size limits live where they are enforced: body size in
  * Fastify (`bodyLimit` → 413 `SK413`), rows per bulk insert, `select` depth and `or`/`and` depth in the query
  * engine. See docs/limits.md.
  */
@@ -12,6 +13,7 @@ import { parseSelect } from '../query/parse/select.js';
 import type { SelectItem } from '../query/parse/types.js';
 import { splitQueryString } from '../query/parse/query-string.js';
 import { tooManyEmbeds, uriTooLong } from './errors.js';
+import { nulCharacter } from '../errors/catalogue.js';
 import { BodyGuard, bodyKind, DEFAULT_MAX_JSON_DEPTH } from './body-guard.js';
 
 export interface RequestSizeOptions {
@@ -66,6 +68,8 @@ export function requestSizeLimits(app: FastifyInstance, options: RequestSizeOpti
     const url = request.url;
     const bytes = Buffer.byteLength(url);
     if (bytes > maxUrlBytes) throw uriTooLong(maxUrlBytes, bytes);
+    // Percent-encoded NUL in the path or a query value: no text column can hold it (body-guard.ts for bodies).
+    if (url.includes('%00')) throw nulCharacter('the request target (path or query string)');
     const q = url.indexOf('?');
     if (q < 0 || !url.startsWith(apiPrefix) || !url.includes('select=')) return;
     const embeds = embedsInQuery(url.slice(q + 1));

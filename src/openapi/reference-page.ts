@@ -3,7 +3,9 @@
  * over the OpenAPI document, one tag at a time: the top bar's "Select a definition" lists the document's tags, and
  * each loads `<document>?tag=<tag>` (tag-document.ts). Why: Swagger UI 5 takes 16–20 s to render the whole ~800 KB
  * document (OpenAPI 3.1, swagger-ui#10250) and well under a second for one tag's. "Try it out" sends requests to
- * this server with the key entered under "Authorize" (kept in the browser's local storage only).
+ * this server with the key entered under "Authorize" (kept in the browser's local storage only); the page's
+ * Content-Security-Policy keeps it to this server's scripts and this server, unframed, and Swagger UI's online
+ * validator (which would send the document's address to swagger.io) is off.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -57,6 +59,7 @@ function init(specUrl: string, tags: string[]): string {
   deepLinking: true,
   persistAuthorization: true,
   displayRequestDuration: true,
+  validatorUrl: null,
   docExpansion: 'list',
   defaultModelsExpandDepth: 0,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
@@ -65,6 +68,14 @@ function init(specUrl: string, tags: string[]): string {
 });
 `;
 }
+
+/**
+ * The page holds the API key entered under "Authorize": it may run only this server's scripts, talk only to this
+ * server ("Try it out", the documents), and may not be framed by another site (a framed page could be made to take a
+ * key, or clicked on blind). Swagger UI sets inline styles and draws its icons as data: images.
+ */
+const PAGE_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+  + "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 export interface ReferencePageOptions {
   /** Where the page lives (default `/docs`). */
@@ -90,7 +101,7 @@ export function referencePage(app: FastifyInstance, options: ReferencePageOption
   };
 
   const sendPage = async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', PAGE_POLICY).send(html);
   app.get(base, sendPage);
   app.get(`${base}/`, sendPage);
   app.get(`${base}/init.js`, async (_request, reply) =>

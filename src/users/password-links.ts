@@ -1,6 +1,8 @@
 /**
  * One-time links to set a password (`/admin/set-password?token=…`), printed by `staykit user create` and
- * `staykit user reset-password`: the token is shown once, only its SHA-256 is stored, it works once and expires.
+ * `staykit user reset-password`: the token is shown once, only its SHA-256 is stored, it works once and expires. A
+ * user has one usable link at most: a new link voids the older ones, and a new password voids them all (triggers of
+ * migration 0200, so every way of making a link or setting a password is covered).
  */
 import type { Queryable } from '../db/types.js';
 import { generateToken, hashToken, isTokenShaped } from './secret-token.js';
@@ -22,6 +24,20 @@ export async function createPasswordToken(db: Queryable, userId: string, now: Da
 /** The link a user opens to set their password, on the server at `baseUrl`. */
 export function passwordLink(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${SET_PASSWORD_PATH}?token=${token}`;
+}
+
+/**
+ * The user a usable token (known, unused, unexpired) sets the password of, without using it up: looked up before the
+ * new password is checked and hashed, so a made-up token costs the server no more than this lookup.
+ */
+export async function passwordTokenUser(db: Queryable, token: string, now: Date): Promise<{ id: string; email: string } | undefined> {
+  if (!isTokenShaped(token)) return undefined;
+  const { rows } = await db.query<{ id: string; email: string }>(
+    `SELECT u.id, u.email FROM staykit_internal.password_tokens AS t JOIN staykit_internal.users AS u ON u.id = t.user_id
+     WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > $2`,
+    [hashToken(token), now.toISOString()],
+  );
+  return rows[0];
 }
 
 /** Uses the token up; returns its user, or undefined when it is unknown, used or expired. */

@@ -10,18 +10,6 @@ import { randomBytes } from 'node:crypto';
 let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
 const library = () => (argon2 ??= import('@node-rs/argon2'));
 
-export const MIN_PASSWORD_LENGTH = 10;
-/** Long enough for any passphrase, short enough that hashing it costs nothing unusual. */
-export const MAX_PASSWORD_LENGTH = 256;
-
-/** Why a new password cannot be used, or undefined when it can. */
-export function passwordProblem(password: string): string | undefined {
-  const length = [...password].length;
-  if (length < MIN_PASSWORD_LENGTH) return `The password must have at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (length > MAX_PASSWORD_LENGTH) return `The password must have at most ${MAX_PASSWORD_LENGTH} characters`;
-  return undefined;
-}
-
 export async function hashPassword(password: string): Promise<string> {
   return (await library()).hash(password);
 }

@@ -87,9 +87,9 @@ export function withPublishableKeys(
   authenticate: (token: string) => Promise<ActivePublishableKey>,
   token: (request: FastifyRequest) => string | undefined,
 ): Authorize {
-  return async (request, resource, access) => {
+  return async (request, resource, access, options) => {
     const presented = token(request);
-    if (presented === undefined) return authorize(request, resource, access);
+    if (presented === undefined) return authorize(request, resource, access, options);
     const key = await authenticate(presented);
     const principal = runAsPublishable(request, key);
     authorizePublishable(request, key);

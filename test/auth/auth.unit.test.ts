@@ -195,35 +195,75 @@ describe('/auth bodies', () => {
 
 describe('login budgets', () => {
   const limited = (policy: string) => apiErrorWith(429, 'SK429', new RegExp(`"${policy}" rate-limit policy is exhausted; retry in 900 s`));
+  const failures = async (limits: LoginLimits, address: string, email: string, count: number) => {
+    for (let i = 0; i < count; i += 1) await limits.attempt(address, email);
+  };
 
-  test('the failed login that uses up the e-mail budget makes the next login for that address 429, from anywhere', async () => {
+  test('the e-mail budget is per client address: used up from one, the same e-mail address has its own from another', async () => {
     const limits = new LoginLimits({ perEmail: 2, perAddress: 0 });
-    await limits.check('198.51.100.1', 'Ana@Example.org');
-    await limits.failed('198.51.100.1', 'Ana@Example.org');
-    await limits.check('198.51.100.2', 'ana@example.org');
-    await limits.failed('198.51.100.2', 'ana@example.org');
-    const error = await limits.check('198.51.100.3', 'ANA@example.org').catch((caught: unknown) => caught);
+    await failures(limits, '198.51.100.1', 'Ana@Example.org', 2);
+    const error = await limits.attempt('198.51.100.1', 'ana@EXAMPLE.org').catch((caught: unknown) => caught);
     limited('login-email')(error);
     assert.equal((error as ApiError).headers['retry-after'], '900');
-    await limits.check('198.51.100.3', 'bob@example.org');
+    await failures(limits, '198.51.100.2', 'ana@example.org', 2);
+    await assert.rejects(limits.attempt('198.51.100.2', 'ana@example.org'), limited('login-email'));
+    await limits.attempt('198.51.100.1', 'bob@example.org');
   });
 
-  test('the client address budget: many addresses from one place', async () => {
+  test('tries sent at once are each counted: no more than the budget get through', async () => {
+    const fulfilled = (outcomes: PromiseSettledResult<unknown>[]) => outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+    const pair = new LoginLimits({ perEmail: 3, perAddress: 50 });
+    assert.equal(fulfilled(await Promise.allSettled(Array.from({ length: 20 }, () => pair.attempt('198.51.100.1', 'a@example.org')))), 3);
+    const address = new LoginLimits({ perEmail: 50, perAddress: 5 });
+    const spread = ['b', 'c', 'd'].flatMap((name) => Array.from({ length: 10 }, () => address.attempt('198.51.100.1', `${name}@example.org`)));
+    assert.equal(fulfilled(await Promise.allSettled(spread)), 5);
+  });
+
+  test('the client address budget: many e-mail addresses from one place', async () => {
     const limits = new LoginLimits({ perEmail: 0, perAddress: 2 });
-    await limits.failed('198.51.100.1', 'a@example.org');
-    await limits.check('198.51.100.1', 'c@example.org');
-    await limits.failed('198.51.100.1', 'b@example.org');
-    await assert.rejects(limits.check('198.51.100.1', 'c@example.org'), limited('login-address'));
-    await limits.check('198.51.100.2', 'a@example.org');
+    await limits.attempt('198.51.100.1', 'a@example.org');
+    await limits.attempt('198.51.100.1', 'b@example.org');
+    await assert.rejects(limits.attempt('198.51.100.1', 'c@example.org'), limited('login-address'));
+    await limits.attempt('198.51.100.2', 'a@example.org');
+  });
+
+  test('a login refused by one budget gives the other its try back', async () => {
+    const limits = new LoginLimits({ perEmail: 1, perAddress: 2 });
+    await limits.attempt('198.51.100.1', 'a@example.org');
+    for (let i = 0; i < 3; i += 1) await assert.rejects(limits.attempt('198.51.100.1', 'a@example.org'), limited('login-email'));
+    await limits.attempt('198.51.100.1', 'b@example.org');
+    await assert.rejects(limits.attempt('198.51.100.1', 'c@example.org'), limited('login-address'));
+  });
+
+  test('a success gives the address its try back and clears the e-mail address\'s budget there', async () => {
+    const limits = new LoginLimits({ perEmail: 2, perAddress: 3 });
+    await limits.attempt('198.51.100.1', 'a@example.org');
+    await (await limits.attempt('198.51.100.1', 'a@example.org')).succeeded();
+    await failures(limits, '198.51.100.1', 'a@example.org', 2);
+    await assert.rejects(limits.attempt('198.51.100.1', 'b@example.org'), limited('login-address'));
+  });
+
+  test('a login refused by both budgets names the one with the longer wait', async (t) => {
+    t.mock.timers.enable({ apis: ['Date', 'setTimeout'], now: 0 });
+    const limits = new LoginLimits({ perEmail: 1, perAddress: 2 });
+    await limits.attempt('198.51.100.1', 'b@example.org'); // t = 0: the address's window, to 900 s
+    t.mock.timers.tick(100_000);
+    await limits.attempt('198.51.100.1', 'a@example.org'); // t = 100: a@'s window, to 1000 s; both used up
+    t.mock.timers.tick(850_000);
+    await limits.attempt('198.51.100.1', 'c@example.org'); // t = 950: the address's next window, to 1850 s
+    await limits.attempt('198.51.100.1', 'd@example.org');
+    t.mock.timers.tick(10_000);
+    const error = await limits.attempt('198.51.100.1', 'a@example.org').catch((caught: unknown) => caught);
+    apiErrorWith(429, 'SK429', /"login-address" rate-limit policy is exhausted; retry in 890 s/)(error);
+    assert.equal((error as ApiError).headers['retry-after'], '890');
   });
 
   test('a budget of 0 is no limit', async () => {
     const limits = new LoginLimits({ perEmail: 0, perAddress: 0 });
-    for (let i = 0; i < 5; i += 1) await limits.failed('198.51.100.1', 'a@example.org');
-    await limits.check('198.51.100.1', 'a@example.org');
+    await failures(limits, '198.51.100.1', 'a@example.org', 5);
     const one = new LoginLimits({ perEmail: 1, perAddress: 1 });
-    await one.failed('198.51.100.9', 'z@example.org');
-    await assert.rejects(one.check('198.51.100.9', 'z@example.org'), limited('login-email'));
+    await one.attempt('198.51.100.9', 'z@example.org');
+    await assert.rejects(one.attempt('198.51.100.9', 'z@example.org'), limited('login-email'));
   });
 });
 

@@ -311,11 +311,31 @@ describe('request size limits on an app', () => {
     await assert.rejects(read(new BodyGuard('json', 2), [Buffer.from('["\\'), Buffer.from('"", [[1]]]')]), ApiError);
   });
 
+  test('BodyGuard refuses a NUL in every form a body can carry it, split across chunks too, and nothing like it', async () => {
+    const read = async (kind: 'json' | 'text' | 'form', chunks: string[]) => {
+      const out: Buffer[] = [];
+      for await (const chunk of Readable.from(chunks.map((text) => Buffer.from(text))).pipe(new BodyGuard(kind, 64))) out.push(chunk as Buffer);
+      return Buffer.concat(out).toString();
+    };
+    const nul = (error: unknown) => error instanceof ApiError && error.status === 400 && error.code === 'SK707';
+    for (const chunks of [['{"a":"\\u0000"}'], ['{"a":"x\\u00', '00"}'], ['{"a":"\\', 'u0000"}'], ['{"\\u0000":1}'], ['["a", "\\U0000\\u0000"]'], ['{"a":1}\u0000']]) {
+      await assert.rejects(read('json', chunks), nul, chunks.join(''));
+    }
+    for (const chunks of [['{"a":"\\\\u0000"}'], ['{"a":"\\u0001\\u000A\\u1000\\u0100"}'], ['{"a":"\\u00g0", "b": "0000"}'], ['{"u0000":"\\n0000"}']]) {
+      assert.equal(await read('json', chunks), chunks.join(''), chunks.join(''));
+    }
+    await assert.rejects(read('text', ['name\nA', 'da\u0000\n']), nul);
+    await assert.rejects(read('form', ['reason=a%', '0', '0b']), nul);
+    await assert.rejects(read('form', ['reason=a\u0000']), nul);
+    for (const form of ['reason=100%2500', 'a=%0A%100', 'a=%20%30%300']) assert.equal(await read('form', [form]), form);
+  });
+
   test('bodyKind: JSON when none or any +json type, text for text/*, otherwise not read', () => {
     for (const type of [undefined, '', 'application/json', 'Application/JSON; charset=utf-8', 'application/vnd.pgrst.object+json', ' application/json ']) {
       assert.equal(bodyKind(type), 'json', String(type));
     }
     for (const type of ['text/csv', 'TEXT/plain;charset=utf-8']) assert.equal(bodyKind(type), 'text', type);
+    for (const type of ['application/x-www-form-urlencoded', 'Application/X-WWW-Form-Urlencoded; charset=utf-8']) assert.equal(bodyKind(type), 'form', type);
     for (const type of ['application/octet-stream', 'application/jsonx', 'application/x+jsonx', 'xapplication/a+json', 'multipart/form-data', 'application/json-seq']) {
       assert.equal(bodyKind(type), 'other', type);
     }

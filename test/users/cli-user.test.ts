@@ -124,6 +124,25 @@ for (const backend of BACKENDS) {
       assert.equal(await login('ana@example.com', 'set from a script'), 200);
     });
 
+    it('voids a link that is older than a newer link or than a password set from stdin', async () => {
+      const link = async () => {
+        const run = await staykit(['user', 'reset-password', '--email', 'ana@example.com'], env);
+        assert.equal(run.code, 0, run.stderr);
+        return TOKEN_URL.exec((JSON.parse(run.stdout) as { set_password_url: string }).set_password_url)![1]!;
+      };
+      const first = await link();
+      const second = await link();
+      const scripted = await staykit(['user', 'reset-password', '--email', 'ana@example.com', '--password-stdin'], env, 'set from a script again');
+      assert.equal(scripted.code, 0, scripted.stderr);
+      const third = await link();
+      await withApp(async (inject) => {
+        assert.equal((await inject('/auth/set-password', { token: first, password: 'from the first link' })).statusCode, 400, 'voided by the second');
+        assert.equal((await inject('/auth/set-password', { token: second, password: 'from the second link' })).statusCode, 400, 'voided by the password');
+        assert.equal((await inject('/auth/login', { email: 'ana@example.com', password: 'set from a script again' })).statusCode, 200);
+        assert.equal((await inject('/auth/set-password', { token: third, password: 'from the third link' })).statusCode, 200);
+      });
+    });
+
     it('refuses bad arguments with exit code 2 and one line', async () => {
       const cases: [string[], RegExp, string?][] = [
         [['user', 'create', '--org', orgId, '--email', 'x@example.com', '--role', 'boss'], /--role must be one of owner, admin/],
@@ -131,6 +150,8 @@ for (const backend of BACKENDS) {
         [['user', 'create', '--email', 'x@example.com', '--role', 'owner'], /--org is required/],
         [['user', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--email', 'x@example.com', '--role', 'owner'], /no organization/],
         [['user', 'create', '--org', orgId, '--email', 'x@example.com', '--role', 'owner', '--password-stdin'], /at least 10 characters/, 'short\n'],
+        [['user', 'create', '--org', orgId, '--email', 'x@example.com', '--role', 'owner', '--password-stdin'], /too easy to guess\. This is similar to a commonly used password/, 'password1234\n'],
+        [['user', 'reset-password', '--email', 'ana@example.com', '--password-stdin'], /more than white space/, ' '.repeat(12)],
         [['user', 'reset-password', '--email', 'nobody@example.com'], /no user nobody@example.com/],
         [['user', 'remove'], /usage: staykit user create/],
       ];

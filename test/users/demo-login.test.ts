@@ -1,6 +1,7 @@
 /**
  * The first `npm start` on the embedded default prints the dashboard's address and a demo login next to the API key;
- * the login works (an owner of the demo organization), and a restart prints the same login again.
+ * the login works (an owner of the demo organization), its generated password meets the password rules, and a
+ * restart prints the same login again.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../support/server-process.js';
+import { passwordProblem } from '../../src/users/password-rules.js';
 
 const DASHBOARD_LINE = /Dashboard: (http:\/\/\S+)\/admin {2}login (\S+) \/ (\S+)/;
 
@@ -27,6 +29,7 @@ describe('staykit serve on embedded PGlite: the demo login', () => {
     const [line, base, email, password] = printed;
     assert.equal(base, first.url);
     assert.equal(email, 'demo@staykit.local');
+    assert.equal(await passwordProblem(password!, [email!]), undefined, 'the generated password meets the rules a chosen one must');
     assert.match(first.output(), /Demo organization API key: sk_\S+\nDashboard: /);
     const login = await fetch(`${base}/auth/login`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),

@@ -1,7 +1,8 @@
 /**
- * Failed logins are counted where the request limits count: with Redis, every API process shares the budgets, so
- * guesses spread over two processes are refused as soon as their sum reaches the limit (docs/dashboard.md, Login
- * limits). Needs Redis (CI starts it; STAYKIT_TEST_REQUIRE_REDIS=1 makes its absence a failure, not a skip).
+ * Login tries are counted where the request limits count: with Redis, every API process shares the budgets, so
+ * guesses spread over two processes — one after the other or all at once — are refused as soon as their sum reaches
+ * the limit (docs/dashboard.md#sessions-api, "Login limits"). Needs Redis (CI starts it; STAYKIT_TEST_REQUIRE_REDIS=1
+ * makes its absence a failure, not a skip).
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,10 +32,10 @@ forEachBackend('login limits shared through Redis', (ctx) => {
     for (const app of apps) await app.close();
   });
 
-  const login = (app: FastifyInstance, secret: string) =>
-    app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: secret }, remoteAddress: '198.51.100.21' });
+  const login = (app: FastifyInstance, secret: string, remoteAddress = '198.51.100.21') =>
+    app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: secret }, remoteAddress });
 
-  it('wrong passwords on one process use up the e-mail address budget on the other, the right one included', needsRedis, async () => {
+  it('wrong passwords on one process use up the budget on the other, the right one included, at that client address', needsRedis, async () => {
     const statuses = [];
     for (let attempt = 0; attempt < PER_EMAIL; attempt += 1) statuses.push((await login(apps[attempt % 2]!, 'wrong guess')).statusCode);
     assert.deepEqual(statuses, [401, 401, 401]);
@@ -43,5 +44,13 @@ forEachBackend('login limits shared through Redis', (ctx) => {
     assert.equal(refused.json().code, 'SK429');
     assert.ok(Number(refused.headers['retry-after']) > 0);
     assert.equal((await login(apps[0]!, password)).statusCode, 429);
+    assert.equal((await login(apps[0]!, password, '198.51.100.99')).statusCode, 200, 'the user, from their own address');
+  });
+
+  it('counts tries sent at once to both processes before any password check: the budget, no more', needsRedis, async () => {
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => login(apps[i % 2]!, 'wrong guess', '198.51.100.22')));
+    const checked = burst.filter((response) => response.statusCode === 401).length;
+    assert.equal(checked, PER_EMAIL);
+    assert.equal(burst.filter((response) => response.statusCode === 429).length, 30 - PER_EMAIL);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Dashboard sessions through the real app: login sets an HttpOnly, SameSite=Lax cookie and rotates it; the session
  * answers /auth/session and /v1 until logout, idle expiry or absolute expiry (on the app's settable clock); writes
- * with the cookie need the CSRF token; the Bearer key path is unchanged; failed logins all look alike and are
- * rate limited per e-mail address and per client address.
+ * with the cookie need the CSRF token; the Bearer key path is unchanged; failed logins all look alike; logins are
+ * rate limited per e-mail address at a client address and per client address, counted before the password check.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +14,9 @@ import { createPasswordToken } from '../../src/users/password-links.js';
 import Fastify from 'fastify';
 import { sessionCookies, setSessionCookie } from '../../src/auth/session-cookie.js';
 import { createUser, HOUR, login, testClock, type TestUser } from './support.js';
+import { fixtures } from '../booking/support.js';
+import { hashPassword } from '../../src/users/password.js';
+import { setPasswordHash } from '../../src/users/user-store.js';
 
 const IDLE_HOURS = 12;
 const MAX_AGE_DAYS = 7;
@@ -139,8 +142,8 @@ forEachBackend('dashboard sessions', (ctx) => {
     });
 
     it('ends with logout: 204, and the cookie no longer works anywhere', async () => {
-      const { cookie } = await login(app, owner.email, owner.password);
-      const out = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie } });
+      const { cookie, csrf } = await login(app, owner.email, owner.password);
+      const out = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie, 'x-csrf-token': csrf } });
       assert.equal(out.statusCode, 204);
       assert.match(String(out.headers['set-cookie']), /^staykit_session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/);
       assert.equal((await session(cookie)).statusCode, 401);
@@ -190,6 +193,39 @@ forEachBackend('dashboard sessions', (ctx) => {
       assert.deepEqual(read.json(), [{ first_name: 'Ada' }]);
     });
 
+    it('needs the token to log out of a live session, so another site cannot end it; a dead cookie is just cleared', async () => {
+      const { cookie, csrf } = await login(app, owner.email, owner.password);
+      for (const headers of [{ cookie }, { cookie, 'x-csrf-token': 'wrong' }]) {
+        const refused = await app.inject({ method: 'POST', url: '/auth/logout', headers });
+        assert.equal(refused.statusCode, 403, refused.body);
+        assert.equal(refused.json().code, 'SK702');
+        assert.equal(refused.headers['set-cookie'], undefined);
+      }
+      assert.equal((await session(cookie)).statusCode, 200, 'the refused logout ended nothing');
+      assert.equal((await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie, 'x-csrf-token': csrf } })).statusCode, 204);
+      const dead = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie } });
+      assert.equal(dead.statusCode, 204, 'an ended session needs no token to clear its cookie');
+      assert.match(String(dead.headers['set-cookie']), /^staykit_session=; Max-Age=0/);
+      assert.equal((await app.inject({ method: 'POST', url: '/auth/logout' })).statusCode, 204);
+    });
+
+    it('needs the token for a GET that writes (availability with perform_sync=true), not for the same read without it', async () => {
+      const unit = await fixtures(ctx.db, other.id).product();
+      const { cookie, csrf } = await login(app, owner.email, owner.password);
+      const availability = (query: string, headers: Record<string, string> = {}) =>
+        app.inject({ method: 'GET', url: `/v1/availability?product_ids=${unit}&start=2027-03-01&end=2027-03-05${query}`, headers: { cookie, ...headers } });
+      for (const query of ['&perform_sync=true', '&perform_sync=false&perform_sync=true']) {
+        const refused = await availability(query);
+        assert.equal(refused.statusCode, 403, refused.body);
+        assert.equal(refused.json().code, 'SK702');
+      }
+      assert.equal((await availability('&perform_sync=true', { 'x-csrf-token': csrf })).statusCode, 200);
+      assert.equal((await availability('')).statusCode, 200);
+      assert.equal((await availability('&perform_sync=false')).statusCode, 200);
+      const withKey = await app.inject({ method: 'GET', url: `/v1/availability?product_ids=${unit}&perform_sync=true`, headers: bearer(other.key) });
+      assert.equal(withKey.statusCode, 200, 'an API key needs no token');
+    });
+
     it('leaves the Bearer key path as it was: the key decides, no CSRF token needed', async () => {
       const { cookie } = await login(app, owner.email, owner.password);
       const response = await app.inject({
@@ -220,6 +256,60 @@ forEachBackend('dashboard sessions', (ctx) => {
       owner.password = 'a new long passphrase';
     });
 
+    it('refuses white space, common and guessable passwords with a 400 saying why, and keeps the link usable', async () => {
+      const token = await createPasswordToken(ctx.db, owner.id, clock.now());
+      const cases: [string, RegExp][] = [
+        [' '.repeat(10), /^The password must be more than white space$/],
+        ['\t \n '.repeat(4), /^The password must be more than white space$/],
+        ['password1234', /^The password is too easy to guess\. This is similar to a commonly used password\./],
+        ['qwertyuiop', /^The password is too easy to guess\. This is a frequently used password\./],
+        ['1234567890', /^The password is too easy to guess\./],
+        ['owner@example.com', /^The password is too easy to guess\./],
+        ['x'.repeat(257), /^The password must have at most 256 characters$/],
+        // Judged by its first 20 characters: a long repetition of a common word is no better than the word.
+        ['password'.repeat(32), /^The password is too easy to guess\./],
+      ];
+      for (const [password, why] of cases) {
+        const refused = await app.inject({ method: 'POST', url: '/auth/set-password', payload: { token, password } });
+        assert.equal(refused.statusCode, 400, JSON.stringify(password));
+        assert.equal(refused.json().code, 'SK705');
+        assert.match(refused.json().message, why, JSON.stringify(password));
+      }
+      const set = await app.inject({ method: 'POST', url: '/auth/set-password', payload: { token, password: 'velvet lantern orbit' } });
+      assert.equal(set.statusCode, 200, set.body);
+      owner.password = 'velvet lantern orbit';
+      await login(app, owner.email, owner.password);
+    });
+
+    it('checks the link before the password: a made-up link is 400 SK706 whatever the password', async () => {
+      const response = await app.inject({ method: 'POST', url: '/auth/set-password', payload: { token: 'A'.repeat(43), password: 'short' } });
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().code, 'SK706');
+    });
+
+    it('voids an older link once a newer one is made', async () => {
+      const setWith = (token: string, password: string) => app.inject({ method: 'POST', url: '/auth/set-password', payload: { token, password } });
+      const older = await createPasswordToken(ctx.db, owner.id, clock.now());
+      const newer = await createPasswordToken(ctx.db, owner.id, clock.now());
+      const voided = await setWith(older, 'an older link passphrase');
+      assert.equal(voided.statusCode, 400, voided.body);
+      assert.equal(voided.json().code, 'SK706');
+      assert.equal((await setWith(newer, 'the newer link passphrase')).statusCode, 200);
+      owner.password = 'the newer link passphrase';
+      await login(app, owner.email, owner.password);
+    });
+
+    it('voids every link made before a new password, however the password was set', async () => {
+      const pending = await createPasswordToken(ctx.db, owner.id, clock.now());
+      // As `staykit user reset-password --password-stdin` sets it: no link involved.
+      await setPasswordHash(ctx.db, owner.id, await hashPassword('set without a link'), clock.now());
+      const response = await app.inject({ method: 'POST', url: '/auth/set-password', payload: { token: pending, password: 'from the pending link' } });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().code, 'SK706');
+      owner.password = 'set without a link';
+      await login(app, owner.email, owner.password);
+    });
+
     it('refuses an expired link', async () => {
       const token = await createPasswordToken(ctx.db, owner.id, clock.now());
       clock.advance(73 * HOUR);
@@ -230,20 +320,55 @@ forEachBackend('dashboard sessions', (ctx) => {
   });
 
   describe('login rate limits', () => {
-    it('refuses an e-mail address after 3 failures, even with the right password, and other addresses from there after 6', async () => {
-      const victim = await createUser(ctx.db, org.id, 'victim@example.com', { role: 'staff' });
-      const attempt = (email: string, password: string) =>
-        app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, remoteAddress: '192.0.2.7' });
-      for (let i = 0; i < 3; i++) assert.equal((await attempt(victim.email, 'guess number one')).statusCode, 401);
-      const limited = await attempt(victim.email, victim.password);
+    const attempt = (email: string, password: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, remoteAddress });
+    const statuses = async (responses: Promise<{ statusCode: number }>[]) => {
+      const counts: Record<number, number> = {};
+      for (const { statusCode } of await Promise.all(responses)) counts[statusCode] = (counts[statusCode] ?? 0) + 1;
+      return counts;
+    };
+
+    it('counts a try before the password is checked: 40 wrong passwords at once for one e-mail address, 3 checked', async () => {
+      const target = await createUser(ctx.db, org.id, 'burst@example.com', { role: 'staff' });
+      const burst = Array.from({ length: 40 }, () => attempt(target.email, 'a wrong guess', '192.0.2.10'));
+      assert.deepEqual(await statuses(burst), { 401: 3, 429: 37 });
+      const limited = await attempt(target.email, target.password, '192.0.2.10');
       assert.equal(limited.statusCode, 429);
       assert.equal(limited.json().code, 'SK429');
+      assert.match(limited.json().details, /"login-email" rate-limit policy is exhausted; retry in \d+ s/);
       assert.ok(Number(limited.headers['retry-after']) > 0);
-      await login(app, owner.email, owner.password); // another e-mail address from elsewhere still logs in
-      for (let i = 0; i < 3; i++) assert.equal((await attempt(`someone${i}@example.com`, 'guess')).statusCode, 401);
-      const fromThere = await attempt(owner.email, owner.password);
+    });
+
+    it('caps a client address over every e-mail address: 3 addresses × 20 at once, 6 checked', async () => {
+      const burst = ['one', 'two', 'three'].flatMap((name) =>
+        Array.from({ length: 20 }, () => attempt(`${name}@example.com`, 'a wrong guess', '192.0.2.11')));
+      assert.deepEqual(await statuses(burst), { 401: 6, 429: 54 });
+      const fromThere = await attempt(owner.email, owner.password, '192.0.2.11');
       assert.equal(fromThere.statusCode, 429);
       assert.match(fromThere.json().details, /login-address/);
+      assert.equal((await attempt(owner.email, owner.password, '192.0.2.12')).statusCode, 200, 'from elsewhere it still logs in');
+    });
+
+    it('cannot be aimed at a victim: their right password from their own address works while the attacker is refused', async () => {
+      const victim = await createUser(ctx.db, org.id, 'victim@example.com', { role: 'staff' });
+      for (let i = 0; i < 3; i++) assert.equal((await attempt(victim.email, `guess number ${i}`, '203.0.113.66')).statusCode, 401);
+      const attacker = await attempt(victim.email, victim.password, '203.0.113.66');
+      assert.equal(attacker.statusCode, 429, 'the attacker has used up their tries for this e-mail address, even a right one');
+      assert.match(attacker.json().details, /login-email/);
+      const own = await attempt(victim.email, victim.password, '198.51.100.77');
+      assert.equal(own.statusCode, 200, own.body);
+      assert.ok(own.headers['set-cookie']);
+    });
+
+    it('a successful login gives its try back and clears the e-mail address\'s budget at that client address', async () => {
+      const user = await createUser(ctx.db, org.id, 'typo@example.com', { role: 'staff' });
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 2; i++) assert.equal((await attempt(user.email, 'a typo of it', '192.0.2.13')).statusCode, 401);
+        assert.equal((await attempt(user.email, user.password, '192.0.2.13')).statusCode, 200, `round ${round}`);
+      }
+      // 4 failures in all from there: the address's budget (6) still has 2, the e-mail address's (3) all of its own.
+      for (let i = 0; i < 2; i++) assert.equal((await attempt(user.email, 'a typo of it', '192.0.2.13')).statusCode, 401);
+      assert.equal((await attempt('else@example.com', 'a typo of it', '192.0.2.13')).statusCode, 429);
     });
   });
 });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { hashPassword, passwordProblem } from '../../users/password.js';
+import { hashPassword } from '../../users/password.js';
+import { passwordProblem } from '../../users/password-rules.js';
 import { revokeUserSessions } from '../../auth/session-store.js';
 import { EMAIL } from '../../common/patterns.js';
 import type { DemoLogin } from '../../users/demo-user.js';
@@ -49,11 +50,11 @@ function defaultBaseUrl(config: Config): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
-async function passwordFromStdin(): Promise<string> {
+async function passwordFromStdin(email: string): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  const problem = passwordProblem(password);
+  const problem = await passwordProblem(password, [email]);
   if (problem !== undefined) throw new UsageError(`--password-stdin: ${problem}`);
   return password;
 }
@@ -86,7 +87,7 @@ export async function userCommand(args: string[]): Promise<void> {
     const organizationId = organizationArgument(values.org);
     const email = emailArgument(values.email);
     const role = roleArgument(values.role);
-    const password = values['password-stdin'] ? await passwordFromStdin() : undefined;
+    const password = values['password-stdin'] ? await passwordFromStdin(email) : undefined;
     return withDatabase(async (db) => {
       const { rows } = await db.query('SELECT 1 FROM api.organizations WHERE id = $1', [organizationId]);
       if (rows.length === 0) throw new UsageError(`no organization ${organizationId}`);
@@ -99,7 +100,7 @@ export async function userCommand(args: string[]): Promise<void> {
   }
   if (sub === 'reset-password') {
     const email = emailArgument(values.email);
-    const password = values['password-stdin'] ? await passwordFromStdin() : undefined;
+    const password = values['password-stdin'] ? await passwordFromStdin(email) : undefined;
     return withDatabase(async (db) => {
       const user = await findUserByEmail(db, email);
       if (!user) throw new UsageError(`no user ${email}`);

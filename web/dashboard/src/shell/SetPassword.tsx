@@ -8,7 +8,9 @@ import { setPassword } from '../api/session';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { navigate } from '../common/router';
 
+/** The server's rules (src/users/password-rules.ts); the server says why it refuses anything else. */
 const MIN_LENGTH = 10;
+const MAX_LENGTH = 256;
 
 export function SetPassword({ token }: { token: string | null }) {
   const [password, setValue] = useState('');
@@ -46,9 +48,9 @@ export function SetPassword({ token }: { token: string | null }) {
           ) : (
             <form onSubmit={submit}>
               <Stack>
-                <Text size="sm" c="dimmed">At least {MIN_LENGTH} characters. A passphrase of a few words is easy to remember.</Text>
+                <Text size="sm" c="dimmed">At least {MIN_LENGTH} characters, and not a common or easily guessed password. A passphrase of a few uncommon words is easy to remember and hard to guess.</Text>
                 <ErrorAlert error={error} title="The password was not set" />
-                <PasswordInput label="New password" autoComplete="new-password" required minLength={MIN_LENGTH} value={password}
+                <PasswordInput label="New password" autoComplete="new-password" required minLength={MIN_LENGTH} maxLength={MAX_LENGTH} value={password}
                   onChange={(event) => setValue(event.currentTarget.value)} />
                 <PasswordInput label="Repeat it" autoComplete="new-password" required value={repeat}
                   onChange={(event) => setRepeat(event.currentTarget.value)} />

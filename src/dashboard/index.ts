@@ -1,6 +1,7 @@
 /**
  * The admin dashboard at /admin: the single-page app in web/dashboard (built by `npm ci`), served by this process,
- * and the one thing it cannot do through /v1 — managing API keys (/admin/api/keys). The app reads and writes
+ * and what it cannot do through /v1 — managing API keys (/admin/api/keys), inviting members to log in
+ * (/admin/api/invitations). The app reads and writes
  * through /v1 with the dashboard session (docs/dashboard.md).
  */
 import { dirname, join } from 'node:path';
@@ -9,6 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import type { Database } from '../db/types.js';
 import { apiKeyRoutes } from './api-key-routes.js';
+import { invitationRoutes, type InvitationRouteOptions } from './invitation-routes.js';
 import { DASHBOARD_PATH, serveBuiltApp } from './static-app.js';
 
 export interface DashboardOptions {
@@ -18,11 +20,14 @@ export interface DashboardOptions {
   resources: ReadonlySet<string>;
   /** The built app; default web/dashboard/dist of this checkout. */
   distFolder?: string;
+  /** Where invitations link to and how they are sent. */
+  config: InvitationRouteOptions['config'];
 }
 
 const DEFAULT_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dashboard', 'dist');
 
 export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
   await app.register(apiKeyRoutes, { prefix: `${DASHBOARD_PATH}/api/keys`, db: options.db, sessions: options.sessions, resources: options.resources });
+  await app.register(invitationRoutes, { prefix: `${DASHBOARD_PATH}/api/invitations`, db: options.db, sessions: options.sessions, config: options.config });
   await serveBuiltApp(app, options.distFolder ?? DEFAULT_DIST);
 };

@@ -202,6 +202,17 @@ const definitions = {
     meaning: 'A member tried to change, add or remove a member (or their permissions) of a higher role than their own, or to give a role above their own',
     hint: 'Ask a member of that role or higher',
   },
+  SK709: {
+    status: 409,
+    message: '{message}',
+    meaning: 'A member cannot be invited: no e-mail address, a former member, or a login of their own already',
+  },
+  SK710: {
+    status: 502,
+    message: 'The invitation e-mail could not be sent: {message}',
+    meaning: 'The mail server refused or did not take the invitation; the member is linked and the link is valid, send it again',
+    hint: 'Check SMTP_URL, then invite again (the new link voids the old one)',
+  },
   SK660: { status: 409, message: '{message}', meaning: 'A payment\'s status cannot make this move; the hint lists the allowed moves' },
   SK661: { status: 409, message: '{message}', meaning: 'A refund\'s status cannot make this move; the hint lists the allowed moves' },
   SK662: { status: 409, message: '{message}', meaning: 'An invoice\'s status cannot make this move; the hint lists the allowed moves' },

@@ -90,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const redis = requestLimits?.store.redis;
   const sharedCounters = redis ? { redis: redis.client, keyPrefix: requestLimits.store.keyPrefix } : undefined;
   const sessions = await dashboardSessions(app, { db: options.db, config, now: options.now, sharedCounters });
-  await app.register(dashboardRoutes, { db: options.db, sessions, resources: new Set(cache.tables.keys()) });
+  await app.register(dashboardRoutes, { db: options.db, sessions, resources: new Set(cache.tables.keys()), config });
   await app.register(v1Routes, {
     prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb, sessions, compute,
     statementTimeoutMs: options.statementTimeoutMs ?? config.statementTimeoutSeconds * 1000, now: options.now, webhookWorker: options.webhookWorker,

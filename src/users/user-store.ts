@@ -48,8 +48,10 @@ export interface NewMembership {
 }
 
 /**
- * Makes the user a member of the organization: their profile there and the member row linked to it (created, or
- * updated to the given role when the user is a member already). Returns the member's id.
+ * Makes the user a member of the organization: their profile there and the member row linked to it. A member the
+ * organization already added with this e-mail address and no login yet (the dashboard's members page) becomes this
+ * user's — not a second member for the same person; otherwise the member row is created, or updated to the given role
+ * when the user is a member already. Returns the member's id.
  */
 export async function addMembership(db: Queryable, membership: NewMembership): Promise<string> {
   const { userId, email, organizationId, name, role } = membership;
@@ -58,6 +60,17 @@ export async function addMembership(db: Queryable, membership: NewMembership): P
      ON CONFLICT (user_id, organization_id) DO NOTHING`,
     [organizationId, userId, name, email],
   );
+  const linked = await db.query<{ id: string }>(
+    `UPDATE api.members SET user_id = $2, role = $3, active = true
+     WHERE id = (SELECT m.id FROM api.members AS m
+                 WHERE m.organization_id = $1 AND m.user_id IS NULL AND lower(m.email) = lower($4)
+                   AND NOT EXISTS (SELECT 1 FROM api.members AS taken WHERE taken.organization_id = $1 AND taken.user_id = $2)
+                 ORDER BY m.created_at, m.id LIMIT 1)
+       AND organization_id = $1
+     RETURNING id`,
+    [organizationId, userId, role, email],
+  );
+  if (linked.rows[0]) return linked.rows[0].id;
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO api.members (organization_id, user_id, name, email, role) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (organization_id, user_id) WHERE user_id IS NOT NULL DO UPDATE SET role = EXCLUDED.role, active = true

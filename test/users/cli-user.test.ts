@@ -143,6 +143,29 @@ for (const backend of BACKENDS) {
       });
     });
 
+    it('makes a member the manager already added with that e-mail address the user\'s, not a second member', async () => {
+      const members = async () => {
+        const db: Database = testDb ? testDb.db : await openPGlite(dataDir);
+        try {
+          return (await db.query<{ user_id: string | null; role: string; name: string }>(
+            "SELECT user_id, role, name FROM api.members WHERE organization_id = $1 AND lower(email) = 'cleo@example.com'", [orgId])).rows;
+        } finally {
+          if (!testDb) await db.close();
+        }
+      };
+      // Added on the dashboard's members page: a member with an e-mail address and no login.
+      const db: Database = testDb ? testDb.db : await openPGlite(dataDir);
+      await db.query("INSERT INTO api.members (organization_id, name, email, role) VALUES ($1, 'Cleo the cleaner', 'Cleo@Example.com', 'cleaner')", [orgId]);
+      if (!testDb) await db.close();
+      const run = await staykit(['user', 'create', '--org', orgId, '--email', 'cleo@example.com', '--role', 'cleaner', '--password-stdin'], env, 'tidy dunes at dawn\n');
+      assert.equal(run.code, 0, run.stderr);
+      const rows = await members();
+      assert.equal(rows.length, 1, 'one member for one person');
+      assert.ok(rows[0]!.user_id, 'linked to the new login');
+      assert.equal(rows[0]!.name, 'Cleo the cleaner', 'the name the manager gave is kept');
+      assert.equal(await login('cleo@example.com', 'tidy dunes at dawn'), 200);
+    });
+
     it('refuses bad arguments with exit code 2 and one line', async () => {
       const cases: [string[], RegExp, string?][] = [
         [['user', 'create', '--org', orgId, '--email', 'x@example.com', '--role', 'boss'], /--role must be one of owner, admin/],

@@ -1,10 +1,12 @@
 /**
  * Members of the organization and what each may do: role (owners and admins may do everything) and permissions per
- * resource. Dashboard logins for members are created with `staykit user create` (docs/dashboard.md).
+ * resource. A member with an e-mail address and no login is invited to log in from here (an e-mail with a link to
+ * choose a password), or with `staykit user create` (docs/dashboard.md).
  */
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, CloseButton, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { database, rowsOf } from '../api/database';
+import { inviteMember } from '../api/invitations';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
@@ -41,7 +43,7 @@ export function Members() {
   return (
     <Stack>
       <Title order={2}>Members</Title>
-      <Text size="sm">Owners and admins may do everything. Everyone else may do what their permissions allow — the server enforces it, not only this page. Give a member a login with <code>staykit user create</code>.</Text>
+      <Text size="sm">Owners and admins may do everything. Everyone else may do what their permissions allow — the server enforces it, not only this page. A member with an e-mail address is invited to log in with an e-mail that lets them choose a password.</Text>
       <ErrorAlert error={members.error ?? error} title="Members" />
       {mayWrite && <NewMember onAdded={members.reload} />}
       {members.loading && !members.data && <Loader size="sm" role="status" aria-label="Loading members" />}
@@ -52,8 +54,11 @@ export function Members() {
               <Text fw={600}>{member.name}{!member.active && ' (former member)'}</Text>
               <Text size="sm" c="dimmed">{member.email ?? 'no e-mail'} · {member.user_id ? 'has a login' : 'no login'}</Text>
             </Stack>
-            <Select aria-label={`Role of ${member.name}`} data={ROLES} value={member.role} disabled={!mayWrite} w={160}
-              onChange={(role) => role && act(() => database.from('members').update({ role }).eq('id', member.id))} />
+            <Group gap="xs">
+              {mayWrite && member.active && member.email && !member.user_id && <InviteButton member={member} />}
+              <Select aria-label={`Role of ${member.name}`} data={ROLES} value={member.role} disabled={!mayWrite} w={160}
+                onChange={(role) => role && act(() => database.from('members').update({ role }).eq('id', member.id))} />
+            </Group>
           </Group>
           {can('permissions') && !['owner', 'admin'].includes(member.role) && (
             <Stack gap="xs" mt="sm">
@@ -72,6 +77,32 @@ export function Members() {
           )}
         </Paper>
       ))}
+    </Stack>
+  );
+}
+
+/** Stays on the page as "Invitation sent" (the list is not reloaded: the member now has a login without a password yet). */
+function InviteButton({ member }: { member: Member }) {
+  const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [error, setError] = useState<unknown>(null);
+  const invite = async () => {
+    setError(null);
+    setState('sending');
+    try {
+      await inviteMember(member.id);
+      setState('sent');
+    } catch (failure) {
+      setError(failure);
+      setState('idle');
+    }
+  };
+  return (
+    <Stack gap={4}>
+      <Button size="xs" variant="light" loading={state === 'sending'} disabled={state === 'sent'} onClick={invite}
+        aria-label={`Invite ${member.name} to log in`}>
+        {state === 'sent' ? 'Invitation sent' : 'Invite to log in'}
+      </Button>
+      <ErrorAlert error={error} title="The invitation was not sent" />
     </Stack>
   );
 }

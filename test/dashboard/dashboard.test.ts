@@ -187,7 +187,8 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const answer = await page.request.get(`${base}/v1/bookings?id=eq.${bookingId}&select=reference,occupancy,contact_bookings(contacts(first_name,last_name,email)),line_items(amount,fee_type)`);
     assert.equal(answer.status(), 200);
     const [booking] = await answer.json() as { reference: string; occupancy: Record<string, number>; contact_bookings: { contacts: object }[]; line_items: { amount: number; fee_type: string }[] }[];
-    assert.equal(await bar.textContent(), booking!.reference, 'the bar names the new booking');
+    assert.equal(await bar.textContent(), 'Grace Hopper', "the bar names the new booking's guest, not its reference");
+    assert.match(await bar.getAttribute('aria-label') ?? '', new RegExp(`^Booking ${booking!.reference} Grace Hopper`));
     assert.deepEqual(booking!.contact_bookings.map((link) => link.contacts), [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }]);
     const { rows: [adults] } = await ctx.db.query<{ id: string }>(`SELECT id FROM api.capacity_groups WHERE organization_id = $1 AND name->>'default' = 'Adults'`, [organizationId]);
     assert.equal(booking!.occupancy[adults!.id], 2);

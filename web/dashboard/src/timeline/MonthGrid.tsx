@@ -8,7 +8,7 @@ import { isWeekend } from '../common/dates';
 import { navigate } from '../common/router';
 import { useWorkspace } from '../shell/context';
 import { placeBar } from './layout';
-import type { TimelineData, TimelineEvent, TimelineTask } from './queries';
+import { bookingLabel, type TimelineData, type TimelineEvent, type TimelineTask } from './queries';
 import classes from './timeline.module.css';
 
 interface Props {
@@ -52,7 +52,7 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
 
   const describe = (event: TimelineEvent) => {
     const what = event.type === 'booking'
-      ? `Booking ${event.bookings?.reference ?? ''} ${event.title}`.replace(/\s+/g, ' ').trim()
+      ? `Booking ${event.bookings?.reference ?? ''} ${bookingLabel(event) === event.bookings?.reference ? '' : bookingLabel(event)}`.replace(/\s+/g, ' ').trim()
       : event.calendar_id ? `Imported block${event.external_calendars?.name ? ` from ${event.external_calendars.name}` : ''}` : `Block ${event.title}`.trim();
     return `${what}, ${format.date(event.start_date)} – ${format.date(event.end_date)}, ${STATUS_WORDS[event.status]}`;
   };
@@ -119,7 +119,7 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
                       className={`${classes.bar} ${barClass(event)} ${place.continuesBefore ? classes.continuesBefore : ''} ${place.continuesAfter ? classes.continuesAfter : ''}`}
                       style={{ left: `calc(${place.offset} * var(--day-width) + 2px)`, width: `calc(${place.length} * var(--day-width) - 4px)` }}
                       onClick={() => open(event)}>
-                      {event.type === 'booking' ? event.title || event.bookings?.reference || 'Booking' : event.title || (event.calendar_id ? 'iCal' : 'Blocked')}
+                      {event.type === 'booking' ? bookingLabel(event) : event.title || (event.calendar_id ? 'iCal' : 'Blocked')}
                     </button>
                   </Tooltip>
                 );

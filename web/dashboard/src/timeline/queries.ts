@@ -21,7 +21,17 @@ export interface TimelineEvent {
   padding: number;
   title: string;
   external_calendars?: { name: string | null } | null;
-  bookings?: { reference: string } | null;
+  bookings?: { reference: string; contact_bookings?: { contacts: { first_name: string; last_name: string } | null }[] } | null;
+}
+
+/**
+ * What a booking's bar says: its title when someone wrote one, else its guest's name (when the member may read
+ * contacts), else its reference.
+ */
+export function bookingLabel(event: TimelineEvent): string {
+  const contact = event.bookings?.contact_bookings?.find((link) => link.contacts)?.contacts;
+  const guest = contact ? `${contact.first_name} ${contact.last_name}`.trim() : '';
+  return event.title || guest || event.bookings?.reference || 'Booking';
 }
 
 export interface TimelineTask {
@@ -41,7 +51,8 @@ export interface TimelineData {
 export async function loadTimeline(first: string, days: number, can: Can, locale: string, showCancelled: boolean): Promise<TimelineData> {
   const monthEnd = addDays(first, days);
   // Embeds only of what the member may read: asking for more would be refused as a whole.
-  const embeds = [can('external_calendars') && 'external_calendars(name)', can('bookings') && 'bookings(reference)'].filter(Boolean);
+  const guests = can('contacts') && can('contact_bookings') ? ',contact_bookings(contacts(first_name,last_name))' : '';
+  const embeds = [can('external_calendars') && 'external_calendars(name)', can('bookings') && `bookings(reference${guests})`].filter(Boolean);
   let events = database
     .from('calendar_events')
     .select(['id,product_id,booking_id,calendar_id,type,status,start_date,end_date,padding,title', ...embeds].join(','))

@@ -109,7 +109,7 @@ export function fromDatabaseError(error: unknown, options: { authenticated?: boo
     });
   }
   const status = staykitCodeStatus(error.code) ?? statusForSqlState(error.code, error.message, options.authenticated ?? true);
-  return new ApiError(status, error.code, error.message, {
+  return new ApiError(status, error.code, overlapMessage(error) ?? error.message, {
     details: error.detail ?? null,
     hint: error.hint ?? constraintHint(error) ?? null,
   });
@@ -126,8 +126,25 @@ function staykitCodeStatus(code: string): number | undefined {
 /** The `<table>_<column>_in_range` CHECKs bound every client-written date and timestamp (migration 0093). */
 const RANGE_CONSTRAINT = /violates check constraint "[a-z0-9_]+_in_range"/;
 
+/** The range the existing event holds, from the detail of a calendar_events_no_overlap violation: `…=(<unit>, [a,b))`. */
+const TAKEN_RANGE = /conflicts with existing key \([^)]*\)=\([^,]+, \[(\d{4}-\d{2}-\d{2}),(\d{4}-\d{2}-\d{2})\)\)/;
+
+/**
+ * The calendar's overlap in words a manager reads (the dates an existing booking or block holds), instead of
+ * PostgreSQL's constraint text; the detail keeps PostgreSQL's. Other errors keep their message.
+ */
+function overlapMessage(error: PgLikeError): string | undefined {
+  if (error.code !== '23P01' || !error.message.includes('calendar_events_no_overlap')) return undefined;
+  const taken = TAKEN_RANGE.exec(error.detail ?? '');
+  const when = taken ? ` from ${taken[1]} to ${taken[2]} (the day it is free again)` : '';
+  return `These dates are taken: another booking or blocked period of this unit holds them${when}`;
+}
+
 /** What to do about a violated constraint, where PostgreSQL's message alone does not say it. */
 function constraintHint(error: PgLikeError): string | undefined {
+  if (overlapMessage(error) !== undefined) {
+    return 'Choose other dates, or move or cancel the booking or block that holds them (a cooldown after a stay counts too)';
+  }
   if (error.code === '23514' && RANGE_CONSTRAINT.test(error.message)) {
     return 'Dates must be between 1900-01-01 and 2199-12-31 (an exclusive end date may be 2200-01-01); timestamps '
       + 'from 1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z';

@@ -142,14 +142,19 @@ describe('scopes', () => {
     assert.deepEqual(writableTables(['read']), []);
   });
 
-  test('a member: owner and admin may do everything; any other role its permissions, plus reading organizations and products', () => {
+  test('a member: owner and admin may do everything; any other role its permissions, plus reading organizations and products, plus its role\'s first-day scopes', () => {
     assert.deepEqual(memberScopes('owner', []), ['read', 'write']);
     assert.deepEqual(memberScopes('admin', [{ resource: 'bookings', access: 'read' }]), ['read', 'write']);
-    assert.deepEqual(memberScopes('staff', []), ['organizations:read', 'products:read']);
+    assert.deepEqual(memberScopes('staff', []), ['organizations:read', 'products:read', 'calendar_events:read']);
+    assert.deepEqual(memberScopes('manager', []), ['organizations:read', 'products:read', 'calendar_events:read']);
     assert.deepEqual(
       memberScopes('staff', [{ resource: 'bookings', access: 'write' }, { resource: '*', access: 'read' }, { resource: 'products', access: 'read' }]),
-      ['bookings:write', 'read', 'products:read', 'organizations:read'],
+      ['bookings:write', 'read', 'products:read', 'organizations:read', 'calendar_events:read'],
     );
+    const fieldStaff = ['organizations:read', 'products:read', 'calendar_events:read', 'calendar_event_tasks:write', 'tasks:read', 'task_assignees:read'];
+    assert.deepEqual(memberScopes('cleaner', []), fieldStaff, 'a new cleaner sees the calendar and completes their tasks');
+    assert.deepEqual(memberScopes('maintenance', []), fieldStaff);
+    assert.equal(memberScopes('cleaner', []).some((scope) => /contacts|bookings/.test(scope)), false, 'and reads no guest');
     assert.deepEqual(memberScopes('Owner', []), ['organizations:read', 'products:read'], 'roles are exact');
   });
 

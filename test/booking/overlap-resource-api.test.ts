@@ -27,6 +27,10 @@ forEachBackend('No overlap through /v1/calendar_events', (ctx) => {
     const overlapping = await post({ product_id: product, start_date: '2027-03-13', end_date: '2027-03-15', type: 'blocked period' });
     assert.equal(overlapping.statusCode, 409, overlapping.body);
     assert.equal(overlapping.json().code, '23P01');
+    // In words a manager reads, not the constraint's (row-level security keeps PostgreSQL from naming the other row).
+    assert.equal(overlapping.json().message, 'These dates are taken: another booking or blocked period of this unit holds them');
+    assert.doesNotMatch(overlapping.json().message, /constraint|calendar_events_no_overlap/);
+    assert.match(overlapping.json().hint, /Choose other dates/);
     const note = await post({ product_id: product, start_date: '2027-03-10', end_date: '2027-03-12', type: 'note' });
     assert.equal(note.statusCode, 201, note.body);
     const later = await post({ product_id: product, start_date: '2027-03-14', end_date: '2027-03-16', type: 'blocked period' });

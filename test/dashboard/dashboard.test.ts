@@ -144,6 +144,24 @@ forEachBackend('the dashboard in a browser', (ctx) => {
       `SELECT type, title FROM api.calendar_events WHERE product_id = $1 AND start_date = $2 AND end_date = $3 AND status = 'CONFIRMED'`,
       [booking!.product_id, event.start_date, event.end_date]);
     assert.deepEqual(blocks, [{ type: 'blocked period', title: 'Painting' }]);
+
+    // The same days again (picked by keyboard: the block's bar covers them): the refusal names what holds them.
+    for (const day of [event.start_date, lastNight]) {
+      await row.locator(`button[data-date="${day}"]`).focus();
+      await page.keyboard.press('Enter');
+    }
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Title').fill('Again');
+    await dialog.getByRole('button', { name: 'Block these days' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'These dates are taken by the block "Painting"' }).waitFor();
+    assert.doesNotMatch(await dialog.getByRole('alert').textContent() ?? '', /calendar_events_no_overlap|constraint/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Removing the block asks first.
+    await row.locator('[data-event-id]').filter({ hasText: 'Painting' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove block' }).click();
+    await page.getByRole('group', { name: 'Remove this block? Its days become bookable.' }).getByRole('button', { name: 'Yes, remove block' }).click();
+    await row.locator('[data-event-id]').filter({ hasText: 'Painting' }).waitFor({ state: 'detached' });
   });
 
   it('books free days picked on the timeline for a guest: the quote first, then the booking, whose bar appears', { skip }, async () => {
@@ -352,6 +370,14 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await page.getByRole('button', { name: 'Add coupon' }).click();
     await page.getByRole('cell', { name: 'AUTUMN', exact: true }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    // Deleting asks first; "Keep" keeps it.
+    await page.getByRole('button', { name: 'Delete coupon AUTUMN' }).click();
+    const question = page.getByRole('group', { name: 'Delete coupon AUTUMN?' });
+    await question.getByRole('button', { name: 'Keep' }).click();
+    await page.getByRole('cell', { name: 'AUTUMN', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Delete coupon AUTUMN' }).click();
+    await question.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('cell', { name: 'AUTUMN', exact: true }).waitFor({ state: 'detached' });
   });
 
   it('settings: webhooks with their delivery log and redelivery, e-mail templates, members and permissions', { skip }, async () => {

@@ -188,6 +188,18 @@ forEachBackend('member permissions', (ctx) => {
     });
   });
 
+  it('gives a new member of each role a working first screen: the calendar, and for field staff their tasks, never guests', async () => {
+    for (const role of ['cleaner', 'maintenance', 'staff', 'manager'] as const) {
+      const fresh = await createUser(ctx.db, org.id, `new-${role}@example.com`, { role });
+      const session = await login(app, fresh.email, fresh.password);
+      assert.equal((await get(session, '/v1/calendar_events?select=id,start_date')).statusCode, 200, `${role}: the calendar`);
+      assert.equal((await get(session, '/v1/contacts?select=email')).statusCode, 403, `${role}: no guests`);
+      assert.equal((await get(session, '/v1/bookings?select=id')).statusCode, 403, `${role}: no bookings`);
+      const tasks = await get(session, '/v1/calendar_event_tasks?select=id');
+      assert.equal(tasks.statusCode, role === 'cleaner' || role === 'maintenance' ? 200 : 403, `${role}: tasks`);
+    }
+  });
+
   it('ends the sessions of a member who is deactivated', async () => {
     const leaving = await createUser(ctx.db, org.id, 'leaving@example.com', { role: 'staff', permissions: [{ resource: '*', access: 'read' }] });
     const session = await login(app, leaving.email, leaving.password);

@@ -5,6 +5,8 @@ import { DatePickerInput } from '@mantine/dates';
 import { database, rowsOf } from '../api/database';
 import { addDays } from '../common/dates';
 import { ErrorAlert } from '../common/ErrorAlert';
+import { useWorkspace } from '../shell/context';
+import { explainOverlap } from './overlap';
 import type { Unit } from './queries';
 
 export interface BlockFormProps {
@@ -22,6 +24,7 @@ export function BlockForm({ units, initial, onClose, onSaved }: BlockFormProps) 
   const [title, setTitle] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const { can, format } = useWorkspace();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -35,7 +38,7 @@ export function BlockForm({ units, initial, onClose, onSaved }: BlockFormProps) 
       }));
       onSaved();
     } catch (failure) {
-      setError(failure);
+      setError(await explainOverlap(failure, unitId, start, addDays(last, 1), can, format.date).catch(() => failure));
       setBusy(false);
     }
   };

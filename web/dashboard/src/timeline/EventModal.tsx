@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { database, rowsOf } from '../api/database';
+import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useWorkspace } from '../shell/context';
 import type { TimelineEvent } from './queries';
@@ -34,7 +35,7 @@ export function EventModal({ event, unit, onClose, onChanged }: { event: Timelin
         {imported && <Text size="sm" c="dimmed">Imported from {event.external_calendars?.name ?? 'an iCal feed'}: change it in that calendar; the next sync brings it here.</Text>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>Close</Button>
-          {removable && <Button color="red" onClick={remove} loading={busy}>Remove block</Button>}
+          {removable && <ConfirmButton question="Remove this block? Its days become bookable." onConfirm={remove} loading={busy}>Remove block</ConfirmButton>}
         </Group>
       </Stack>
     </Modal>

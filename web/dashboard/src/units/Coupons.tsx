@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Group, Loader, NumberInput, Paper, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { database, rowsOf } from '../api/database';
+import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
@@ -54,7 +55,7 @@ export function Coupons() {
                   <Table.Td>{coupon.coupon_uses?.length ?? '—'}{coupon.quota !== null ? ` of ${coupon.quota}` : ''}</Table.Td>
                   <Table.Td>{coupon.stackable ? <Badge variant="outline" color="dark">stackable</Badge> : 'alone'}</Table.Td>
                   <Table.Td>{coupon.description}</Table.Td>
-                  <Table.Td>{can('coupons', 'write') && <Button size="xs" color="red" variant="outline" onClick={() => remove(coupon.id)} aria-label={`Delete coupon ${coupon.code}`}>Delete</Button>}</Table.Td>
+                  <Table.Td>{can('coupons', 'write') && <ConfirmButton size="xs" question={`Delete coupon ${coupon.code}?`} onConfirm={() => remove(coupon.id)} aria-label={`Delete coupon ${coupon.code}`}>Delete</ConfirmButton>}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

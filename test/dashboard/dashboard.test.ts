@@ -354,6 +354,10 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await page.getByRole('link', { name: 'Beach House', exact: true }).click();
     await page.getByRole('heading', { name: 'Beach House' }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    // A configuration's dates are shown with their last included day: the seed's summer runs 1 July to 31 August.
+    const summerYear = new Date().getUTCFullYear();
+    const lastSummerDay = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(Date.UTC(summerYear, 7, 31)));
+    assert.match(await page.getByRole('region', { name: 'Summer weeks' }).textContent() ?? '', new RegExp(`– ${lastSummerDay.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const rate = page.getByRole('region', { name: 'All year' }).getByLabel('Rate from 1 nights and 1 guests');
     await rate.fill('150.50');
     await page.getByRole('region', { name: 'All year' }).getByRole('button', { name: 'Save rates' }).click();

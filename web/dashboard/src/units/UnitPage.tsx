@@ -11,6 +11,7 @@ import { Link } from '../common/router';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { DatePrices } from './DatePrices';
+import { addDays } from '../common/dates';
 import { currencyDigits, dateRanges } from './intervals';
 
 interface Rate {
@@ -91,7 +92,8 @@ function ConfigurationCard({ configuration, currency, onSaved }: { configuration
         <Title order={4} size="h5">{name}</Title>
         <Text size="xs" c="dimmed">priority {configuration.order}</Text>
       </Group>
-      <Text size="sm">{dateRanges(configuration.intervals).map((range) => `${format.date(range.start)} – ${format.date(range.end)}`).join('; ') || 'no dates'}</Text>
+      {/* The ranges' ends are exclusive ([start, end)): a person reads the last day that is included. */}
+      <Text size="sm">{dateRanges(configuration.intervals).map((range) => `${format.date(range.start)} – ${format.date(addDays(range.end, -1))}`).join('; ') || 'no dates'}</Text>
       <Text size="sm">Stay {configuration.min_duration}{configuration.max_duration ? `–${configuration.max_duration}` : '+'} nights · check-in {configuration.check_in_days.every(Boolean) ? 'any day' : WEEKDAYS.filter((_, index) => configuration.check_in_days[index]).join(', ')}</Text>
       <ErrorAlert error={error} title="The rates were not saved" />
       <Table mt="xs" aria-label={`Rates of ${name}`}>

@@ -15,7 +15,7 @@ export interface ClaimedNotification {
   organization_id: string;
   webhook_id: string;
   event_type: string;
-  /** The stored payload, as the exact text that is POSTed. */
+  /** The text that is POSTed: the stored payload with the notification's `sequence` (migration 0217). */
   body: string;
   endpoint: string;
   signing_secret: string;
@@ -126,7 +126,8 @@ export function claimDue(limit: number, leaseSeconds: number, firstDelaySeconds:
         AND (due.webhook_id, due.organization_id) NOT IN (SELECT disabled.id, disabled.organization_id FROM disabled)
         AND n.id = q.notification_id AND n.organization_id = q.organization_id
         AND w.id = q.webhook_id AND w.organization_id = q.organization_id
-      RETURNING n.id, n.organization_id, n.webhook_id, n.event_type, n.payload::text AS body,
+      RETURNING n.id, n.organization_id, n.webhook_id, n.event_type,
+                (n.payload || jsonb_build_object('sequence', n.sequence))::text AS body,
                 w.endpoint, w.signing_secret, q.attempts, q.lease_token`,
     values: [limit, leaseSeconds, firstDelaySeconds, caps.perWebhook, caps.perOrganization],
   };
@@ -254,6 +255,17 @@ export function notificationEventTypes(organizationId: string, notificationIds: 
 }
 
 /** One webhook of one organization, for the test send. */
+/** The test message as a notification of the log: sent or failed after its one try, never queued (migration 0217). */
+export function recordTestNotification(
+  organizationId: string, webhookId: string, notification: { id: string; body: string; ok: boolean; response: string },
+): SqlQuery {
+  return {
+    text: `INSERT INTO api.webhook_notifications (id, organization_id, webhook_id, event_type, payload, status, tries, response)
+           VALUES ($1, $2, $3, 'webhook.test', $4::jsonb, $5, 1, $6)`,
+    values: [notification.id, organizationId, webhookId, notification.body, notification.ok ? 'sent' : 'error', notification.response],
+  };
+}
+
 export function findWebhook(organizationId: string, webhookId: string): SqlQuery {
   return {
     text: `SELECT id, endpoint, signing_secret, disabled_at FROM api.webhooks WHERE organization_id = $1 AND id = $2`,

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/types.js';
 import { attempt, type AttemptResult } from './deliver.js';
-import { findWebhook, notificationEventTypes, requeue } from './queries.js';
+import { findWebhook, notificationEventTypes, recordTestNotification, requeue } from './queries.js';
 import { eventReadScopes, type EventReadScopes } from './event-scopes.js';
 import type { WorkerConfig } from './worker.js';
 
@@ -37,8 +37,8 @@ export interface TestDelivery extends AttemptResult {
 
 /**
  * Sends one signed test message `{"id", "date", "event_type": "webhook.test", "payload": {"webhook_id"}}` to the
- * webhook now and returns what happened. Nothing is stored; a disabled webhook may be tested (to check it is
- * back before enabling it). Undefined when the webhook does not exist in the organization.
+ * webhook now, records it in the delivery log as a notification (sent or error, one try: migration 0217), and returns
+ * what happened. A disabled webhook may be tested (to check it is back before enabling it). Undefined when the webhook does not exist in the organization.
  */
 export async function sendTestEvent(
   db: Database,
@@ -63,5 +63,8 @@ export async function sendTestEvent(
     { allowPrivate: config.outboundAllowPrivate, timeoutMs: options.timeoutMs },
   );
   const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+  // In the delivery log with the others (and redeliverable), as the one try it was.
+  const record = recordTestNotification(organizationId, webhook.id, { id, body, ok, response: result.response });
+  await db.query(record.text, record.values);
   return { id, ok, ...result };
 }

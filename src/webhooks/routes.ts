@@ -1,7 +1,7 @@
 /**
  * The webhook operations' HTTP routes, ready to register next to the resource API:
  * - `POST /v1/webhook-test` `{"webhook_id"}` → 200 `{id, ok, status, response}`: one signed `webhook.test` message
- *   sent now, nothing stored (scope `webhooks:write`);
+ *   sent now and recorded in the delivery log (scope `webhooks:write`);
  * - `POST /v1/webhook-redeliver` `{"ids": [notification ids]}` → 200 `{"requeued": [ids]}`: those notifications
  *   pending again, due now (scope `webhooks:write`, and the read scopes of their events' payloads: 403 SK742
  *   otherwise, ./event-scopes.ts; ids of other organizations are ignored). The test message carries no data, so

@@ -57,12 +57,28 @@ forEachBackend('webhook delivery', (ctx) => {
     assert.ok(receipt.verified, 'our verifier accepts the signature');
     if (StandardWebhooks) assert.equal(receipt.libraryVerified, true, 'the standardwebhooks package accepts the signature');
     assert.match(receipt.signature, /^v1,[A-Za-z0-9+/]{43}=$/);
-    const body = JSON.parse(receipt.body) as { id: string; event_type: string; payload: { new: { id: string } } };
-    assert.deepEqual(body, notification.payload);
+    const { sequence, ...body } = JSON.parse(receipt.body) as { id: string; event_type: string; payload: { new: { id: string } }; sequence: number };
+    assert.deepEqual(body, notification.payload, 'the stored payload, and its sequence');
+    const stored = await ctx.db.query<{ sequence: string }>('SELECT sequence::text FROM api.webhook_notifications WHERE id = $1', [notification.id]);
+    assert.equal(String(sequence), stored.rows[0]!.sequence);
     assert.equal(body.id, notification.id);
     assert.equal(body.event_type, 'contacts.created');
     assert.equal(body.payload.new.id, contactId);
     assert.equal(await queueRow(notification.id), undefined, 'a sent notification leaves the queue');
+  });
+
+  it("numbers a transaction's notifications in the order of its changes: created before updated, whatever the arrival", async () => {
+    await setUp(() => ({ status: 204 }), ['contacts.created', 'contacts.updated']);
+    await ctx.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO api.contacts (organization_id, first_name) VALUES ($1, 'Ada') RETURNING id`, [org]);
+      await tx.query(`UPDATE api.contacts SET first_name = 'Grace' WHERE id = $1`, [rows[0]!.id]);
+    });
+    await deliverDue(ctx.db, config);
+    const received = receiver!.receipts.map((receipt) => JSON.parse(receipt.body) as { event_type: string; sequence: number });
+    assert.equal(received.length, 2);
+    const sequenceOf = (type: string) => received.find((body) => body.event_type === type)!.sequence;
+    assert.ok(sequenceOf('contacts.created') < sequenceOf('contacts.updated'), JSON.stringify(received));
   });
 
   it('retries a receiver that fails 3 times, then succeeds: sent with tries = 4, same webhook-id', async () => {

@@ -61,7 +61,11 @@ forEachBackend('webhook operation routes', (ctx) => {
     assert.ok(receipt?.verified);
     assert.deepEqual(JSON.parse(receipt?.body ?? '').payload, { webhook_id: hook.id });
     assert.equal(JSON.parse(receipt?.body ?? '').event_type, 'webhook.test');
-    assert.deepEqual(await notifications(ctx.db, hook.id), [], 'nothing stored');
+    // Recorded as its one try, so the delivery log shows it with the others.
+    const logged = await notifications(ctx.db, hook.id);
+    assert.deepEqual(logged.map((row) => [row.id, row.event_type, row.status, row.tries]), [[body.id, 'webhook.test', 'sent', 1]]);
+    assert.deepEqual((logged[0]!.payload as { payload: unknown }).payload, { webhook_id: hook.id });
+    assert.deepEqual(JSON.parse(logged[0]!.response ?? ''), { status: 202, body: 'accepted' });
 
     const other = await createOrganization(ctx.db, 'Other');
     const foreign = await app.inject({ method: 'POST', url: '/v1/webhook-test', headers: { 'x-org': other }, payload: { webhook_id: hook.id } });

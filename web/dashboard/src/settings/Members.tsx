@@ -98,8 +98,7 @@ function InviteButton({ member }: { member: Member }) {
   };
   return (
     <Stack gap={4}>
-      <Button size="xs" variant="light" loading={state === 'sending'} disabled={state === 'sent'} onClick={invite}
-        aria-label={`Invite ${member.name} to log in`}>
+      <Button size="xs" variant="light" loading={state === 'sending'} disabled={state === 'sent'} onClick={invite}>
         {state === 'sent' ? 'Invitation sent' : 'Invite to log in'}
       </Button>
       <ErrorAlert error={error} title="The invitation was not sent" />

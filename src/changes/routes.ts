@@ -13,7 +13,7 @@ import { readableTables } from '../auth/scopes.js';
 import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/registry.js';
-import { EVENT_RESOURCES, EVENT_TYPES } from '../webhooks/events.js';
+import { CHANGE_TYPES, EVENT_RESOURCES } from '../webhooks/events.js';
 import { FEED_START, decodeCursor, encodeCursor, type FeedPosition } from './cursor.js';
 import { cursorExpired, readChanges } from './feed.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
@@ -22,7 +22,7 @@ export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
 /** The row-change types the feed holds: `<resource>.created|updated|deleted`. */
-const CHANGE_TYPES = new Set(EVENT_TYPES.filter((type) => /\.(created|updated|deleted)$/.test(type)));
+const FEED_TYPES = new Set(CHANGE_TYPES);
 const MISSING_SCOPE_CODES = new Set(['SK403', 'SK703']);
 
 export interface ChangeRouteDeps {
@@ -71,7 +71,7 @@ function pageSize(raw: string | undefined): number {
 function changeTypes(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const types = raw.split(',').map((type) => type.trim()).filter(Boolean);
-  const unknown = types.filter((type) => !CHANGE_TYPES.has(type));
+  const unknown = types.filter((type) => !FEED_TYPES.has(type));
   if (types.length === 0 || unknown.length > 0) {
     throw badRequest(`"types" takes a comma-separated list of <resource>.created|updated|deleted${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
   }

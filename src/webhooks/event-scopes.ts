@@ -9,13 +9,16 @@ import type { Queryable } from '../db/types.js';
 import type { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/registry.js';
 import { hasScope, requiredScope } from '../auth/scopes.js';
-import { EVENT_TYPES } from './events.js';
+import { loadEventCatalogue } from './catalogue.js';
 
 /** Each event type → the tables whose read scope its payload needs, in the database's order. */
 export type EventReadScopes = ReadonlyMap<string, readonly string[]>;
 
 /** The read scopes of the given event types (default: the whole catalogue). */
-export async function eventReadScopes(db: Queryable, eventTypes: readonly string[] = EVENT_TYPES): Promise<EventReadScopes> {
+export async function eventReadScopes(db: Queryable, eventTypes?: readonly string[]): Promise<EventReadScopes> {
+  if (eventTypes === undefined) {
+    return new Map((await loadEventCatalogue(db)).map((event) => [event.name, event.read_scopes]));
+  }
   const { rows } = await db.query<{ event_type: string; tables: string[] }>(
     `SELECT e.name AS event_type, staykit_internal.webhook_event_read_scopes(e.name) AS tables
      FROM unnest($1::text[]) WITH ORDINALITY AS e (name, position) ORDER BY e.position`,

@@ -1,6 +1,8 @@
 /**
- * The webhook event catalogue (docs/design.md#webhooks). The database holds the same list in
- * `staykit_internal.webhook_event_catalogue()` (it validates `webhooks.events`); a test keeps the two equal.
+ * The webhook events as the server uses them. The catalogue itself — every event a webhook may subscribe to, what it
+ * means and the read scopes its payload needs — is the table staykit_internal.webhook_event_types (migration 0218),
+ * served by GET /v1/webhook-events (./catalogue.ts). Here: the resources whose row changes are events and the change
+ * feed's entries (migration 0050 gives each an outbox trigger; a test keeps the two equal).
  */
 export const EVENT_RESOURCES = [
   'products', 'bookings', 'calendar_events', 'calendar_event_tasks', 'contacts', 'coupons', 'invoices',
@@ -9,29 +11,10 @@ export const EVENT_RESOURCES = [
 
 export type EventResource = (typeof EVENT_RESOURCES)[number];
 
-export const SEMANTIC_EVENTS = [
-  'calendar_events.confirmed',
-  'calendar_events.cancelled',
-  'calendar_event_tasks.completed',
-  'payments.paid',
-  'external_calendars.sync_failed',
-  // Automations (docs/automations.md): a message's delivery recorded as sent, or as failed for good.
-  'messages.sent',
-  'messages.failed',
-  // The whole booking as one transaction commits it (docs/webhooks.md#booking-events, migration 0131).
-  'booking.created',
-  'booking.updated',
-  'booking.confirmed',
-  'booking.cancelled',
-  // A unit's availability or prices changed on some dates, coalesced per second (docs/webhooks.md, migration 0132).
-  'availability.changed',
-  'rates.changed',
-] as const;
+export const ROW_CHANGES = ['created', 'updated', 'deleted'] as const;
 
-export const EVENT_TYPES: readonly string[] = [
-  ...EVENT_RESOURCES.flatMap((resource) => ['created', 'updated', 'deleted'].map((op) => `${resource}.${op}`)),
-  ...SEMANTIC_EVENTS,
-];
+/** `<resource>.created|updated|deleted` of every event resource: the change feed's types. */
+export const CHANGE_TYPES: readonly string[] = EVENT_RESOURCES.flatMap((resource) => ROW_CHANGES.map((change) => `${resource}.${change}`));
 
 /** `webhooks.events` matching: the exact type or `*`. */
 export function isSubscribed(events: readonly string[], eventType: string): boolean {

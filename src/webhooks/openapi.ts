@@ -40,6 +40,17 @@ export const webhookSchemas: Record<string, Json> = {
     'The body POSTed for rates.changed (docs/webhooks.md#availability-and-rate-events).',
     ['rates.changed'], 'RatesEventPayload', 'When the coalesced changes were sent, unix seconds.',
   ),
+  WebhookEventType: {
+    type: 'object',
+    required: ['name', 'resource', 'description', 'read_scopes', 'allowed'],
+    properties: {
+      name: { type: 'string', description: 'The event type, as `webhooks.events` and `event_type` name it.' },
+      resource: { type: 'string', description: 'What it reports on: a table for `<table>.*` events, `booking`, `availability` or `rates`.' },
+      description: { type: 'string' },
+      read_scopes: { type: 'array', items: { type: 'string' }, description: 'The tables whose read scope receiving it takes.' },
+      allowed: { type: 'boolean', description: 'Whether this key holds those read scopes, and so may subscribe to it.' },
+    },
+  },
   Change: {
     type: 'object',
     required: ['event_id', 'type', 'resource', 'id', 'data', 'changed_at'],
@@ -64,6 +75,23 @@ export const webhookSchemas: Record<string, Json> = {
 };
 
 export const changePaths: Record<string, Json> = {
+  '/webhook-events': {
+    get: {
+      tags: ['operations'],
+      operationId: 'webhook_events',
+      summary: 'The webhook event catalogue',
+      description: 'Every event a webhook may subscribe to, what it reports and the read scopes receiving it takes '
+        + '(docs/webhooks.md#the-event-catalogue); `allowed` says whether this key may subscribe to it.',
+      responses: {
+        200: {
+          description: 'The catalogue, in the order events were added.',
+          content: { 'application/json': { schema: { type: 'array', items: ref('schemas', 'WebhookEventType') } } },
+        },
+        401: ref('responses', 'Unauthorized'),
+        403: ref('responses', 'Forbidden'),
+      },
+    },
+  },
   '/changes': {
     get: {
       tags: ['operations'],

@@ -10,7 +10,9 @@
  *   under the outbound rules (http, private or metadata addresses), instead of letting every delivery fail; and the
  *   signing secrets, issued by the server and shown once. Whether the key may subscribe to, repoint or enable the
  *   webhook's events (their read scopes) is the database's to say, whatever the route (migration 0207).
- * Both operations run on the server's connection (the queue is internal), scoped by the key's organization.
+ * - `GET /v1/webhook-events` → 200 `[{name, resource, description, read_scopes, allowed}]`: the event catalogue
+ *   (./catalogue.ts), `allowed` saying whether this key holds the read scopes to subscribe to it (scope `webhooks:read`).
+ * The operations run on the server's connection (the queue is internal), scoped by the key's organization.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -23,6 +25,8 @@ import type { JsonRow, WriteHook } from '../query/index.js';
 import { checkWebhookEndpoint } from './endpoint.js';
 import { notificationReadScopes, requeueNotifications, sendTestEvent } from './redeliver.js';
 import { missingEventScope } from './event-scopes.js';
+import { loadEventCatalogue } from './catalogue.js';
+import { hasScope } from '../auth/scopes.js';
 import { generateSigningSecret } from './signature.js';
 import type { WebhookWorker, WorkerConfig } from './worker.js';
 
@@ -116,6 +120,15 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, d
     if (!result) throw notFound(`No webhook ${webhookId}`);
     if (result.refusedDetail !== undefined) request.log.warn({ webhook_id: webhookId, detail: result.refusedDetail }, 'webhook test target refused');
     return reply.send({ id: result.id, ok: result.ok, status: result.status ?? null, response: result.response });
+  });
+
+  app.get('/webhook-events', async (request, reply) => {
+    const principal = await authorize(request, 'webhooks', 'read');
+    const catalogue = await loadEventCatalogue(db);
+    return reply.send(catalogue.map((event) => ({
+      ...event,
+      allowed: event.read_scopes.every((table) => hasScope(principal.scopes, table, 'read')),
+    })));
   });
 
   app.post('/webhook-redeliver', async (request, reply) => {

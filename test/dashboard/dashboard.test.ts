@@ -387,9 +387,15 @@ forEachBackend('the dashboard in a browser', (ctx) => {
   it('settings: webhooks with their delivery log and redelivery, e-mail templates, members and permissions', { skip }, async () => {
     await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByLabel(/^Endpoint/).fill('https://hooks.invalid/staykit');
+    // The events come from the server's catalogue (GET /v1/webhook-events), each with what it means.
+    await page.getByRole('combobox', { name: 'Events' }).fill('booking.creat');
+    await page.getByRole('option', { name: /^booking\.created/ }).getByText('A booking was made: the whole booking as its transaction committed it.').waitFor();
+    await page.getByRole('option', { name: /^booking\.created/ }).click();
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await page.getByText(/^whsec_/).waitFor();
-    const { rows: [webhook] } = await ctx.db.query<{ id: string }>('SELECT id FROM api.webhooks WHERE organization_id = $1', [organizationId]);
+    const { rows: [webhook] } = await ctx.db.query<{ id: string; events: string[] }>('SELECT id, events FROM api.webhooks WHERE organization_id = $1', [organizationId]);
+    assert.deepEqual(webhook!.events, ['bookings.created', 'booking.created']);
     // A delivery that failed for good, to redeliver from the log.
     const { rows: [failed] } = await ctx.db.query<{ id: string }>(
       `INSERT INTO api.webhook_notifications (organization_id, webhook_id, event_type, status, tries, response)

@@ -14,7 +14,6 @@ import { createUser, login, type Session } from '../users/support.js';
 import { buildApp } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';
 import { eventReadScopes } from '../../src/webhooks/event-scopes.js';
-import { EVENT_TYPES } from '../../src/webhooks/events.js';
 import { createContact, createWebhook, notifications, type TestWebhook } from './support.js';
 
 const BOOKING_READS = ['bookings:read', 'calendar_events:read', 'contact_bookings:read', 'contacts:read', 'line_items:read', 'products:read'];
@@ -121,10 +120,37 @@ forEachBackend('webhooks need the read scopes of their events', (ctx) => {
 
   it('names the read scopes of every event of the catalogue, for whoever lists it', async () => {
     const scopes = await eventReadScopes(ctx.db);
-    assert.deepEqual([...scopes.keys()], [...EVENT_TYPES]);
+    const { rows: catalogue } = await ctx.db.query<{ name: string }>('SELECT unnest(staykit_internal.webhook_event_catalogue()) AS name');
+    assert.deepEqual([...scopes.keys()], catalogue.map((row) => row.name));
     assert.deepEqual(scopes.get('contacts.created'), ['contacts']);
     assert.deepEqual(scopes.get('messages.sent'), ['messages']);
     assert.deepEqual(scopes.get('booking.created'), BOOKING_READS.map((scope) => scope.replace(':read', '')));
     assert.deepEqual(scopes.get('availability.changed'), ['bookings']);
+  });
+
+  it('GET /v1/webhook-events lists the catalogue with what each event means, its read scopes and whether the key may subscribe', async () => {
+    const listed = await app.inject({ method: 'GET', url: '/v1/webhook-events', headers: bearer(await createKey(ctx.db, org.id, ['webhooks:read', 'contacts:read'])) });
+    assert.equal(listed.statusCode, 200, listed.body);
+    const events = listed.json() as { name: string; resource: string; description: string; read_scopes: string[]; allowed: boolean }[];
+    const { rows: catalogue } = await ctx.db.query<{ name: string }>('SELECT unnest(staykit_internal.webhook_event_catalogue()) AS name');
+    assert.deepEqual(events.map((event) => event.name), catalogue.map((row) => row.name));
+    const byName = new Map(events.map((event) => [event.name, event]));
+    assert.deepEqual(byName.get('contacts.created'),
+      { name: 'contacts.created', resource: 'contacts', description: 'A row of contacts was created.', read_scopes: ['contacts'], allowed: true });
+    assert.equal(byName.get('booking.created')!.resource, 'booking');
+    assert.match(byName.get('booking.created')!.description, /booking was made/);
+    assert.equal(byName.get('booking.created')!.allowed, false);
+    assert.ok(events.every((event) => event.description.length > 0));
+
+    const withoutScope = await app.inject({ method: 'GET', url: '/v1/webhook-events', headers: bearer(await createKey(ctx.db, org.id, ['contacts:read'])) });
+    assert.equal(withoutScope.statusCode, 403, withoutScope.body);
+  });
+
+  it('refuses an event outside the catalogue as before, naming it, and stores nothing', async () => {
+    const response = await send('POST', '/v1/webhooks', await createKey(ctx.db, org.id, ['write']), { endpoint: 'http://127.0.0.1:9/typo', events: ['contacts.created', 'booking.craeted'] });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.match(response.json().details ?? '', /booking\.craeted/);
+    const { rows } = await ctx.db.query(`SELECT 1 FROM api.webhooks WHERE endpoint = 'http://127.0.0.1:9/typo'`);
+    assert.equal(rows.length, 0);
   });
 });

@@ -2,7 +2,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
 import type { Queryable } from '../../src/db/types.js';
-import { EVENT_RESOURCES, EVENT_TYPES } from '../../src/webhooks/events.js';
+import { CHANGE_TYPES, EVENT_RESOURCES } from '../../src/webhooks/events.js';
 import { createContact, createOrganization, createWebhook, notifications } from './support.js';
 
 const ENDPOINT = 'https://receiver.example/hook';
@@ -164,7 +164,7 @@ forEachBackend('webhook outbox', (ctx) => {
     ].sort());
   });
 
-  it('has an outbox trigger on every catalogue resource and the same catalogue as the database', async () => {
+  it('has an outbox trigger on every event resource, whose row changes are all in the catalogue', async () => {
     const { rows } = await ctx.db.query<{ table: string }>(
       `SELECT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
        JOIN pg_namespace s ON s.oid = c.relnamespace
@@ -174,7 +174,8 @@ forEachBackend('webhook outbox', (ctx) => {
     const { rows: catalogue } = await ctx.db.query<{ name: string }>(
       'SELECT unnest(staykit_internal.webhook_event_catalogue()) AS name',
     );
-    assert.deepEqual(catalogue.map((row) => row.name).sort(), [...EVENT_TYPES].sort());
+    const names = catalogue.map((row) => row.name);
+    assert.deepEqual(CHANGE_TYPES.filter((type) => !names.includes(type)), []);
   });
 });
 

@@ -9,7 +9,7 @@ import { requestJson } from '../api/http';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { WEBHOOK_EVENTS } from './webhook-events';
+import { loadWebhookEvents, type WebhookEventType } from '../api/webhook-events';
 
 interface Webhook {
   id: string;
@@ -76,7 +76,23 @@ export function Webhooks() {
   );
 }
 
+/** The catalogue as MultiSelect groups, one per resource; an event whose read scopes the member lacks is disabled. */
+function eventOptions(catalogue: WebhookEventType[]) {
+  const groups = new Map<string, { value: string; label: string; disabled: boolean }[]>();
+  for (const event of catalogue) {
+    const items = groups.get(event.resource) ?? [];
+    items.push({ value: event.name, label: event.name, disabled: !event.allowed });
+    groups.set(event.resource, items);
+  }
+  return [
+    { group: 'All', items: [{ value: '*', label: '* (every event)', disabled: !catalogue.every((event) => event.allowed) }] },
+    ...[...groups].map(([group, items]) => ({ group, items })),
+  ];
+}
+
 function NewWebhook({ onCreated }: { onCreated: (secret: string) => void }) {
+  const catalogue = useLoad(loadWebhookEvents, []);
+  const descriptions = new Map((catalogue.data ?? []).map((event) => [event.name, event]));
   const [endpoint, setEndpoint] = useState('');
   const [events, setEvents] = useState<string[]>(['bookings.created']);
   const [description, setDescription] = useState('');
@@ -104,7 +120,16 @@ function NewWebhook({ onCreated }: { onCreated: (secret: string) => void }) {
         <ErrorAlert error={error} title="The webhook was not added" />
         <Group align="flex-end" wrap="wrap">
           <TextInput label="Endpoint" type="url" required placeholder="https://example.com/hooks/staykit" value={endpoint} onChange={(e) => setEndpoint(e.currentTarget.value)} miw={280} />
-          <MultiSelect label="Events" required data={WEBHOOK_EVENTS} value={events} onChange={setEvents} searchable miw={260} />
+          <MultiSelect label="Events" required data={eventOptions(catalogue.data ?? [])} value={events} onChange={setEvents} searchable miw={260}
+            renderOption={({ option }) => {
+              const event = descriptions.get(option.value);
+              return (
+                <Stack gap={0}>
+                  <Text size="sm">{option.label}</Text>
+                  {event && <Text size="xs" c="dimmed">{event.description}{event.allowed ? '' : ` Needs ${event.read_scopes.map((table) => `${table}:read`).join(', ')}.`}</Text>}
+                </Stack>
+              );
+            }} />
           <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
           <Button type="submit" loading={busy}>Add webhook</Button>
         </Group>

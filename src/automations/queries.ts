@@ -7,7 +7,7 @@ export interface SqlQuery {
   values: unknown[];
 }
 
-export type JobKind = 'template' | 'delivery' | 'task_notification';
+export type JobKind = 'template' | 'delivery' | 'task_notification' | 'host_notification';
 
 export interface ClaimedJob {
   id: string;
@@ -21,6 +21,8 @@ export interface ClaimedJob {
   message_template_id: string | null;
   message_id: string | null;
   calendar_event_task_id: string | null;
+  /** host_notification jobs: which notification (migration 0219). */
+  notification: string | null;
 }
 
 /**
@@ -50,7 +52,7 @@ export function claimDueJobs(now: Date, limit: number, leaseSeconds: number): Sq
            SET lease_token = gen_random_uuid(), run_at = $1::timestamptz + make_interval(secs => $3::double precision)
            FROM due WHERE j.id = due.id
            RETURNING j.id, j.organization_id, j.kind, j.attempts, j.lease_token, j.booking_id, j.trigger,
-                     j.email_template_id, j.message_template_id, j.message_id, j.calendar_event_task_id`,
+                     j.email_template_id, j.message_template_id, j.message_id, j.calendar_event_task_id, j.notification`,
     values: [now, limit, leaseSeconds],
   };
 }

@@ -13,6 +13,7 @@ import { runDeliveryJob } from './deliver.js';
 import type { Mailer } from './mailer.js';
 import { claimDueJobs, type ClaimedJob } from './queries.js';
 import type { AutomationRuntime, JobReport } from './runtime.js';
+import { runHostNotificationJob } from './host-notification.js';
 import { runTaskNotificationJob } from './task-notification.js';
 import { runTemplateJob } from './template-job.js';
 
@@ -69,6 +70,7 @@ function runJob(job: ClaimedJob, runtime: AutomationRuntime): Promise<JobReport>
     case 'template': return runTemplateJob(job, runtime);
     case 'delivery': return runDeliveryJob(job, runtime);
     case 'task_notification': return runTaskNotificationJob(job, runtime);
+    case 'host_notification': return runHostNotificationJob(job, runtime);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The admin dashboard at /admin: the single-page app in web/dashboard (built by `npm ci`), served by this process,
  * and what it cannot do through /v1 — managing API keys (/admin/api/keys), inviting members to log in
- * (/admin/api/invitations). The app reads and writes
+ * (/admin/api/invitations), a member's own e-mail notifications (/admin/api/my-notifications). The app reads and writes
  * through /v1 with the dashboard session (docs/dashboard.md).
  */
 import { dirname, join } from 'node:path';
@@ -11,6 +11,7 @@ import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import type { Database } from '../db/types.js';
 import { apiKeyRoutes } from './api-key-routes.js';
 import { invitationRoutes, type InvitationRouteOptions } from './invitation-routes.js';
+import { notificationRoutes } from './notification-routes.js';
 import { DASHBOARD_PATH, serveBuiltApp } from './static-app.js';
 
 export interface DashboardOptions {
@@ -29,5 +30,6 @@ const DEFAULT_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '
 export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
   await app.register(apiKeyRoutes, { prefix: `${DASHBOARD_PATH}/api/keys`, db: options.db, sessions: options.sessions, resources: options.resources });
   await app.register(invitationRoutes, { prefix: `${DASHBOARD_PATH}/api/invitations`, db: options.db, sessions: options.sessions, config: options.config });
+  await app.register(notificationRoutes, { prefix: `${DASHBOARD_PATH}/api/my-notifications`, db: options.db, sessions: options.sessions });
   await serveBuiltApp(app, options.distFolder ?? DEFAULT_DIST);
 };

@@ -85,9 +85,15 @@ export async function recordCancellationRequest(db: Database, booking: GuestBook
       [booking.organization_id, booking.id],
     );
     if (rows.length === 0) return false;
+    // From the guest (their contact and e-mail address), to the host: the dashboard shows it as received.
     await tx.query(
-      `INSERT INTO api.messages (id, organization_id, booking_id, channel, direction, status, to_address, subject, body)
-       VALUES ($1, $2, $3, 'email', 'inbound', 'received', 'host', $4, $5)`,
+      `INSERT INTO api.messages (id, organization_id, booking_id, contact_id, channel, direction, status, from_address, to_address, subject, body)
+       SELECT $1, $2, $3, guest.id, 'email', 'inbound', 'received', guest.email, 'host', $4, $5
+       FROM (SELECT NULL) AS one
+       LEFT JOIN LATERAL (
+         SELECT c.id, c.email FROM api.contact_bookings AS cb
+         JOIN api.contacts AS c ON c.id = cb.contact_id AND c.organization_id = cb.organization_id
+         WHERE cb.booking_id = $3 AND cb.organization_id = $2 ORDER BY cb.created_at, cb.id LIMIT 1) AS guest ON true`,
       [rows[0]!.message_id, booking.organization_id, booking.id, `Cancellation request ${booking.reference}`, reason],
     );
     return true;

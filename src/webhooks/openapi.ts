@@ -2,7 +2,7 @@
  * The change feed operation and the webhook payloads in the OpenAPI document (src/openapi/document.ts adds them to
  * its paths, schemas and the OpenAPI 3.1 `webhooks` section).
  */
-import { AVAILABILITY_PAYLOAD_SCHEMA, BOOKING_PAYLOAD_SCHEMA, RATES_PAYLOAD_SCHEMA } from './payload-schemas.js';
+import { AVAILABILITY_PAYLOAD_SCHEMA, BOOKING_PAYLOAD_SCHEMA, CANCELLATION_REQUEST_PAYLOAD_SCHEMA, RATES_PAYLOAD_SCHEMA } from './payload-schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -26,9 +26,14 @@ const eventBody = (description: string, eventTypes: string[], payloadSchema: str
 export const webhookSchemas: Record<string, Json> = {
   BookingEventPayload: withoutDialect(BOOKING_PAYLOAD_SCHEMA),
   BookingEvent: eventBody(
-    'The body POSTed for booking.created|updated|confirmed|cancelled (docs/webhooks.md#booking-events).',
-    ['booking.created', 'booking.updated', 'booking.confirmed', 'booking.cancelled'], 'BookingEventPayload',
+    'The body POSTed for booking.created|updated|confirmed|cancelled|requested (docs/webhooks.md#booking-events).',
+    ['booking.created', 'booking.updated', 'booking.confirmed', 'booking.cancelled', 'booking.requested'], 'BookingEventPayload',
     'When the change committed, unix seconds.',
+  ),
+  CancellationRequestEventPayload: withoutDialect(CANCELLATION_REQUEST_PAYLOAD_SCHEMA),
+  CancellationRequestEvent: eventBody(
+    'The body POSTed for booking.cancellation_requested (docs/webhooks.md#booking-events).',
+    ['booking.cancellation_requested'], 'CancellationRequestEventPayload', 'When the request was made, unix seconds.',
   ),
   AvailabilityEventPayload: withoutDialect(AVAILABILITY_PAYLOAD_SCHEMA),
   AvailabilityEvent: eventBody(
@@ -132,6 +137,8 @@ export const webhookOperations: Record<string, Json> = {
   'booking.updated': eventWebhook('booking.updated', 'A booking, its events, lines or contact changed', 'BookingEvent'),
   'booking.confirmed': eventWebhook('booking.confirmed', 'A booking was confirmed', 'BookingEvent'),
   'booking.cancelled': eventWebhook('booking.cancelled', 'A booking was cancelled', 'BookingEvent'),
+  'booking.requested': eventWebhook('booking.requested', 'A guest asked to book: confirm or decline', 'BookingEvent'),
+  'booking.cancellation_requested': eventWebhook('booking.cancellation_requested', 'A guest asked to cancel', 'CancellationRequestEvent'),
   'availability.changed': eventWebhook('availability.changed', "A unit's availability changed on some dates", 'AvailabilityEvent'),
   'rates.changed': eventWebhook('rates.changed', "A unit's prices changed on some dates", 'RatesEvent'),
 };

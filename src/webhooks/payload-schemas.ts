@@ -8,7 +8,7 @@ const multiLanguage = { type: 'object', additionalProperties: { type: 'string' }
 
 export const BOOKING_PAYLOAD_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  title: 'booking.created | booking.updated | booking.confirmed | booking.cancelled payload',
+  title: 'booking.created | booking.updated | booking.confirmed | booking.cancelled | booking.requested payload',
   type: 'object',
   required: ['booking'],
   additionalProperties: false,
@@ -109,12 +109,39 @@ export const RATES_PAYLOAD_SCHEMA = {
   },
 } as const;
 
+/** booking.cancellation_requested: the booking, and the guest's message asking to cancel. */
+export const CANCELLATION_REQUEST_PAYLOAD_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'booking.cancellation_requested payload',
+  type: 'object',
+  required: ['booking', 'message'],
+  additionalProperties: false,
+  properties: {
+    booking: BOOKING_PAYLOAD_SCHEMA.properties.booking,
+    message: {
+      type: 'object',
+      description: 'The inbound message on the booking that holds the request.',
+      required: ['id', 'from_address', 'subject', 'body', 'created_at'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string', format: 'uuid' },
+        from_address: { ...nullableString, description: "the guest's e-mail address, when the booking has a contact with one" },
+        subject: { type: 'string' },
+        body: { type: 'string', description: 'what the guest wrote (may be empty)' },
+        created_at: { type: 'string', format: 'date-time' },
+      },
+    },
+  },
+} as const;
+
 /** The payload schema of each event type that has one. */
 export const PAYLOAD_SCHEMAS: Readonly<Record<string, object>> = {
   'booking.created': BOOKING_PAYLOAD_SCHEMA,
   'booking.updated': BOOKING_PAYLOAD_SCHEMA,
   'booking.confirmed': BOOKING_PAYLOAD_SCHEMA,
   'booking.cancelled': BOOKING_PAYLOAD_SCHEMA,
+  'booking.requested': BOOKING_PAYLOAD_SCHEMA,
+  'booking.cancellation_requested': CANCELLATION_REQUEST_PAYLOAD_SCHEMA,
   'availability.changed': AVAILABILITY_PAYLOAD_SCHEMA,
   'rates.changed': RATES_PAYLOAD_SCHEMA,
 };

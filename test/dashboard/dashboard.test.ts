@@ -232,6 +232,20 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const after = await total();
     assert.ok(after > 0 && after !== before, `the booking has its new price lines (${before} → ${after})`);
     await page.getByRole('table', { name: 'Price lines' }).getByText(/€/).first().waitFor();
+
+    // The guest asks to cancel on their booking page: the host reads it on the booking as from the guest, with the reason.
+    const { rows: [guest] } = await ctx.db.query<{ secret: string; email: string }>(
+      `SELECT b.secret, c.email FROM api.bookings AS b JOIN api.contact_bookings AS cb ON cb.booking_id = b.id
+       JOIN api.contacts AS c ON c.id = cb.contact_id WHERE b.id = $1`, [event.booking_id]);
+    const asked = await fetch(`${base}/g/${guest!.secret}/cancellation-request`, {
+      method: 'POST', redirect: 'manual', body: new URLSearchParams({ reason: 'Our flight was cancelled' }),
+      headers: { origin: new URL(base).origin },
+    });
+    assert.equal(asked.status, 303);
+    await page.reload();
+    const messages = page.getByRole('table', { name: 'Messages' });
+    await messages.getByText(`From ${guest!.email}`).waitFor();
+    await messages.getByText('Our flight was cancelled').waitFor();
   });
 
   it('bookings list: current and upcoming stays first with their totals and payment, search by guest and reference, filter by status, page with a count', { skip }, async () => {
@@ -427,6 +441,21 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const { rows: grants } = await ctx.db.query<{ resource: string }>(
       'SELECT resource FROM api.permissions WHERE member_id = $1 ORDER BY resource', [cleaner.memberId]);
     assert.deepEqual(grants.map((grant) => grant.resource), ['calendar_event_tasks', 'calendar_events']);
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    // The owner's own e-mail notifications: all of them by default; one unticked and saved.
+    await page.getByRole('link', { name: 'My notifications', exact: true }).click();
+    await page.getByText('These are your role\'s default.').waitFor();
+    for (const label of ['A new booking', 'A booking request to confirm or decline', 'A cancelled booking', 'A guest asks to cancel']) {
+      assert.equal(await page.getByRole('checkbox', { name: label }).isChecked(), true, label);
+    }
+    await page.getByRole('checkbox', { name: 'A cancelled booking' }).uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('You chose these.').waitFor();
+    const { rows: [ownerMember] } = await ctx.db.query<{ notify: string[] }>(
+      `SELECT m.notify FROM api.members AS m JOIN staykit_internal.users AS u ON u.id = m.user_id WHERE m.organization_id = $1 AND u.email = $2`,
+      [organizationId, owner.email]);
+    assert.deepEqual(ownerMember!.notify, ['booking.created', 'booking.requested', 'booking.cancellation_requested']);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
 

@@ -145,7 +145,7 @@ describe('a burst of widget visitors leaves the organization its slots [postgres
         method: 'POST', url: '/v1/book', headers: bearer(pk),
         payload: {
           product_id: org.listed, interval: { start: '2027-04-05', end: '2027-04-08' }, occupancy: { [org.adults]: 2 },
-          form_values: { [org.email]: 'visitor@example.com' },
+          contact: { first_name: 'Vera', last_name: 'Visitor' }, form_values: { [org.email]: 'visitor@example.com' },
         },
       });
       const answered: LightMyRequestResponse[] = [];

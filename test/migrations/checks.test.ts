@@ -45,7 +45,7 @@ const CASES: Case[] = [
   {
     table: 'api.members',
     base: (o) => ({ organization_id: q(o.id), name: q('Cleo') }),
-    bad: [{ name: q('') }, { email: q('a@b') }, { role: q('boss') }],
+    bad: [{ name: q('') }, { email: q('a@b') }, { role: q('boss') }, { notify: "ARRAY['booking.exploded']" }],
   },
   {
     table: 'api.permissions',

@@ -201,8 +201,12 @@ function Messages({ detail }: { detail: BookingDetail }) {
           {detail.messages?.map((message) => (
             <Table.Tr key={message.id}>
               <Table.Td>{format.moment(message.sent_at ?? message.created_at)}</Table.Td>
-              <Table.Td>{message.direction === 'inbound' ? 'from' : 'to'} {message.to_address}</Table.Td>
-              <Table.Td>{message.subject}</Table.Td>
+              <Table.Td>{message.direction === 'inbound' ? `From ${message.from_address ?? 'the guest'}` : `To ${message.to_address}`}</Table.Td>
+              <Table.Td>
+                {message.subject}
+                {/* What the guest wrote (e.g. why they ask to cancel): the host reads it here. */}
+                {message.direction === 'inbound' && message.body && <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>{message.body}</Text>}
+              </Table.Td>
               <Table.Td>{message.channel} · {message.status}</Table.Td>
             </Table.Tr>
           ))}

@@ -128,10 +128,12 @@ export interface Payment {
 export interface Message {
   id: string;
   channel: string;
-  direction: string;
+  direction: 'inbound' | 'outbound';
   status: string;
+  from_address: string | null;
   to_address: string;
   subject: string;
+  body: string;
   created_at: string;
   sent_at: string | null;
 }
@@ -180,7 +182,7 @@ export async function loadBooking(bookingId: string, can: Can): Promise<BookingD
       .select('id,first_name,last_name,email,phone,country,language,contact_bookings!inner(booking_id)').eq('contact_bookings.booking_id', bookingId)),
     part<LineItem[]>(can('line_items'), () => database.from('line_items').select('id,name,item_type,fee_type,quantity,amount').eq('booking_id', bookingId).order('created_at')),
     part<Payment[]>(can('payments'), () => database.from('payments').select('id,amount,currency,status,method,due_at,paid_at').eq('booking_id', bookingId).order('created_at')),
-    part<Message[]>(can('messages'), () => database.from('messages').select('id,channel,direction,status,to_address,subject,created_at,sent_at').eq('booking_id', bookingId).order('created_at')),
+    part<Message[]>(can('messages'), () => database.from('messages').select('id,channel,direction,status,from_address,to_address,subject,body,created_at,sent_at').eq('booking_id', bookingId).order('created_at')),
     part<BookingDetail['details']>(can('booking_details'), () => database.from('booking_details').select('id,name,value').eq('booking_id', bookingId).order('created_at')),
     part<{ id: string; created_at: string; changed_fields: string[]; user_id: string | null }[]>(can('booking_updates'), () => database.from('booking_updates')
       .select('id,created_at,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),

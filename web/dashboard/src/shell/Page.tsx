@@ -7,6 +7,7 @@ import { ApiKeys } from '../settings/ApiKeys';
 import { EmailTemplates } from '../settings/EmailTemplates';
 import { IcalFeeds } from '../settings/IcalFeeds';
 import { Members } from '../settings/Members';
+import { Notifications } from '../settings/Notifications';
 import { Webhooks } from '../settings/Webhooks';
 import { Timeline } from '../timeline/Timeline';
 import { UnitPage } from '../units/UnitPage';
@@ -24,6 +25,7 @@ export function Page({ path }: { path: string }) {
     ['/settings/templates', () => <EmailTemplates />],
     ['/settings/ical', () => <IcalFeeds />],
     ['/settings/members', () => <Members />],
+    ['/settings/notifications', () => <Notifications />],
   ];
   for (const [pattern, render] of routes) {
     const params = match(pattern, path);

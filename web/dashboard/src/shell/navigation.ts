@@ -16,6 +16,8 @@ export function navigationFor(can: Can): NavigationItem[] {
     { to: '/settings/ical', label: 'iCal feeds', visible: can('external_calendars') },
     { to: '/settings/templates', label: 'E-mail templates', visible: can('email_templates') },
     { to: '/settings/members', label: 'Members', visible: can('members') },
+    // Every member chooses their own e-mails about bookings.
+    { to: '/settings/notifications', label: 'My notifications', visible: true },
   ];
   return items.filter((item) => item.visible).map(({ to, label }) => ({ to, label }));
 }

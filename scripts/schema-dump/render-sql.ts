@@ -10,12 +10,16 @@ import type { Sources } from './sources.js';
 const OWNER = 'CURRENT_USER';
 const PRIVILEGE_ORDER = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER', 'MAINTAIN', 'USAGE', 'CREATE', 'EXECUTE'];
 
-/** An identifier as quote_ident writes it; the keywords come from the database (Catalog.keywords). */
-let keywords = new Set<string>();
-const quoteIdent = (name: string) =>
-  (/^[a-z_][a-z0-9_$]*$/.test(name) && !keywords.has(name) ? name : `"${name.replace(/"/g, '""')}"`);
-/** A role as a GRANT or policy names it. */
-const role = (name: string | null) => (name === null ? OWNER : name === 'PUBLIC' ? name : quoteIdent(name));
+/** How names are written: identifiers as quote_ident writes them (keywords from the database), roles as GRANT does. */
+interface Names {
+  ident(name: string): string;
+  role(name: string | null): string;
+}
+
+function namesFor(keywords: ReadonlySet<string>): Names {
+  const ident = (name: string) => (/^[a-z_][a-z0-9_$]*$/.test(name) && !keywords.has(name) ? name : `"${name.replace(/"/g, '""')}"`);
+  return { ident, role: (name) => (name === null ? OWNER : name === 'PUBLIC' ? name : ident(name)) };
+}
 
 /** `text` as `--` lines, indented by `indent`. */
 function commentLines(text: string | null, indent = ''): string[] {
@@ -30,15 +34,15 @@ function header(title: string): string[] {
 const byPrivilege = (a: string, b: string) => PRIVILEGE_ORDER.indexOf(a) - PRIVILEGE_ORDER.indexOf(b);
 
 /** GRANT statements, one per grantee (and column set), privileges in a fixed order. */
-function grantLines(grants: readonly Grant[], on: string): string[] {
+function grantLines(q: Names, grants: readonly Grant[], on: string): string[] {
   const groups = new Map<string, { privileges: string[]; columns: string[] }>();
   for (const grant of grants) {
-    const key = JSON.stringify([role(grant.grantee), grant.grantable, grant.column === null ? null : grant.privilege]);
+    const key = JSON.stringify([q.role(grant.grantee), grant.grantable, grant.column === null ? null : grant.privilege]);
     const group = groups.get(key) ?? { privileges: [], columns: [] };
     if (grant.column === null) group.privileges.push(grant.privilege);
     else {
       group.privileges = [grant.privilege];
-      group.columns.push(quoteIdent(grant.column));
+      group.columns.push(q.ident(grant.column));
     }
     groups.set(key, group);
   }
@@ -49,19 +53,19 @@ function grantLines(grants: readonly Grant[], on: string): string[] {
   });
 }
 
-function roleLines(roles: readonly RoleInfo[]): string[] {
+function roleLines(q: Names, roles: readonly RoleInfo[]): string[] {
   if (roles.length === 0) return [];
   const lines = [...header('Roles (cluster-wide; CURRENT_USER is the role that ran the migrations)')];
   for (const { name, login, inherit, bypassRls } of roles) {
     const options = [login ? 'LOGIN' : 'NOLOGIN', inherit ? '' : 'NOINHERIT', bypassRls ? 'BYPASSRLS' : ''].filter(Boolean);
-    lines.push(`CREATE ROLE ${quoteIdent(name)} ${options.join(' ')};`);
+    lines.push(`CREATE ROLE ${q.ident(name)} ${options.join(' ')};`);
   }
-  for (const { name, members } of roles) for (const member of members) lines.push(`GRANT ${quoteIdent(name)} TO ${role(member)};`);
+  for (const { name, members } of roles) for (const member of members) lines.push(`GRANT ${q.ident(name)} TO ${q.role(member)};`);
   return lines;
 }
 
-function columnLine(column: ColumnInfo): string {
-  const parts = [quoteIdent(column.name), column.type];
+function columnLine(q: Names, column: ColumnInfo): string {
+  const parts = [q.ident(column.name), column.type];
   if (column.collation) parts.push(`COLLATE ${column.collation}`);
   if (column.generated) parts.push(`GENERATED ALWAYS AS (${column.default ?? ''}) ${column.generated === 's' ? 'STORED' : 'VIRTUAL'}`);
   else if (column.default !== null) parts.push(`DEFAULT ${column.default}`);
@@ -70,13 +74,13 @@ function columnLine(column: ColumnInfo): string {
   return parts.join(' ');
 }
 
-function policyLine(policy: PolicyInfo, table: string): string {
-  const roles = policy.roles.map(role).join(', ');
-  return `CREATE POLICY ${quoteIdent(policy.name)} ON ${table} AS ${policy.permissive ? 'PERMISSIVE' : 'RESTRICTIVE'} FOR ${policy.command}`
+function policyLine(q: Names, policy: PolicyInfo, table: string): string {
+  const roles = policy.roles.map(q.role).join(', ');
+  return `CREATE POLICY ${q.ident(policy.name)} ON ${table} AS ${policy.permissive ? 'PERMISSIVE' : 'RESTRICTIVE'} FOR ${policy.command}`
     + ` TO ${roles}${policy.using === null ? '' : ` USING (${policy.using})`}${policy.check === null ? '' : ` WITH CHECK (${policy.check})`};`;
 }
 
-function relationLines(relation: RelationInfo): string[] {
+function relationLines(q: Names, relation: RelationInfo): string[] {
   const table = relation.qualified;
   const kind = { r: 'TABLE', p: 'TABLE', v: 'VIEW', m: 'MATERIALIZED VIEW' }[relation.kind];
   const lines = [...header(`${kind.toLowerCase()} ${table}`), ...commentLines(relation.comment)];
@@ -84,8 +88,8 @@ function relationLines(relation: RelationInfo): string[] {
     lines.push(`CREATE ${kind} ${table} AS`, relation.viewDefinition.replace(/;\s*$/, '') + ';');
   } else {
     const body = [
-      ...relation.columns.map((column) => ({ comment: column.comment, line: columnLine(column) })),
-      ...relation.constraints.map((constraint) => ({ comment: constraint.comment, line: `CONSTRAINT ${quoteIdent(constraint.name)} ${constraint.definition}` })),
+      ...relation.columns.map((column) => ({ comment: column.comment, line: columnLine(q, column) })),
+      ...relation.constraints.map((constraint) => ({ comment: constraint.comment, line: `CONSTRAINT ${q.ident(constraint.name)} ${constraint.definition}` })),
     ];
     lines.push(`CREATE TABLE ${table} (`);
     body.forEach(({ comment, line }, i) => lines.push(...commentLines(comment, '    '), `    ${line}${i < body.length - 1 ? ',' : ''}`));
@@ -98,47 +102,47 @@ function relationLines(relation: RelationInfo): string[] {
   for (const index of relation.indexes) lines.push(...commentLines(index.comment), `${index.definition};`);
   if (relation.rowSecurity) lines.push(`ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY;`);
   if (relation.forceRowSecurity) lines.push(`ALTER TABLE ${table} FORCE ROW LEVEL SECURITY;`);
-  for (const policy of relation.policies) lines.push(...commentLines(policy.comment), policyLine(policy, table));
-  lines.push(...grantLines(relation.grants, `TABLE ${table}`));
+  for (const policy of relation.policies) lines.push(...commentLines(policy.comment), policyLine(q, policy, table));
+  lines.push(...grantLines(q, relation.grants, `TABLE ${table}`));
   for (const trigger of relation.triggers) {
     lines.push(...commentLines(trigger.comment), `${trigger.definition};`);
     if (trigger.enabled !== 'O') {
       const state = { D: 'DISABLE', R: 'ENABLE REPLICA', A: 'ENABLE ALWAYS' }[trigger.enabled] ?? `tgenabled ${trigger.enabled}`;
-      lines.push(`ALTER TABLE ${table} ${state} TRIGGER ${quoteIdent(trigger.name)};`);
+      lines.push(`ALTER TABLE ${table} ${state} TRIGGER ${q.ident(trigger.name)};`);
     }
   }
   return lines;
 }
 
-function sequenceLines(sequence: SequenceInfo): string[] {
+function sequenceLines(q: Names, sequence: SequenceInfo): string[] {
   return [
     ...header(`sequence ${sequence.qualified}`), ...commentLines(sequence.comment),
     `CREATE SEQUENCE ${sequence.qualified} ${sequence.definition}${sequence.ownedBy === null ? '' : ` OWNED BY ${sequence.ownedBy}`};`,
-    ...grantLines(sequence.grants, `SEQUENCE ${sequence.qualified}`),
+    ...grantLines(q, sequence.grants, `SEQUENCE ${sequence.qualified}`),
   ];
 }
 
-function functionLines(fn: FunctionInfo, sources: Sources): string[] {
+function functionLines(q: Names, fn: FunctionInfo, sources: Sources): string[] {
   const source = sources.functionDefinedIn(fn.schema, fn.name, fn.inputs);
   return [
     ...header(`${fn.kind.toLowerCase()} ${fn.signature}${source === null ? '' : ` — defined in migrations/${source}.sql`}`),
     ...commentLines(fn.comment),
     `${fn.definition.trimEnd()};`,
-    ...grantLines(fn.grants, `${fn.kind} ${fn.signature}`),
+    ...grantLines(q, fn.grants, `${fn.kind} ${fn.signature}`),
   ];
 }
 
 export function renderSchemaSql(catalog: Catalog, sources: Sources, preamble: readonly string[]): string {
-  keywords = catalog.keywords;
+  const q = namesFor(catalog.keywords);
   const lines = [...preamble];
-  if (catalog.extensions.length > 0) lines.push(...header('Extensions'), ...catalog.extensions.map((name) => `CREATE EXTENSION ${quoteIdent(name)};`));
-  lines.push(...roleLines(catalog.roles));
+  if (catalog.extensions.length > 0) lines.push(...header('Extensions'), ...catalog.extensions.map((name) => `CREATE EXTENSION ${q.ident(name)};`));
+  lines.push(...roleLines(q, catalog.roles));
   for (const schema of catalog.schemas) {
     lines.push('', `-- ${'='.repeat(100)}`, ...header(`schema ${schema.name}`), ...commentLines(schema.comment));
-    lines.push(`CREATE SCHEMA ${quoteIdent(schema.name)};`, ...grantLines(schema.grants, `SCHEMA ${quoteIdent(schema.name)}`));
-    for (const sequence of catalog.sequences.filter((s) => s.schema === schema.name)) lines.push(...sequenceLines(sequence));
-    for (const relation of catalog.relations.filter((r) => r.schema === schema.name)) lines.push(...relationLines(relation));
-    for (const fn of catalog.functions.filter((f) => f.schema === schema.name)) lines.push(...functionLines(fn, sources));
+    lines.push(`CREATE SCHEMA ${q.ident(schema.name)};`, ...grantLines(q, schema.grants, `SCHEMA ${q.ident(schema.name)}`));
+    for (const sequence of catalog.sequences.filter((s) => s.schema === schema.name)) lines.push(...sequenceLines(q, sequence));
+    for (const relation of catalog.relations.filter((r) => r.schema === schema.name)) lines.push(...relationLines(q, relation));
+    for (const fn of catalog.functions.filter((f) => f.schema === schema.name)) lines.push(...functionLines(q, fn, sources));
   }
   return `${lines.join('\n')}\n`;
 }

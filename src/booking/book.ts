@@ -1,6 +1,7 @@
 /**
  * POST /v1/book: validate and price the stay again inside the writing transaction (prepare.ts), then write it
- * through staykit_internal.create_booking (migrations/0060), where the exclusion constraint has the last word.
+ * through staykit_internal.create_booking (its definition in effect: schema/schema.sql), where the exclusion
+ * constraint has the last word.
  */
 import type { Queryable } from '../db/types.js';
 import type { BookingInput } from './input.js';

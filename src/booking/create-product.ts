@@ -2,7 +2,7 @@
  * POST /v1/create-product: the documented way to add a unit (the API role has no INSERT on products). Required:
  * `name` (a string or a multi-language object), `rent_period` (nightly | daily) and `timezone` (IANA). Every other
  * client-settable column is optional and gets the column's default; server-owned or unknown fields are a 400.
- * The row is written by staykit_internal.create_product (migrations/0060).
+ * The row is written by staykit_internal.create_product (its definition in effect: schema/schema.sql).
  */
 import type { Queryable } from '../db/types.js';
 import { invalidInput } from './errors.js';

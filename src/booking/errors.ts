@@ -128,7 +128,10 @@ function messageArgument(error: object): string {
   return typeof message === 'string' ? (message.match(/[0-9a-f-]{36}/i)?.[0] ?? '') : '';
 }
 
-/** Maps the booking write path's own SQLSTATEs (migrations/0060) and the overlap constraint to ApiErrors. */
+/**
+ * Maps the booking write path's own SQLSTATEs (raised by staykit_internal.create_booking, whose definition in effect is
+ * in schema/schema.sql) and the overlap constraint to ApiErrors.
+ */
 export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };

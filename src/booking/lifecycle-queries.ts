@@ -1,6 +1,7 @@
 /**
  * The statements of a booking's later life — cancelling, changing, importing — as `{ text, values }`. Each write is
- * one call of a staykit_internal function (migrations/0102…0104) that writes for the request's organization.
+ * one call of a staykit_internal function (cancel_booking, change_booking, import_booking; their definitions in
+ * effect: schema/schema.sql) that writes for the request's organization.
  */
 import type { SqlQuery } from './queries.js';
 

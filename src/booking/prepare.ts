@@ -116,7 +116,7 @@ export async function prepareBooking(
   return { product, stay, padding, occupancy: resolved.occupancy, priced, contact: contactFrom(input, services) };
 }
 
-/** The argument of staykit_internal.create_booking (migrations/0060). */
+/** The argument of staykit_internal.create_booking (its definition in effect: schema/schema.sql). */
 export function bookingPayload(prepared: PreparedBooking, input: BookingInput): Record<string, unknown> {
   const { product, stay, priced } = prepared;
   const guest = prepared.contact ? [prepared.contact.first_name, prepared.contact.last_name].filter(Boolean).join(' ') : '';

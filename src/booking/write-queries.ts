@@ -1,7 +1,7 @@
 /**
  * The booking flow's writes, as `{ text, values }`. The API role may not insert products or bookings itself: each
- * write is one call of a staykit_internal function (migrations/0060) that inserts the rows, given as JSON, for the
- * request's organization.
+ * write is one call of a staykit_internal function that inserts the rows, given as JSON, for the request's
+ * organization (their definitions in effect: schema/schema.sql).
  */
 import type { SqlQuery } from './queries.js';
 

@@ -150,8 +150,8 @@ export interface RecordedOutcome {
  * expired records nothing for that notification. Returns the ids that were recorded.
  * - `sent` / `error`: the queue row is removed; the notification gets its final status, `tries + 1`, `response`.
  * - `pending` (a failed attempt to retry): the queue row is due `delaySeconds` from now — or parked at infinity if
- *   the webhook was disabled meanwhile (see webhooks_park_queue in migration 0050) — with `attempts + 1` and no
- *   lease; the notification gets `tries + 1` and `response`.
+ *   the webhook was disabled meanwhile (see staykit_internal.webhooks_park_queue in schema/schema.sql) — with
+ *   `attempts + 1` and no lease; the notification gets `tries + 1` and `response`.
  */
 export function recordOutcomes(outcomes: readonly RecordedOutcome[]): SqlQuery {
   return {

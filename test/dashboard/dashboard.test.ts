@@ -247,6 +247,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const messages = page.getByRole('table', { name: 'Messages' });
     await messages.getByText(`From ${guest!.email}`).waitFor();
     await messages.getByText('Our flight was cancelled').waitFor();
+    await messages.screenshot({ path: join(tmpdir(), `staykit-booking-messages-${ctx.backend}.png`) });
   });
 
   it('bookings list: current and upcoming stays first with their totals and payment, search by guest and reference, filter by status, page with a count', { skip }, async () => {
@@ -453,6 +454,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await page.getByRole('checkbox', { name: 'A cancelled booking' }).uncheck();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('You chose these.').waitFor();
+    await page.screenshot({ path: join(tmpdir(), `staykit-notifications-${ctx.backend}.png`), fullPage: true });
     const { rows: [ownerMember] } = await ctx.db.query<{ notify: string[] }>(
       `SELECT m.notify FROM api.members AS m JOIN staykit_internal.users AS u ON u.id = m.user_id WHERE m.organization_id = $1 AND u.email = $2`,
       [organizationId, owner.email]);

@@ -250,6 +250,28 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await messages.screenshot({ path: join(tmpdir(), `staykit-booking-messages-${ctx.backend}.png`) });
   });
 
+  it('answers booking requests from their page: one confirmed, one declined', { skip }, async () => {
+    const { rows: requests } = await ctx.db.query<{ booking_id: string }>(
+      `SELECT booking_id FROM api.calendar_events WHERE organization_id = $1 AND status = 'TENTATIVE' AND start_date > current_date
+       ORDER BY start_date LIMIT 2`, [organizationId]);
+    assert.equal(requests.length, 2, 'the demo has booking requests waiting (Dune Cottage books on request)');
+    const status = async (bookingId: string) => (await ctx.db.query<{ status: string }>(
+      'SELECT status FROM api.calendar_events WHERE booking_id = $1', [bookingId])).rows[0]!.status;
+
+    await page.goto(`${base}/admin/bookings/${requests[0]!.booking_id}`);
+    const request = page.getByRole('region', { name: 'Booking request' });
+    await request.getByText('They are held until you confirm or decline the request.').waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await request.getByRole('button', { name: 'Confirm request' }).click();
+    await request.waitFor({ state: 'detached' });
+    assert.equal(await status(requests[0]!.booking_id), 'CONFIRMED');
+
+    await page.goto(`${base}/admin/bookings/${requests[1]!.booking_id}`);
+    await request.getByRole('button', { name: 'Decline request' }).click();
+    await request.waitFor({ state: 'detached' });
+    assert.equal(await status(requests[1]!.booking_id), 'CANCELLED');
+  });
+
   it('bookings list: current and upcoming stays first with their totals and payment, search by guest and reference, filter by status, page with a count', { skip }, async () => {
     await page.getByRole('link', { name: 'Bookings', exact: true }).click();
     await page.getByRole('heading', { name: 'Bookings' }).waitFor();

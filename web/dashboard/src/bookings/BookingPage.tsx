@@ -3,7 +3,7 @@
  * may read it; cancel it (its dates become free at once).
  */
 import { useState } from 'react';
-import { Anchor, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { ChangeStay } from './ChangeStay';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
@@ -11,7 +11,7 @@ import { Link } from '../common/router';
 import { StatusBadge } from '../common/StatusBadge';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { cancelBooking, loadBooking, type BookingDetail } from './queries';
+import { cancelBooking, confirmRequest, loadBooking, type BookingDetail } from './queries';
 
 function Section({ title, shown, empty, children }: { title: string; shown: boolean; empty: boolean; children: React.ReactNode }) {
   return (
@@ -48,6 +48,9 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
         )}
       </Group>
       <ErrorAlert error={loaded.error} title="The booking could not be refreshed" />
+      {detail.event?.status === 'TENTATIVE' && can('calendar_events', 'write') && can('bookings', 'write') && (
+        <RequestAnswer bookingId={detail.booking.id} onAnswered={loaded.reload} />
+      )}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Stay detail={detail} unitName={unitName} />
         <Guest detail={detail} />
@@ -60,6 +63,37 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
       <Messages detail={detail} />
       <Changes detail={detail} />
     </Stack>
+  );
+}
+
+/** A booking request (tentative stay) waits for the host: confirm it, or decline it (cancelled, all paid refunded). */
+function RequestAnswer({ bookingId, onAnswered }: { bookingId: string; onAnswered: () => void }) {
+  const [busy, setBusy] = useState<'confirm' | 'decline' | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const answer = async (kind: 'confirm' | 'decline') => {
+    setBusy(kind);
+    setError(null);
+    try {
+      if (kind === 'confirm') await confirmRequest(bookingId);
+      else await cancelBooking(bookingId, 'Request declined', 'full');
+      onAnswered();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Alert color="yellow" title="Booking request" role="region" aria-label="Booking request">
+      <Stack gap="xs">
+        <Text size="sm">The guest asked to book these dates. They are held until you confirm or decline the request.</Text>
+        <ErrorAlert error={error} title="The request was not answered" />
+        <Group gap="xs">
+          <Button onClick={() => answer('confirm')} loading={busy === 'confirm'} disabled={busy !== null}>Confirm request</Button>
+          <Button variant="default" onClick={() => answer('decline')} loading={busy === 'decline'} disabled={busy !== null}>Decline request</Button>
+        </Group>
+      </Stack>
+    </Alert>
   );
 }
 

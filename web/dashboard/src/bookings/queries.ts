@@ -206,8 +206,15 @@ export async function loadBooking(bookingId: string, can: Can): Promise<BookingD
 }
 
 /** Cancels the booking with a reason (POST /v1/booking-cancel): its dates are free at once, its coupon uses released. */
-export async function cancelBooking(bookingId: string, reason: string): Promise<void> {
-  await requestJson('POST', '/v1/booking-cancel', reason.trim() ? { booking_id: bookingId, reason: reason.trim() } : { booking_id: bookingId });
+export async function cancelBooking(bookingId: string, reason: string, refund?: 'full'): Promise<void> {
+  await requestJson('POST', '/v1/booking-cancel', {
+    booking_id: bookingId, ...(reason.trim() ? { reason: reason.trim() } : {}), ...(refund ? { refund } : {}),
+  });
+}
+
+/** Confirms a booking request: its tentative stays become confirmed (the guest's confirmation e-mail follows). */
+export async function confirmRequest(bookingId: string): Promise<void> {
+  rowsOf(await database.from('calendar_events').update({ status: 'CONFIRMED' }).eq('booking_id', bookingId).eq('status', 'TENTATIVE'));
 }
 
 export interface ChangeAnswer {

@@ -42,8 +42,20 @@ export function parseCheck(definition: string): { column: string; values: string
   return null;
 }
 
+/**
+ * Array columns whose allowed values a catalogue lists rather than a CHECK list: the webhook event catalogue
+ * (staykit_internal.webhook_event_types, migration 0218; `*` is every event) and the host notifications (0219).
+ */
+const CATALOGUE_ENUMS = `
+SELECT 'webhooks' AS table_name, 'events' AS column_name, staykit_internal.webhook_event_catalogue() || ARRAY['*'] AS values
+UNION ALL
+SELECT 'members', 'notify', staykit_internal.host_notification_kinds()`;
+
 export async function loadCheckConstraints(db: Queryable, schema: string): Promise<CheckConstraints> {
   const { rows } = await db.query<{ table_name: string; definition: string }>(CHECKS, [schema]);
+  const catalogues = schema === 'api'
+    ? (await db.query<{ table_name: string; column_name: string; values: string[] }>(CATALOGUE_ENUMS)).rows
+    : [];
   const enums: CheckEnums = new Map();
   const predicates: CheckPredicates = new Map();
   const put = <T>(map: Map<string, Map<string, T>>, table: string, column: string, value: T) => {
@@ -56,5 +68,6 @@ export async function loadCheckConstraints(db: Queryable, schema: string): Promi
     if ('values' in parsed) put(enums, row.table_name, parsed.column, parsed.values);
     else put(predicates, row.table_name, parsed.column, parsed.predicate);
   }
+  for (const row of catalogues) put(enums, row.table_name, row.column_name, row.values);
   return { enums, predicates };
 }

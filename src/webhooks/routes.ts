@@ -27,6 +27,7 @@ import { notificationReadScopes, requeueNotifications, sendTestEvent } from './r
 import { missingEventScope } from './event-scopes.js';
 import { loadEventCatalogue } from './catalogue.js';
 import { hasScope } from '../auth/scopes.js';
+import { refuseOtherMethods } from '../common/other-methods.js';
 import { generateSigningSecret } from './signature.js';
 import type { WebhookWorker, WorkerConfig } from './worker.js';
 
@@ -122,6 +123,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, d
     return reply.send({ id: result.id, ok: result.ok, status: result.status ?? null, response: result.response });
   });
 
+  refuseOtherMethods(app, '/webhook-events', ['GET']);
   app.get('/webhook-events', async (request, reply) => {
     const principal = await authorize(request, 'webhooks', 'read');
     const catalogue = await loadEventCatalogue(db);

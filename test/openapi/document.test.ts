@@ -136,6 +136,12 @@ forEachBackend('OpenAPI document', (ctx) => {
     assert.match(String(products.properties.confirm_after_initial_payment!.description), /^Auto-confirm after the initial payment; applies only when/);
     assert.deepEqual(products.properties.rent_period!.enum, ['daily', 'nightly']);
 
+    // Lists whose values a catalogue holds: the webhook events (and `*`), a member's notifications.
+    const subscribable = (doc.components.schemas.webhooks!.properties.events!.items as { enum: string[] }).enum;
+    assert.ok(['contacts.created', 'booking.created', 'booking.cancellation_requested', '*'].every((name) => subscribable.includes(name)), subscribable.join());
+    assert.deepEqual((doc.components.schemas.members!.properties.notify!.items as { enum: string[] }).enum,
+      ['booking.created', 'booking.requested', 'booking.cancelled', 'booking.cancellation_requested']);
+
     const create = doc.components.schemas['coupons.create']!;
     assert.equal(create.properties.organization_id, undefined, 'the tenant column is never in a request body');
     assert.equal(create.properties.created_at, undefined);

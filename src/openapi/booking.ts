@@ -37,6 +37,12 @@ const bookingOptions: Record<string, JsonSchema> = {
   currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Must be the product's currency when given." },
   language: { type: 'string', default: 'en', examples: ['en', 'nl'] },
   silent: { type: 'boolean', default: false, description: 'Do not send the confirmation email. Not with a publishable key (403 SK646).' },
+  accept_terms: {
+    type: 'boolean', default: false,
+    description: 'The guest accepted the organization\'s booking terms (settings.booking_terms) and the unit\'s cancellation policy: '
+      + 'the booking records when (bookings.terms_accepted_at). Required with a publishable key while the organization has booking '
+      + 'terms (422 SK649 otherwise, for /book and /cart-checkout; /cart-validate reports it per item); a secret key need not send it.',
+  },
   redirect_url: { type: 'string', maxLength: 2048 },
   contact: {
     type: 'object',

@@ -12,6 +12,7 @@ import { forEachBackend } from '../support/databases.js';
 import { createKey } from '../support/app.js';
 import { startBookingApp } from '../booking/support.js';
 import { publishableKeyFor, widgetOrganization, type WidgetOrganization } from './support.js';
+import { refundBands, type CancellationRule } from '../../src/common/cancellation-policy.js';
 
 const TERMS = { default: 'Pets are not allowed. Quiet after 22:00.', nl: 'Geen huisdieren. Stilte na 22:00.', de: 'Keine Haustiere. Ruhe ab 22:00.' };
 const POLICY = [{ days_before_arrival: 30, refund_percentage: 100 }, { days_before_arrival: 14, refund_percentage: 50 }];
@@ -167,6 +168,20 @@ forEachBackend('booking terms and the cancellation policy', (ctx) => {
     const { rows: [row] } = await ctx.db.query<{ terms_accepted_at: Date | null }>(
       'SELECT terms_accepted_at FROM api.bookings WHERE id = $1', [booked.json<{ booking_id: string }>().booking_id]);
     assert.equal(row!.terms_accepted_at, null);
+  });
+
+  it('the policy\'s words follow the database\'s refunds: each band says what a cancellation that many days before arrival gets back', async () => {
+    const rule = (days: number, percentage: number): CancellationRule => ({ days_before_arrival: days, refund_percentage: percentage });
+    const policies = [[], POLICY, [rule(0, 100)], [rule(30, 0), rule(7, 50)], [rule(60, 100), rule(30, 100), rule(7, 0), rule(3, 0)], [rule(1, 80), rule(10, 80)]];
+    for (const policy of policies) {
+      const bands = refundBands(policy);
+      for (let days = -3; days <= 70; days++) {
+        const said = bands === 'everything' ? 100 : bands.find((band) => days >= band.days)?.percentage ?? 0;
+        const { rows: [refunded] } = await ctx.db.query<{ percentage: number }>(
+          'SELECT staykit_internal.policy_refund_percentage($1::jsonb, $2) AS percentage', [JSON.stringify(policy), days]);
+        assert.equal(said, refunded!.percentage, `${JSON.stringify(policy)}, cancelled ${days} days before arrival`);
+      }
+    }
   });
 
   it('the database refuses a publishable key\'s booking without the acceptance whatever the statement (SK649)', async () => {

@@ -4,6 +4,7 @@ import { match } from '../common/router';
 import { BookingPage } from '../bookings/BookingPage';
 import { BookingsList } from '../bookings/BookingsList';
 import { ApiKeys } from '../settings/ApiKeys';
+import { BookingTerms } from '../settings/BookingTerms';
 import { EmailTemplates } from '../settings/EmailTemplates';
 import { IcalFeeds } from '../settings/IcalFeeds';
 import { Members } from '../settings/Members';
@@ -24,6 +25,7 @@ export function Page({ path }: { path: string }) {
     ['/settings/templates', () => <EmailTemplates />],
     ['/settings/ical', () => <IcalFeeds />],
     ['/settings/members', () => <Members />],
+    ['/settings/terms', () => <BookingTerms />],
   ];
   for (const [pattern, render] of routes) {
     const params = match(pattern, path);

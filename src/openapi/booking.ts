@@ -309,7 +309,8 @@ export const bookingPaths: Record<string, JsonSchema> = {
   '/book': {
     post: {
       tags, operationId: 'book', summary: 'Book a stay',
-      description: 'Validates and prices the stay again and writes the booking, its calendar event, line items and details in one transaction. Scope `bookings:write`.',
+      description: 'Validates and prices the stay again and writes the booking, its calendar event, line items and details in one transaction. Scope `bookings:write`. '
+        + 'With a publishable key, while the organization has booking terms, the guest must accept them and the unit\'s cancellation policy: `"accept_terms": true`, else 422 SK649 (docs/booking.md#booking-terms).',
       parameters: [idempotent],
       requestBody: { required: true, content: json(ref('schemas', 'BookingRequest')) },
       responses: {
@@ -335,7 +336,7 @@ export const bookingPaths: Record<string, JsonSchema> = {
   '/cart-checkout': {
     post: {
       tags, operationId: 'cart_checkout', summary: 'Book several stays, all or nothing',
-      description: 'Scope `bookings:write`.',
+      description: 'Scope `bookings:write`. With a publishable key, while the organization has booking terms, `"accept_terms": true` beside the cart, else 422 SK649 (docs/booking.md#booking-terms).',
       parameters: [idempotent],
       requestBody: {
         required: true,

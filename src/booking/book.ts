@@ -9,6 +9,7 @@ import { guestContactMissing } from './errors.js';
 import type { ContactInput } from './input.js';
 import { bookingPayload, prepareBooking } from './prepare.js';
 import { run } from './queries.js';
+import { settleTermsAcceptance } from './terms.js';
 import { createBookingQuery, type CreatedBookingRow } from './write-queries.js';
 import { writePaymentSchedule } from '../money/booking-payments.js';
 import type { ScheduledPayment } from '../money/schedule.js';
@@ -36,9 +37,15 @@ export interface BookOptions {
    * made by the public (a publishable key: the widget, the booking site), where nobody else knows who booked.
    */
   requireGuestContact?: boolean;
+  /**
+   * The guest must accept the organization's booking terms, when it has any (`accept_terms: true`, else 422 SK649).
+   * Set, like `requireGuestContact`, for bookings made by the public.
+   */
+  requireTermsAcceptance?: boolean;
 }
 
 export async function book(tx: Queryable, input: BookingInput, now: Date, options: BookOptions = {}): Promise<BookResult> {
+  await settleTermsAcceptance(tx, input.acceptTerms, options.requireTermsAcceptance ?? false);
   const prepared = await prepareBooking(tx, input, now);
   if (options.requireGuestContact) requireReachableGuest(prepared.contact);
   const [created] = await run<CreatedBookingRow>(tx, createBookingQuery(bookingPayload(prepared, input)));

@@ -13,6 +13,7 @@ import {
   type BookingInput,
 } from './input.js';
 import { StayRejected } from './prepare.js';
+import { settleTermsAcceptance } from './terms.js';
 
 export interface CartItem {
   id: string;
@@ -106,9 +107,12 @@ export async function checkoutCart(
   tx: Queryable, items: CartItem[], now: Date, toApiError: (error: unknown) => ApiError, options: BookOptions = {},
 ): Promise<{ items: ({ id: string } & Pick<BookResult, 'reference' | 'booking_id'>)[]; payment_url: null }> {
   const booked: ({ id: string } & Pick<BookResult, 'reference' | 'booking_id'>)[] = [];
+  // The cart's options are every item's: the terms are accepted (or refused, 422 SK649) once, for the whole cart.
+  await settleTermsAcceptance(tx, items[0]?.input.acceptTerms ?? false, options.requireTermsAcceptance ?? false);
+  const itemOptions: BookOptions = { ...options, requireTermsAcceptance: false };
   for (const item of items) {
     try {
-      const result = await book(tx, item.input, now, options);
+      const result = await book(tx, item.input, now, itemOptions);
       booked.push({ id: item.id, reference: result.reference, booking_id: result.booking_id });
     } catch (error) {
       throw cartItemFailed(item.id, toApiError(error));

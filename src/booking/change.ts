@@ -101,7 +101,7 @@ export async function changeBooking(tx: Queryable, input: ChangeInput, now: Date
     occupancy: input.occupancy ?? current.occupancy,
     formValues: input.formValues ?? current.form_values,
     couponCodes: input.couponCodes ?? current.coupon_codes,
-    currency: null, language: current.language, silent: true, redirectUrl: null, contact: null, siteId: null, widgetId: null,
+    currency: null, language: current.language, silent: true, acceptTerms: false, redirectUrl: null, contact: null, siteId: null, widgetId: null,
   };
   const prepared = await prepareBooking(tx, booking, now, { eventId: current.event_id, bookingId: current.id });
   const total = prepared.priced.quote.total;

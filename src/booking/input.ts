@@ -33,6 +33,8 @@ export interface BookingInput extends StayInput {
   currency: string | null;
   language: string;
   silent: boolean;
+  /** The guest accepted the booking terms and the cancellation policy (`accept_terms`; migration 0225). */
+  acceptTerms: boolean;
   redirectUrl: string | null;
   contact: ContactInput | null;
   /** The site or widget the booking came through (stored on the booking; must be the organization's). */
@@ -43,7 +45,7 @@ export interface BookingInput extends StayInput {
 /** The fields of a stay (in /book, /quote and each cart item). */
 export const STAY_FIELDS = ['product_id', 'interval', 'occupancy', 'form_values'] as const;
 /** The options shared by /book, /quote and a cart. */
-export const OPTION_FIELDS = ['currency', 'language', 'silent', 'redirect_url', 'contact', 'site_id', 'widget_id'] as const;
+export const OPTION_FIELDS = ['currency', 'language', 'silent', 'accept_terms', 'redirect_url', 'contact', 'site_id', 'widget_id'] as const;
 
 /**
  * Strict input: a field the endpoint does not know is a 400 naming it (like /create-product), never silently
@@ -170,10 +172,14 @@ export function parseOptions(body: Record<string, unknown>): Omit<BookingInput, 
   if (body.silent !== undefined && body.silent !== null && typeof body.silent !== 'boolean') {
     throw invalidInput('silent must be a boolean');
   }
+  if (body.accept_terms !== undefined && body.accept_terms !== null && typeof body.accept_terms !== 'boolean') {
+    throw invalidInput('accept_terms must be a boolean');
+  }
   return {
     currency,
     language,
     silent: body.silent === true,
+    acceptTerms: body.accept_terms === true,
     redirectUrl: optionalString(body.redirect_url, 'redirect_url'),
     contact: parseContact(body.contact),
     siteId: optionalUuid(body.site_id, 'site_id'),

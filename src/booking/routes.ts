@@ -11,7 +11,7 @@ import type { Authorize } from '../auth/authorize.js';
 import { isPublishableKey } from '../auth/publishable-key-format.js';
 import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
 import { availability, parseAvailabilityQuery, syncRequested } from './availability.js';
-import { book } from './book.js';
+import { book, type BookOptions } from './book.js';
 import { checkoutCart, parseCart, validateCart } from './cart.js';
 import { createProduct, parseProductInput } from './create-product.js';
 import { fromBookingWriteError } from './errors.js';
@@ -52,6 +52,15 @@ export const FLOW_TRANSACTION: TenantTransactionOptions = {
     'price_calendar_entries', 'pricelabs_pricing',
   ],
 };
+
+/**
+ * What a booking by the public (a publishable key: the widget, the booking site) must carry that a secret key's
+ * server need not: the guest's name and e-mail address, and the guest's acceptance of the booking terms.
+ */
+function publicBookingOptions(keyId: string): BookOptions {
+  const publicBooking = isPublishableKey(keyId);
+  return { requireGuestContact: publicBooking, requireTermsAcceptance: publicBooking };
+}
 
 /** Any error of the booking flow → the ApiError a client sees. */
 export function toBookingApiError(error: unknown): ApiError {
@@ -118,7 +127,7 @@ export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, d
     const input = parseBookingInput(request.body);
     const response = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await withIdempotency(tx, principal.organizationId, key, 'book', request.body, async () => ({
-        status: 201, body: await book(tx, input, now(), { requireGuestContact: isPublishableKey(principal.keyId) }),
+        status: 201, body: await book(tx, input, now(), publicBookingOptions(principal.keyId)),
       })),
       rollback: false,
     }), FLOW_TRANSACTION));
@@ -147,7 +156,7 @@ export const bookingRoutes: FastifyPluginAsync<BookingRouteDeps> = async (app, d
     const items = parseCart(body.cart, body);
     const response = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
       result: await withIdempotency(tx, principal.organizationId, key, 'cart-checkout', request.body, async () => ({
-        status: 201, body: await checkoutCart(tx, items, now(), toBookingApiError, { requireGuestContact: isPublishableKey(principal.keyId) }),
+        status: 201, body: await checkoutCart(tx, items, now(), toBookingApiError, publicBookingOptions(principal.keyId)),
       })),
       rollback: false,
     }), FLOW_TRANSACTION));

@@ -167,6 +167,12 @@ const definitions = {
     meaning: 'A publishable-key /book or /cart-checkout names no guest name or no e-mail address (in contact or the booking form)',
     hint: 'Send contact.first_name (or last_name) and contact.email',
   },
+  SK649: {
+    status: 422,
+    message: 'The guest must accept the booking terms and the cancellation policy to book',
+    meaning: 'A publishable-key /book or /cart-checkout without "accept_terms": true while the organization has booking terms (settings.booking_terms)',
+    hint: 'Show the booking terms (GET /v1/widget: booking_terms) and send "accept_terms": true once the guest accepted them',
+  },
   SK647: {
     status: 403,
     message: 'This form can only be sent from its own page at {origin}',

@@ -37,6 +37,12 @@ const bookingOptions: Record<string, JsonSchema> = {
   currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Must be the product's currency when given." },
   language: { type: 'string', default: 'en', examples: ['en', 'nl'] },
   silent: { type: 'boolean', default: false, description: 'Do not send the confirmation email. Not with a publishable key (403 SK646).' },
+  accept_terms: {
+    type: 'boolean', default: false,
+    description: 'The guest accepted the organization\'s booking terms (settings.booking_terms) and the unit\'s cancellation policy: '
+      + 'the booking records when (bookings.terms_accepted_at). Required with a publishable key while the organization has booking '
+      + 'terms (422 SK649 otherwise, for /book and /cart-checkout; /cart-validate reports it per item); a secret key need not send it.',
+  },
   redirect_url: { type: 'string', maxLength: 2048 },
   contact: {
     type: 'object',
@@ -303,7 +309,8 @@ export const bookingPaths: Record<string, JsonSchema> = {
   '/book': {
     post: {
       tags, operationId: 'book', summary: 'Book a stay',
-      description: 'Validates and prices the stay again and writes the booking, its calendar event, line items and details in one transaction. Scope `bookings:write`.',
+      description: 'Validates and prices the stay again and writes the booking, its calendar event, line items and details in one transaction. Scope `bookings:write`. '
+        + 'With a publishable key, while the organization has booking terms, the guest must accept them and the unit\'s cancellation policy: `"accept_terms": true`, else 422 SK649 (docs/booking.md#booking-terms).',
       parameters: [idempotent],
       requestBody: { required: true, content: json(ref('schemas', 'BookingRequest')) },
       responses: {
@@ -329,7 +336,7 @@ export const bookingPaths: Record<string, JsonSchema> = {
   '/cart-checkout': {
     post: {
       tags, operationId: 'cart_checkout', summary: 'Book several stays, all or nothing',
-      description: 'Scope `bookings:write`.',
+      description: 'Scope `bookings:write`. With a publishable key, while the organization has booking terms, `"accept_terms": true` beside the cart, else 422 SK649 (docs/booking.md#booking-terms).',
       parameters: [idempotent],
       requestBody: {
         required: true,

@@ -1,7 +1,9 @@
 /**
  * The public catalogue of a publishable key's widget or site, as one JSON document built by PostgreSQL: the widget
  * (or site) settings, the listed products with their public fields only (never exact addresses, iCal secrets or
- * internal settings), their capacities, services with options, the organization's capacity groups and attributes.
+ * internal settings) and their cancellation policies, their capacities, services with options, the organization's
+ * capacity groups and attributes, and its booking terms — of the organization's settings that one only, through
+ * staykit_internal.current_booking_terms() (migration 0225): organizations stay unreadable to the key.
  * Run as the API role in the key's transaction, where products not listed are invisible anyway (migration 0150).
  */
 import type { SqlQuery } from '../booking/queries.js';
@@ -24,7 +26,7 @@ WITH listed AS (
   -- The columns the catalogue shows, by name: the API role may not read every column of products (migration 0205).
   SELECT p.id, p.name, p.description, p.images, p.currency, p.rent_period, p.timezone, p.interaction,
          p.approximate_address, p.approximate_coordinates, p.confirmation_message, p.cta, p.latest_arrival_time,
-         listed."order" AS listing_order
+         p.cancellation_policy, listed."order" AS listing_order
   FROM api.products AS p JOIN listed ON listed.product_id = p.id
   WHERE p.deleted_at IS NULL
 )
@@ -40,6 +42,7 @@ SELECT json_build_object(
       'rent_period', p.rent_period, 'timezone', p.timezone, 'interaction', p.interaction,
       'approximate_address', p.approximate_address, 'approximate_coordinates', p.approximate_coordinates,
       'confirmation_message', p.confirmation_message, 'cta', p.cta, 'latest_arrival_time', p.latest_arrival_time,
+      'cancellation_policy', p.cancellation_policy,
       'capacities', coalesce((SELECT json_agg(json_build_object('capacity_group_id', c.capacity_group_id, 'min', c.min, 'max', c.max))
                               FROM api.capacities AS c WHERE c.product_id = p.id), '[]'),
       'service_ids', coalesce((SELECT json_agg(ps.service_id ORDER BY ps."order", ps.service_id)
@@ -70,7 +73,8 @@ SELECT json_build_object(
       'id', a.id, 'name', a.name, 'type', a.type, 'order', a."order",
       'options', coalesce((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'order', o."order") ORDER BY o."order", o.id)
                            FROM api.attribute_options AS o WHERE o.attribute_id = a.id), '[]')
-    ) ORDER BY a."order", a.id) FROM api.attributes AS a), '[]')
+    ) ORDER BY a."order", a.id) FROM api.attributes AS a), '[]'),
+  'booking_terms', staykit_internal.current_booking_terms()
 ) AS catalogue`,
     values: [widgetId, siteId],
   };

@@ -39,14 +39,26 @@ export const widgetSchemas: Record<string, Json> = {
             approximate_address: { type: 'string' }, confirmation_message: multiLanguage,
             capacities: { type: 'array', items: { type: 'object', properties: { capacity_group_id: uuid, min: { type: 'integer' }, max: { type: ['integer', 'null'] } } } },
             service_ids: { type: 'array', items: uuid }, attribute_option_ids: { type: 'array', items: uuid },
+            cancellation_policy: {
+              type: 'array',
+              description: 'Refund of what was paid by how many days before arrival the booking is cancelled (docs/payments.md#cancellations): '
+                + 'cancelled at least `days_before_arrival` days before, the rule with the most such days applies; later than every rule, nothing. '
+                + 'Empty: everything paid is refunded.',
+              items: { type: 'object', properties: { days_before_arrival: { type: 'integer', minimum: 0 }, refund_percentage: { type: 'integer', minimum: 0, maximum: 100 } } },
+            },
           },
         },
       },
       capacity_groups: { type: 'array', items: { type: 'object' } },
       services: { type: 'array', items: { type: 'object' } },
       attributes: { type: 'array', items: { type: 'object' } },
+      booking_terms: {
+        description: 'The organization\'s booking terms (settings.booking_terms): text or a MultiLanguageString; null without. '
+          + 'When set, a booking with a publishable key needs `"accept_terms": true` (422 SK649 otherwise).',
+        oneOf: [{ type: 'string' }, multiLanguage, { type: 'null' }],
+      },
     },
-    required: ['widget', 'site', 'products', 'capacity_groups', 'services', 'attributes'],
+    required: ['widget', 'site', 'products', 'capacity_groups', 'services', 'attributes', 'booking_terms'],
   },
 };
 

@@ -35,7 +35,8 @@ const CASES: Case[] = [
     table: 'api.organizations',
     base: () => ({ name: q('Org') }),
     bad: [{ name: q('  ') }, { settings: q('[]') }, { currency: q('eur') }, { language: q('English') },
-      { timezone: q('Mars/Olympus') }, { settings: q('{"invoices": {"seller": {"vat_id": 1}}}') }],
+      { timezone: q('Mars/Olympus') }, { settings: q('{"invoices": {"seller": {"vat_id": 1}}}') },
+      { settings: q('{"booking_terms": {"nl": "Geen huisdieren"}}') }],
   },
   {
     table: 'api.user_profiles',

@@ -23,6 +23,9 @@ const en = {
   contactRequired: 'Please fill in your name and e-mail address.', datesTaken: 'These dates are no longer available. Please choose others.',
   networkError: 'The booking service cannot be reached. Please try again.', paymentSchedule: 'Payments',
   payNow: '{amount} now', payOn: '{amount} by {date}',
+  cancellationPolicy: 'Cancellation policy', bookingTerms: 'Booking terms',
+  acceptTerms: 'I accept the booking terms and the cancellation policy',
+  acceptTermsRequired: 'Please accept the booking terms and the cancellation policy to book.',
 };
 type Labels = typeof en;
 
@@ -44,6 +47,9 @@ const nl: Labels = {
   contactRequired: 'Vul je naam en e-mailadres in.', datesTaken: 'Deze data zijn niet meer beschikbaar. Kies andere data.',
   networkError: 'De boekingsdienst is niet bereikbaar. Probeer het opnieuw.', paymentSchedule: 'Betalingen',
   payNow: '{amount} nu', payOn: '{amount} vóór {date}',
+  cancellationPolicy: 'Annuleringsvoorwaarden', bookingTerms: 'Boekingsvoorwaarden',
+  acceptTerms: 'Ik ga akkoord met de boekingsvoorwaarden en de annuleringsvoorwaarden',
+  acceptTermsRequired: 'Ga akkoord met de boekingsvoorwaarden en de annuleringsvoorwaarden om te boeken.',
 };
 
 const de: Labels = {
@@ -64,6 +70,9 @@ const de: Labels = {
   contactRequired: 'Bitte geben Sie Ihren Namen und Ihre E-Mail-Adresse an.', datesTaken: 'Diese Daten sind nicht mehr verfügbar. Bitte wählen Sie andere.',
   networkError: 'Der Buchungsdienst ist nicht erreichbar. Bitte versuchen Sie es erneut.', paymentSchedule: 'Zahlungen',
   payNow: '{amount} sofort', payOn: '{amount} bis {date}',
+  cancellationPolicy: 'Stornierungsbedingungen', bookingTerms: 'Buchungsbedingungen',
+  acceptTerms: 'Ich akzeptiere die Buchungsbedingungen und die Stornierungsbedingungen',
+  acceptTermsRequired: 'Bitte akzeptieren Sie die Buchungsbedingungen und die Stornierungsbedingungen, um zu buchen.',
 };
 
 const LABELS: Record<string, Labels> = { en, nl, de };

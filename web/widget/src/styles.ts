@@ -34,6 +34,12 @@ fieldset{border:1px solid #d1d5db;border-radius:.25rem;margin:.75rem 0;padding:.
 .quote table{width:100%;border-collapse:collapse}.quote td,.quote th{padding:.25rem;border-bottom:1px solid #e5e7eb;text-align:left}
 .quote .n{text-align:right}
 .error{color:#991b1b;font-weight:600}
+.terms h4{font-size:.9375rem;margin:.75rem 0 .25rem}.terms ul{margin:0;padding-left:1.25rem}
+.terms-text{white-space:pre-line;max-height:10rem;overflow:auto;border:1px solid #d1d5db;border-radius:.25rem;padding:.5rem;font-size:.875rem}
+.terms-text:focus-visible{outline:3px solid var(--sk-accent);outline-offset:2px}
+.field.accept{flex-wrap:nowrap;align-items:flex-start}.field.accept input{margin-top:.3rem;width:1.25rem;height:1.25rem;flex:none}
+.field.accept label{flex:1 1 auto}
+input[aria-invalid=true]{outline:2px solid #991b1b;outline-offset:2px}
 .done{background:#ecfdf5;border-radius:.25rem;padding:.75rem}
 a{color:var(--sk-accent)}
 @container (max-width:28rem){.sk{padding:.5rem}td button{min-height:2.5rem}.rate{font-size:.5625rem}.field label{flex-basis:100%}}

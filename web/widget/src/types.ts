@@ -1,4 +1,6 @@
 /** The shapes the widget reads from Staykit's API (docs/widget.md, docs/booking.md). */
+import type { CancellationRule } from '../../../src/common/cancellation-policy.js';
+
 export type MultiLanguageString = Record<string, string>;
 
 export interface Catalogue {
@@ -7,6 +9,8 @@ export interface Catalogue {
   products: Product[];
   capacity_groups: CapacityGroup[];
   services: Service[];
+  /** The organization's booking terms: the guest accepts them before booking (null without; docs/widget.md). */
+  booking_terms?: string | MultiLanguageString | null;
 }
 
 export interface Product {
@@ -19,6 +23,8 @@ export interface Product {
   confirmation_message: MultiLanguageString;
   capacities: { capacity_group_id: string; min: number; max: number | null }[];
   service_ids: string[];
+  /** What a cancellation refunds, by days before arrival (empty: everything paid). */
+  cancellation_policy?: CancellationRule[];
 }
 
 export interface CapacityGroup {

@@ -1,7 +1,8 @@
 /**
  * <staykit-widget key="pk_…" [api="https://staykit.example"] [lang="nl"] [product="<uuid>"]>: the booking widget
  * (docs/widget.md). It reads the widget's catalogue with its publishable key, shows the availability of the chosen
- * unit in a month calendar, asks for guests and extras, quotes the stay, takes the guest's details and books. It
+ * unit in a month calendar, asks for guests and extras, quotes the stay, takes the guest's details, shows the unit's
+ * cancellation policy and the organization's booking terms (accepted with a checkbox when there are terms) and books. It
  * lives in a shadow root (styles isolated both ways) and tells the page what happens through DOM events:
  * staykit:ready, staykit:dates, staykit:quote, staykit:booked and staykit:error (bubbling, composed; detail below).
  */
@@ -10,6 +11,7 @@ import { endsStay, moveFocus, renderCalendar, selectable, type Selection } from 
 import { addDays, esc, formatDate, money, monthOf, shiftMonth, today } from './format.js';
 import { chooseLanguage, localize, translator, type Translate } from './i18n.js';
 import { STYLES } from './styles.js';
+import { bookingTermsText, termsAccepted, termsSection } from './terms.js';
 import type { Booked, Catalogue, Day, Product, Quote, Service } from './types.js';
 
 /** The origin this script was loaded from: the default Staykit to talk to. */
@@ -319,10 +321,17 @@ class StaykitWidget extends HTMLElement {
       + details.map((s) => field(`d-${s.id}`, localize(s.name, this.language), s.type === 'phone' ? 'tel' : s.type, s.type === 'email' ? 'email' : s.type === 'phone' ? 'tel' : 'off', s.required, ` data-detail="${s.id}" data-kind="${s.type}"`)).join('');
   }
 
+  /** What the guest agrees to (the policy; the terms and their checkbox when there are terms), then the Book button. */
   private showBookButton(): void {
     const form = this.$('#book');
-    form.innerHTML = `<button type="submit" class="primary">${esc(this.product.interaction === 'book' ? this.t('book') : this.t('request'))}</button>`;
+    form.innerHTML = termsSection(this.product, this.bookingTerms(), this.language, this.t)
+      + `<button type="submit" class="primary">${esc(this.product.interaction === 'book' ? this.t('book') : this.t('request'))}</button>`;
+    form.querySelector('#accept-terms')?.addEventListener('change', () => termsAccepted(this.root, this.t));
     form.hidden = false;
+  }
+
+  private bookingTerms(): string {
+    return bookingTermsText(this.catalogue.booking_terms, this.language);
   }
 
   private async book(): Promise<void> {
@@ -333,8 +342,11 @@ class StaykitWidget extends HTMLElement {
       this.root.querySelector<HTMLInputElement>(contact.first_name || contact.last_name ? '#contact-email, [data-kind=email]' : '#first-name')?.focus();
       return;
     }
+    // Nothing is sent before the guest accepted the terms (the server would refuse: 422 SK649).
+    if (!termsAccepted(this.root, this.t)) return;
+    const accepted = this.bookingTerms() === '' ? {} : { accept_terms: true };
     await this.busy('#book', async () => {
-      const booked = await this.api.post<Booked>('/v1/book', this.stay());
+      const booked = await this.api.post<Booked>('/v1/book', { ...this.stay(), ...accepted });
       this.renderDone(booked);
       this.emit('staykit:booked', booked);
     });
@@ -388,7 +400,7 @@ class StaykitWidget extends HTMLElement {
    * with its details once (the details of a rule list repeat the message as their first line).
    */
   private explain(problem: { code: string; message: string; details: unknown }): string {
-    const own = { SK610: 'datesTaken', SK648: 'contactRequired', network: 'networkError' } as const;
+    const own = { SK610: 'datesTaken', SK648: 'contactRequired', SK649: 'acceptTermsRequired', network: 'networkError' } as const;
     if (problem.code in own) return this.t(own[problem.code as keyof typeof own]);
     const details = Array.isArray(problem.details) ? problem.details.join(' ') : typeof problem.details === 'string' ? problem.details : '';
     if (details === '') return problem.message;

@@ -4,6 +4,7 @@ import { match } from '../common/router';
 import { BookingPage } from '../bookings/BookingPage';
 import { BookingsList } from '../bookings/BookingsList';
 import { ApiKeys } from '../settings/ApiKeys';
+import { BookingTerms } from '../settings/BookingTerms';
 import { EmailTemplates } from '../settings/EmailTemplates';
 import { IcalFeeds } from '../settings/IcalFeeds';
 import { Members } from '../settings/Members';
@@ -25,6 +26,7 @@ export function Page({ path }: { path: string }) {
     ['/settings/templates', () => <EmailTemplates />],
     ['/settings/ical', () => <IcalFeeds />],
     ['/settings/members', () => <Members />],
+    ['/settings/terms', () => <BookingTerms />],
     ['/settings/notifications', () => <Notifications />],
   ];
   for (const [pattern, render] of routes) {

@@ -16,6 +16,8 @@ export function navigationFor(can: Can): NavigationItem[] {
     { to: '/settings/ical', label: 'iCal feeds', visible: can('external_calendars') },
     { to: '/settings/templates', label: 'E-mail templates', visible: can('email_templates') },
     { to: '/settings/members', label: 'Members', visible: can('members') },
+    // Organization settings: who may change them (every member reads the organization).
+    { to: '/settings/terms', label: 'Booking terms', visible: can('organizations', 'write') },
     // Every member chooses their own e-mails about bookings.
     { to: '/settings/notifications', label: 'My notifications', visible: true },
   ];

@@ -1,6 +1,7 @@
 /**
- * One unit's prices: its configurations (when each applies, stay rules, the rate table, which can be edited here)
- * and per-date prices (a rate, a minimum stay or a closure for single dates, over the configurations).
+ * One unit's prices: its configurations (when each applies, stay rules, the rate table, which can be edited here),
+ * per-date prices (a rate, a minimum stay or a closure for single dates, over the configurations) and its
+ * cancellation policy.
  */
 import { useState } from 'react';
 import { Anchor, Button, Card, Group, Loader, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
@@ -10,7 +11,9 @@ import { localized } from '../common/format';
 import { Link } from '../common/router';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
+import { CancellationPolicy } from './CancellationPolicy';
 import { DatePrices } from './DatePrices';
+import type { CancellationRule } from '../../../../src/common/cancellation-policy.js';
 import { addDays } from '../common/dates';
 import { currencyDigits, dateRanges } from './intervals';
 
@@ -36,8 +39,8 @@ const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 export function UnitPage({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
-  const unit = useLoad(async () => rowsOf(await database.from('products').select('id,name,currency,rent_period,timezone').eq('id', unitId).maybeSingle()) as
-    { id: string; name: Record<string, string>; currency: string; rent_period: string; timezone: string } | null, [unitId]);
+  const unit = useLoad(async () => rowsOf(await database.from('products').select('id,name,currency,rent_period,timezone,cancellation_policy').eq('id', unitId).maybeSingle()) as
+    { id: string; name: Record<string, string>; currency: string; rent_period: string; timezone: string; cancellation_policy: CancellationRule[] } | null, [unitId]);
   const configurations = useLoad(async () => can('product_configurations')
     ? rowsOf(await database.from('product_configurations').select('id,name,color,order,intervals,min_duration,max_duration,check_in_days,rates')
       .eq('product_id', unitId).order('order')) as Configuration[]
@@ -58,6 +61,7 @@ export function UnitPage({ unitId }: { unitId: string }) {
         <ConfigurationCard key={configuration.id} configuration={configuration} currency={unit.data!.currency} onSaved={configurations.reload} />
       ))}
       {can('price_calendar_entries') && <DatePrices unitId={unitId} currency={unit.data.currency} />}
+      <CancellationPolicy unitId={unitId} policy={unit.data.cancellation_policy} />
     </Stack>
   );
 }

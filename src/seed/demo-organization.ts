@@ -49,7 +49,7 @@ const GUESTS = [
 const DEMO_CANCELLATION_POLICY = [{ days_before_arrival: 30, refund_percentage: 100 }, { days_before_arrival: 14, refund_percentage: 50 }];
 const DEMO_CLEANING_FEE = 6500;
 
-/** What a real business's settings would hold: who invoices, how to pay. */
+/** What a real business's settings would hold: who invoices, how to pay, the house rules guests accept. */
 const DEMO_SETTINGS = {
   invoices: {
     payment_terms_days: 14,
@@ -61,6 +61,12 @@ const DEMO_SETTINGS = {
       default: 'Bank transfer to IBAN NL91 ABNA 0417 1643 00 (Seaside Stays B.V.), or pay online with the link in your e-mail.',
       'nl-NL': 'Overmaken naar IBAN NL91 ABNA 0417 1643 00 t.n.v. Seaside Stays B.V., of online betalen via de link in je e-mail.',
     },
+  },
+  // Guests accept these with the unit's cancellation policy before booking in the widget (migration 0225).
+  booking_terms: {
+    default: 'Check-in from 15:00, check-out by 11:00. No parties; quiet hours 22:00–08:00. Pets only where the unit allows them. The refundable deposit is returned within 14 days of departure, less any damage.',
+    nl: 'Inchecken vanaf 15:00, uitchecken uiterlijk 11:00. Geen feesten; stilte tussen 22:00 en 08:00. Huisdieren alleen waar de accommodatie dat toestaat. De borg wordt binnen 14 dagen na vertrek terugbetaald, min eventuele schade.',
+    de: 'Anreise ab 15:00 Uhr, Abreise bis 11:00 Uhr. Keine Partys; Nachtruhe 22:00–08:00 Uhr. Haustiere nur, wo die Unterkunft es erlaubt. Die Kaution wird innerhalb von 14 Tagen nach der Abreise erstattet, abzüglich etwaiger Schäden.',
   },
 };
 

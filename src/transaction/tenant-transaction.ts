@@ -25,7 +25,10 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 
 export interface TenantTransactionOptions {
   statementTimeoutMs?: number | undefined;
-  /** The tables the transaction may read; default: what the key's scopes allow. */
+  /**
+   * The tables the transaction may read; default: what the key's scopes allow. A list given here must name every
+   * table the work reads: the test databases make a read outside it an error (migration 0220).
+   */
   readable?: ReadableTables;
 }
 
@@ -55,11 +58,11 @@ export function inTenantTransaction<T>(
               set_config('staykit.key_id', $3, true), set_config('statement_timeout', $4, true),
               set_config('jit', 'off', true), set_config('staykit.readable_tables', $5, true),
               set_config('staykit.user_id', $6, true), set_config('staykit.writable_tables', $7, true),
-              set_config('staykit.write_grants', $8, true)`,
+              set_config('staykit.write_grants', $8, true), set_config('staykit.listed_reads_only', $9, true)`,
       // The role by the principal's own scopes, not by `readable`: a transaction that may read more tables on the
       // principal's behalf (the booking flow's inputs) reads its rows, never more columns.
       [apiRoleFor(principal.scopes), principal.organizationId, principal.keyId, String(statementTimeoutMs), readableSetting(readable),
-        principal.userId ?? '', writable, writeGrants],
+        principal.userId ?? '', writable, writeGrants, options.readable === undefined ? '' : 'on'],
     );
   };
   return inTenantSlot(db, principal.organizationId, () => inRequestTransaction(db, prepare, work), trafficOf(principal));

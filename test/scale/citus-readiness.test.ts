@@ -18,6 +18,7 @@ const GLOBAL_TABLES: Record<string, string> = {
   'api.paddle_plans': 'reference table',
   'staykit_internal.users': 'reference table',
   'staykit_internal.password_tokens': 'reference table',
+  'staykit_internal.webhook_event_types': 'reference table (the webhook event catalogue, the same for every organization)',
   'staykit_internal.migrations': 'local to the coordinator',
 };
 

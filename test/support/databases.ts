@@ -74,12 +74,15 @@ export async function createTestDatabase(backend: Backend, options: { migrated?:
   if (backend === 'pglite') {
     // A migrated database starts from the migrated image (./migrated-templates.ts); migrate() below finds nothing to do.
     const db = await openPGlite(undefined, options.migrated === false ? {} : { image: await migratedImage() });
+    // PGlite is one session: the setting below, for that session.
+    await db.query(`SELECT set_config('staykit.unlisted_reads', 'error', false)`);
     testDb = { db, url: undefined, drop: () => db.close() };
   } else {
     if (!adminUrl) throw new Error('PostgreSQL is not available for tests');
     const name = `staykit_test_${process.pid}_${randomBytes(4).toString('hex')}`;
     // A migrated database is a copy of the migrated template (./migrated-templates.ts).
     await adminQuery(options.migrated === false ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate(adminUrl)}`);
+    await adminQuery(`ALTER DATABASE ${name} SET staykit.unlisted_reads = 'error'`);
     const url = withDatabase(adminUrl, name);
     // STAYKIT_TEST_PGBOUNCER=1: the tests' connections go through PgBouncer in transaction mode (docs/testing.md).
     const bouncer = process.env.STAYKIT_TEST_PGBOUNCER === '1' ? await sharedPgBouncer(adminUrl) : undefined;

@@ -1,9 +1,9 @@
 /**
  * Several statements in one round trip on a node-postgres connection: Parse/Bind/Describe/Execute for each and a
- * single Sync, written at once (the extended protocol's pipelining). node-postgres sends one statement per round trip
- * and has no way to hand back several results of one Sync, so a transaction's BEGIN, its deferred statements, its
- * statement and its COMMIT (postgres-transaction.ts) go through `runPipeline` instead: an API read costs one round
- * trip, not four.
+ * single Sync, written at once (the extended protocol's pipelining). node-postgres' own queries end with a Sync each
+ * (one per round trip, or, with its `pipeline` option, one per query), so none of them hands back several results of
+ * one Sync; a transaction's BEGIN, its deferred statements, its statement and its COMMIT (postgres-transaction.ts)
+ * go through `runPipeline` instead: an API read costs one round trip, not four.
  *
  * The server runs a pipeline's statements in order and, on an error, skips the rest up to the Sync — a failed
  * statement never lets a later one run (outside BEGIN the statements up to the Sync are one implicit transaction, so

@@ -108,7 +108,7 @@ interface ConnectionInternals {
   _emitMessage?: boolean;
 }
 
-/** Each connection's reader, for the statements sent on it (src/db/postgres.ts). */
+/** Each connection's reader, for the statements sent on it (src/db/postgres-pipeline.ts). */
 export const columnBytesReaders = new WeakMap<object, ColumnBytesReader>();
 
 /** A node-postgres client whose connection reads the socket through a ColumnBytesReader (pg.Pool's `Client`). */

@@ -23,9 +23,9 @@ export interface QueryOptions {
    * instead of planning it for each execution's values. Only for a statement whose best plan does not depend on its
    * values: a generic plan is made without them. Honoured by PostgreSQL transactions with named statements (and,
    * behind a pooler with named statements, `Database.query`), for this statement alone: the ones after it are planned
-   * per execution again, in the same round trip (src/db/postgres.ts). Elsewhere — PGlite, connections without named
-   * statements, a direct pool's `Database.query` — every statement is parsed and planned afresh anyway, and the
-   * option changes nothing: a generic plan there would be made for one execution, without the values.
+   * per execution again, in the same round trip (src/db/postgres-transaction.ts). Elsewhere — PGlite, connections
+   * without named statements, a direct pool's `Database.query` — every statement is parsed and planned afresh anyway,
+   * and the option changes nothing: a generic plan there would be made for one execution, without the values.
    */
   reusePlan?: boolean;
 }

@@ -54,8 +54,8 @@ export interface ServerDatabases {
 /**
  * The databases of `staykit serve`, migrated. On PostgreSQL two pools, each with every statement bounded by a
  * statement timeout (the requests' one is STAYKIT_STATEMENT_TIMEOUT) and so every wait for an answer (see
- * src/db/postgres.ts); migrations run before, on a connection of their own without that bound, since one may
- * legitimately take longer. On PGlite, the one embedded connection serves both.
+ * src/db/postgres.ts and src/db/postgres-unanswered.ts); migrations run before, on a connection of their own without
+ * that bound, since one may legitimately take longer. On PGlite, the one embedded connection serves both.
  */
 export async function openServerDatabases(config: Config): Promise<ServerDatabases> {
   const connectionString = config.databaseUrl;

@@ -2,9 +2,9 @@
  * POST /v1/booking-change (docs/booking.md#changing-a-booking): a live booking's new stay — dates, unit,
  * occupancy, form values, coupon codes; whatever is not sent stays as booked — checked against every rule and priced
  * by the same function as /quote (prepare.ts), with the booking's own event and coupon uses out of the way. With
- * `dry_run` nothing is written; otherwise staykit_internal.change_booking (migrations/0104, 0210) moves the event,
- * replaces the lines and re-splits the payments still to pay over the new stay's schedule (docs/payments.md), in the
- * request's transaction, where the exclusion constraints have the last word.
+ * `dry_run` nothing is written; otherwise staykit_internal.change_booking (migrations/0104, 0210, 0230) moves the
+ * event, replaces the lines and re-splits the payments still to pay over the new stay's schedule (docs/payments.md),
+ * in the request's transaction, where the exclusion constraints have the last word.
  */
 import type { Queryable } from '../db/types.js';
 import { addDays } from '../common/dates.js';

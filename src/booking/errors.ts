@@ -103,15 +103,6 @@ export function cartItemFailed(itemId: string, cause: ApiError): ApiError {
   });
 }
 
-/** 404 SK640 / SK641: the site or widget a booking names is not the organization's. */
-export function siteNotFound(siteId: string): ApiError {
-  return apiError('SK640', { params: { site: siteId } });
-}
-
-export function widgetNotFound(widgetId: string): ApiError {
-  return apiError('SK641', { params: { widget: widgetId } });
-}
-
 /** 404 SK642: no booking with this id in the organization. */
 export function bookingNotFound(bookingId: string): ApiError {
   return apiError('SK642', { params: { booking: bookingId } });
@@ -122,15 +113,10 @@ export function bookingNotChangeable(message: string): ApiError {
   return apiError('SK643', { params: { message } });
 }
 
-/** The id a write-path message names last (`site <id> not found`). */
-function messageArgument(error: object): string {
-  const message = (error as { message?: unknown }).message;
-  return typeof message === 'string' ? (message.match(/[0-9a-f-]{36}/i)?.[0] ?? '') : '';
-}
-
 /**
- * Maps the booking write path's own SQLSTATEs (raised by staykit_internal.create_booking, whose definition in effect is
- * in schema/schema.sql) and the overlap constraint to ApiErrors.
+ * The booking write path's conflicts → ApiErrors: the overlap constraint and a lost race. Its refusals (an unknown
+ * product, coupon, site, widget or booking; a used-up coupon; a cancelled booking) are raised by its functions with
+ * their registry codes and client messages (migration 0230) and answered by fromDatabaseError like any such code.
  */
 export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -138,13 +124,6 @@ export function fromBookingWriteError(error: unknown): ApiError | undefined {
   if (code === '23P01') return notAvailable(typeof constraint === 'string' ? `constraint ${constraint}` : null);
   // Two carts taking the same dates in opposite order: PostgreSQL aborts one of them; it lost the race.
   if (code === '40P01' || code === '40001') return notAvailable('a concurrent booking took some of these dates; retry to see what is left');
-  if (code === 'SKP01') return apiError('SK602', { params: { product: 'Product' } });
-  if (code === 'SKQ01') return apiError('SK615', { params: { coupon: 'A coupon' } });
-  if (code === 'SKQ02') return apiError('SK605', { params: { coupon: 'A coupon' } });
-  if (code === 'SKS01') return siteNotFound(messageArgument(error));
-  if (code === 'SKW01') return widgetNotFound(messageArgument(error));
-  if (code === 'SKB01') return bookingNotFound(messageArgument(error));
-  if (code === 'SKB02') return bookingNotChangeable('The booking is cancelled: it cannot be changed');
   return undefined;
 }
 

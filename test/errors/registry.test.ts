@@ -1,7 +1,7 @@
 /**
- * The error registry is the one place a client-visible code is declared: every code the source uses is in it,
- * no code is built outside it, docs/errors.md lists exactly its codes, and the OpenAPI document's error examples are
- * the bodies the API really answers.
+ * The error registry is the one place a client-visible code is declared: every code the source and the database's
+ * functions use is in it, no code is built outside it, docs/errors.md lists exactly its codes, and the OpenAPI
+ * document's error examples are the bodies the API really answers.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +16,18 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const REGISTRY_FILE = 'src/errors/registry.ts';
 /** Passes PostgreSQL's own SQLSTATEs through with their status; builds no code of its own. */
 const SQLSTATE_PASS_THROUGH_FILE = 'src/errors/database-error.ts';
+
+/**
+ * A SQLSTATE a migration raises: `RAISE … USING ERRCODE = '…'` or `RAISE SQLSTATE '…'` (condition names such as
+ * unique_violation are PostgreSQL's own and not matched).
+ */
+const RAISED_IN_SQL = /\b(?:ERRCODE\s*=\s*|SQLSTATE\s+)'([0-9A-Z]{5})'/g;
+
+/**
+ * A Staykit code written in a function's body: raised (ERRCODE, SQLSTATE) or handed to a function that raises it
+ * (`check_money_status_move('payment', 'SK660', …)`). The old private SQLSTATEs (SKP01, SKB01, …) match too.
+ */
+const STAYKIT_CODE_IN_SQL = /'(SK[0-9A-Z]{3})'/g;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -51,6 +63,22 @@ describe('error registry', () => {
     assert.deepEqual(inline, [], 'files that build an ApiError themselves instead of through the registry');
   });
 
+  it('holds every Staykit code a migration raises', () => {
+    const unknown: string[] = [];
+    for (const name of readdirSync(join(ROOT, 'migrations')).filter((entry) => entry.endsWith('.sql')).sort()) {
+      const text = readFileSync(join(ROOT, 'migrations', name), 'utf8');
+      for (const match of text.matchAll(RAISED_IN_SQL)) {
+        const code = match[1]!;
+        // Private codes (SK[A-Z]nn) in a migration whose function a later one replaced are history, not answers:
+        // the test of the functions in effect below refuses them where they still run.
+        if (/^SK\d{3}$/.test(code) && !(code in ERROR_REGISTRY)) {
+          unknown.push(`migrations/${name}:${text.slice(0, match.index).split('\n').length}: ${code}`);
+        }
+      }
+    }
+    assert.deepEqual(unknown, [], 'codes raised in migrations/ but not declared in the registry');
+  });
+
   it('is the table of docs/errors.md: same codes, statuses, messages and meanings', () => {
     const doc = readFileSync(join(ROOT, 'docs/errors.md'), 'utf8');
     const rows = [...doc.matchAll(/^\| `([^`]+)` \| (\d{3}) \| (.+?) \| (.+?) \|$/gm)].map(([, code, status, message, meaning]) => ({
@@ -66,6 +94,24 @@ describe('error registry', () => {
       [...rows].sort((a, b) => a.code!.localeCompare(b.code!)),
       [...expected].sort((a, b) => a.code.localeCompare(b.code)),
     );
+  });
+});
+
+forEachBackend('error codes raised by the database', (ctx) => {
+  // The functions in effect, read from the migrated database: a migration's copy that a later one replaced no
+  // longer runs, so only pg_proc tells which codes the database can still raise.
+  it('the functions in effect raise only codes of the registry, none of the private SQLSTATEs of before 0230', async () => {
+    const { rows } = await ctx.db.query<{ name: string; source: string }>(
+      `SELECT p.oid::regprocedure::text AS name, p.prosrc AS source
+       FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+       WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND p.prosrc ~ $1`,
+      [STAYKIT_CODE_IN_SQL.source],
+    );
+    const found = rows.flatMap(({ name, source }) => [...source.matchAll(STAYKIT_CODE_IN_SQL)].map((match) => ({ name, code: match[1]! })));
+    const unknown = found.filter(({ code }) => !(code in ERROR_REGISTRY)).map(({ name, code }) => `${name}: ${code}`);
+    assert.deepEqual(unknown, [], 'codes raised by functions in effect but not declared in the registry');
+    // The scan sees the booking write path's refusals, so an empty list above is not a query that found nothing.
+    assert.ok(found.some(({ name, code }) => name.startsWith('staykit_internal.create_booking(') && code === 'SK602'), JSON.stringify(found));
   });
 });
 

@@ -159,7 +159,7 @@ forEachBackend('tenant-scoped constraints', (ctx) => {
     const booking = await ctx.db.query<{ id: string }>(`INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id`, [a.id]);
     await ctx.db.query(`INSERT INTO api.coupon_uses (organization_id, coupon_id, booking_id, amount) VALUES ($1, $2, $3, 100)`,
       [a.id, id, booking.rows[0]!.id]);
-    await assert.rejects(book(a, productA.id, '2032-01-01', '2032-01-03'), (error: { code?: string }) => error.code === 'SKQ01');
+    await assert.rejects(book(a, productA.id, '2032-01-01', '2032-01-03'), (error: { code?: string }) => error.code === 'SK615');
     const inB = await book(b, productB.id, '2032-01-01', '2032-01-03');
     assert.equal(inB.rows.length, 1);
   });

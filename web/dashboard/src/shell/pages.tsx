@@ -1,0 +1,44 @@
+/**
+ * Every page of the dashboard, written once: its path, what it shows, and — for the pages in the navigation — the
+ * link's label and who sees it (by what their permissions let them read). Page.tsx picks the page for a path and
+ * navigation.ts the links a member sees, both from this list, so a new page is one entry here.
+ */
+import type { ReactNode } from 'react';
+import type { Can } from '../api/permissions';
+import { BookingPage } from '../bookings/BookingPage';
+import { BookingsList } from '../bookings/BookingsList';
+import { ApiKeys } from '../settings/ApiKeys';
+import { BookingTerms } from '../settings/BookingTerms';
+import { EmailTemplates } from '../settings/EmailTemplates';
+import { IcalFeeds } from '../settings/IcalFeeds';
+import { Members } from '../settings/Members';
+import { Notifications } from '../settings/Notifications';
+import { Webhooks } from '../settings/Webhooks';
+import { Timeline } from '../timeline/Timeline';
+import { UnitPage } from '../units/UnitPage';
+import { Units } from '../units/Units';
+
+export interface DashboardPage {
+  /** The path inside /admin; `:name` parts are passed to `render`. */
+  path: string;
+  render: (params: Record<string, string>) => ReactNode;
+  /** The page's link in the navigation, in this list's order; pages reached from other pages have none. */
+  navigation?: { label: string; visible: (can: Can) => boolean };
+}
+
+export const PAGES: readonly DashboardPage[] = [
+  { path: '/', render: () => <Timeline />, navigation: { label: 'Calendar', visible: (can) => can('calendar_events') } },
+  { path: '/bookings', render: () => <BookingsList />, navigation: { label: 'Bookings', visible: (can) => can('bookings') } },
+  { path: '/bookings/:id', render: ({ id }) => <BookingPage bookingId={id!} key={id} /> },
+  { path: '/units', render: () => <Units />, navigation: { label: 'Units and prices', visible: (can) => can('products') } },
+  { path: '/units/:id', render: ({ id }) => <UnitPage unitId={id!} key={id} /> },
+  { path: '/settings/keys', render: () => <ApiKeys />, navigation: { label: 'API keys', visible: (can) => can('api_keys') } },
+  { path: '/settings/webhooks', render: () => <Webhooks />, navigation: { label: 'Webhooks', visible: (can) => can('webhooks') } },
+  { path: '/settings/ical', render: () => <IcalFeeds />, navigation: { label: 'iCal feeds', visible: (can) => can('external_calendars') } },
+  { path: '/settings/templates', render: () => <EmailTemplates />, navigation: { label: 'E-mail templates', visible: (can) => can('email_templates') } },
+  { path: '/settings/members', render: () => <Members />, navigation: { label: 'Members', visible: (can) => can('members') } },
+  // Organization settings: who may change them (every member reads the organization).
+  { path: '/settings/terms', render: () => <BookingTerms />, navigation: { label: 'Booking terms', visible: (can) => can('organizations', 'write') } },
+  // Every member chooses their own e-mails about bookings.
+  { path: '/settings/notifications', render: () => <Notifications />, navigation: { label: 'My notifications', visible: () => true } },
+];

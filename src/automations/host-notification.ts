@@ -1,10 +1,12 @@
 /**
  * A host notification job (migration 0219): tell the organization's members about a new booking, a booking request,
  * a cancellation or a guest's cancellation request — one e-mail to each active member with an e-mail address who
- * gets that notification (members.notify, or their role's default), in the organization's language, with the stay,
+ * gets that notification (members.notify, or their role's default) and may read what it shows, in the organization's language, with the stay,
  * the guest, the total, the guest's message when there is one, and a link to the booking in the dashboard. The
  * e-mails are queued like any other message, on the booking, and the job is done in the same transaction.
  */
+import { hasScope } from '../auth/scopes.js';
+import { memberScopes, type MemberPermission } from '../auth/session-permissions.js';
 import { guestCount, type OccupancyGroup } from '../common/guests.js';
 import { localizedText } from '../common/languages.js';
 import { describeDelivery, finishJob, holdJob, insertMessage, type ClaimedJob } from './queries.js';
@@ -25,7 +27,9 @@ interface NotifiedBooking {
   total: number;
   guest: { first_name: string; last_name: string; email: string | null; phone: string | null } | null;
   guest_message: string | null;
-  recipients: { name: string; email: string }[];
+  /** The tables the e-mail shows data of: its webhook event's read scopes (the same payload, migration 0218). */
+  read_scopes: string[];
+  recipients: { name: string; email: string; role: string; permissions: MemberPermission[] }[];
 }
 
 const BOOKING = `
@@ -44,7 +48,11 @@ const BOOKING = `
            (SELECT m.body FROM staykit_internal.cancellation_requests AS r
             JOIN api.messages AS m ON m.id = r.message_id AND m.organization_id = r.organization_id
             WHERE r.booking_id = b.id AND r.organization_id = b.organization_id) END AS guest_message,
-         coalesce((SELECT json_agg(json_build_object('name', m.name, 'email', m.email) ORDER BY m.name, m.id)
+         (SELECT t.read_scopes FROM staykit_internal.webhook_event_types AS t WHERE t.name = $3) AS read_scopes,
+         coalesce((SELECT json_agg(json_build_object('name', m.name, 'email', m.email, 'role', m.role, 'permissions', coalesce((
+                     SELECT json_agg(json_build_object('resource', g.resource, 'access', g.access))
+                     FROM api.permissions AS g WHERE g.member_id = m.id AND g.organization_id = m.organization_id), '[]'))
+                   ORDER BY m.name, m.id)
                    FROM api.members AS m
                    WHERE m.organization_id = b.organization_id AND m.active AND m.email IS NOT NULL
                      AND $3 = ANY (staykit_internal.member_notifications(m.role, m.notify))), '[]') AS recipients
@@ -116,13 +124,19 @@ export async function runHostNotificationJob(job: ClaimedJob, runtime: Automatio
     const booking = isHostNotification(notification)
       ? (await tx.query<NotifiedBooking>(BOOKING, [job.booking_id, job.organization_id, notification])).rows[0]
       : undefined;
-    if (!booking || !isHostNotification(notification) || booking.recipients.length === 0) {
+    // Data derived from a table needs its read scope: a member who chose a notification gets it only while their
+    // permissions let them read what it shows (the guest, the stay, the total, the guest's message).
+    const recipients = (booking?.recipients ?? []).filter((member) => {
+      const scopes = memberScopes(member.role, member.permissions);
+      return booking!.read_scopes.every((table) => hasScope(scopes, table, 'read'));
+    });
+    if (!booking || !isHostNotification(notification) || recipients.length === 0) {
       await tx.query(finish.text, finish.values);
-      return { jobId: job.id, kind: job.kind, outcome: 'skipped', detail: 'no booking, or no member gets this notification' };
+      return { jobId: job.id, kind: job.kind, outcome: 'skipped', detail: 'no booking, or no member gets this notification and may read it' };
     }
     const bookingUrl = `${runtime.publicUrl.replace(/\/+$/, '')}/admin/bookings/${booking.id}`;
     let messageId: string | undefined;
-    for (const member of booking.recipients) {
+    for (const member of recipients) {
       const { subject, body } = hostNotificationMessage(notification, booking, member.name, bookingUrl);
       const insert = insertMessage(job.organization_id, {
         to_address: member.email, from_address: null, subject, body,
@@ -133,6 +147,6 @@ export async function runHostNotificationJob(job: ClaimedJob, runtime: Automatio
       await tx.query(describe.text, describe.values);
     }
     await tx.query(finish.text, finish.values);
-    return { jobId: job.id, kind: job.kind, outcome: 'queued', messageId, detail: `${booking.recipients.length} member(s)` };
+    return { jobId: job.id, kind: job.kind, outcome: 'queued', messageId, detail: `${recipients.length} member(s)` };
   });
 }

@@ -136,12 +136,15 @@ forEachBackend('host notifications', (ctx) => {
     }
   });
 
-  it('e-mails a cancellation; a member who chose other notifications, or none, gets nothing', async () => {
+  it('e-mails a cancellation to whoever chose it and may read it; a member who chose other notifications, or none, or may not read bookings and guests, gets nothing', async () => {
     const booking = await book(instant, '2027-10-01', '2027-10-03');
     await mailsSent();
     const { rows: [mia] } = await ctx.db.query<{ id: string }>(`SELECT id FROM api.members WHERE email = 'mia@example.com'`);
     const chose = await patch(`/v1/members?id=eq.${mia!.id}`, { notify: ['booking.cancelled'] });
     assert.equal(chose.statusCode, 204, chose.body);
+    // Cleo chose it too, but as a cleaner she may not read bookings or guests: the e-mail would show them.
+    await insert(ctx.db, 'members', { organization_id: org.id, name: 'Cleo Cleaner', email: 'cleo@example.com', role: 'cleaner', notify: '{booking.cancelled}' });
+    await insert(ctx.db, 'permissions', { organization_id: org.id, member_id: mia!.id, resource: '*', access: 'read' });
     const cancelled = await api().post('/v1/booking-cancel', { booking_id: booking.booking_id });
     assert.equal(cancelled.statusCode, 200, cancelled.body);
     const mails = await mailsSent();

@@ -40,7 +40,7 @@ export function Notifications() {
   return (
     <Stack maw={560}>
       <Title order={2}>My notifications</Title>
-      <Text size="sm">E-mails you get about bookings, at your member e-mail address. Until you choose, owners and admins get all of them and other roles none.</Text>
+      <Text size="sm">E-mails you get about bookings, at your member e-mail address, as long as your permissions let you read bookings and their guests. Until you choose, owners and admins get all of them and other roles none.</Text>
       <ErrorAlert error={loaded.error ?? error} title="Notifications" />
       {loaded.loading && !current && <Loader size="sm" role="status" aria-label="Loading notifications" />}
       {current && (

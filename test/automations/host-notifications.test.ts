@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { PAYLOAD_SCHEMAS } from '../../src/webhooks/payload-schemas.js';
+import { HOST_NOTIFICATIONS } from '../../src/automations/host-notification-labels.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
 import { client, insert, startBookingApp } from '../booking/support.js';
@@ -150,6 +151,13 @@ forEachBackend('host notifications', (ctx) => {
     const mails = await mailsSent();
     assert.deepEqual(mails.map((mail) => mail.to), ['mia@example.com', 'olivia@example.com']);
     assert.match(mails[0]!.subject, new RegExp(`^Booking ${booking.reference} cancelled: Dune House`));
+  });
+
+  it('words every notification the database knows, each named like a webhook event of the catalogue', async () => {
+    const { rows: [kinds] } = await ctx.db.query<{ names: string[]; events: string[] }>(
+      'SELECT staykit_internal.host_notification_kinds() AS names, staykit_internal.webhook_event_catalogue() AS events');
+    assert.deepEqual([...HOST_NOTIFICATIONS], kinds!.names);
+    assert.deepEqual(kinds!.names.filter((name) => !kinds!.events.includes(name)), []);
   });
 
   it('writes in the organization\'s language', async () => {

@@ -3,6 +3,7 @@ import { availableParallelism, homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { EMBEDDED_COMPILERS, type EmbeddedCompiler } from './db/wasm-compiler.js';
+import { parseS3Url } from './media/s3-location.js';
 
 /**
  * Server configuration: every setting comes from an environment variable and can be overridden by the
@@ -77,6 +78,14 @@ export interface Config {
   computeQueue: number;
   /** Seconds a task may run (422 SK684 beyond), and wait for a thread (429 SK683 beyond). */
   computeTimeoutSeconds: number;
+  /** Where media files live (docs/media.md): an S3-compatible bucket's URL; unset = DATA_DIR/media. */
+  mediaS3Url: string | undefined;
+  /** Largest image upload in bytes (413 SK761 beyond). */
+  mediaMaxBytes: number;
+  /** Most pixels (width × height) an uploaded image may declare (422 SK762 beyond): decompression bombs. */
+  mediaMaxPixels: number;
+  /** Most images one organization keeps (422 SK763 beyond). */
+  mediaPerOrganization: number;
   worker: 'embedded' | 'off';
   workerPollIntervalSeconds: number;
   logLevel: string;
@@ -126,6 +135,10 @@ export const CONFIG_VARIABLES = {
   computePerOrganization: 'STAYKIT_COMPUTE_PER_ORGANIZATION',
   computeQueue: 'STAYKIT_COMPUTE_QUEUE',
   computeTimeoutSeconds: 'STAYKIT_COMPUTE_TIMEOUT',
+  mediaS3Url: 'STAYKIT_MEDIA_S3_URL',
+  mediaMaxBytes: 'STAYKIT_MEDIA_MAX_BYTES',
+  mediaMaxPixels: 'STAYKIT_MEDIA_MAX_PIXELS',
+  mediaPerOrganization: 'STAYKIT_MEDIA_PER_ORGANIZATION',
   worker: 'STAYKIT_WORKER',
   workerPollIntervalSeconds: 'STAYKIT_WORKER_POLL_INTERVAL',
   logLevel: 'LOG_LEVEL',
@@ -222,6 +235,18 @@ function httpUrl(source: Source, name: string, fallback: string): string {
   return raw;
 }
 
+/** An S3-compatible bucket's URL (src/media/s3-store.ts), checked at start rather than at the first upload. */
+function s3Url(source: Source, name: string): string | undefined {
+  const raw = source[name] || undefined;
+  if (raw === undefined) return undefined;
+  try {
+    parseS3Url(raw);
+  } catch (error) {
+    throw new ConfigError(`${name} ${(error as Error).message}: https://ACCESS_KEY:SECRET@host/BUCKET?region=…, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  }
+  return raw;
+}
+
 function urls(source: Source, name: string): string[] {
   return (source[name] ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
@@ -314,6 +339,10 @@ export function loadConfig(source: Source = process.env): Config {
     computePerOrganization: integer(source, CONFIG_VARIABLES.computePerOrganization, 1, 1),
     computeQueue: integer(source, CONFIG_VARIABLES.computeQueue, 16, 0),
     computeTimeoutSeconds: integer(source, CONFIG_VARIABLES.computeTimeoutSeconds, 10, 1),
+    mediaS3Url: s3Url(source, CONFIG_VARIABLES.mediaS3Url),
+    mediaMaxBytes: integer(source, CONFIG_VARIABLES.mediaMaxBytes, 25 * 1024 * 1024, 1024),
+    mediaMaxPixels: integer(source, CONFIG_VARIABLES.mediaMaxPixels, 100_000_000, 1),
+    mediaPerOrganization: integer(source, CONFIG_VARIABLES.mediaPerOrganization, 5000, 1),
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
     workerPollIntervalSeconds: integer(source, CONFIG_VARIABLES.workerPollIntervalSeconds, 1, 1),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',

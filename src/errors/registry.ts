@@ -264,6 +264,38 @@ const definitions = {
     meaning: 'A webhook was subscribed to, repointed or enabled for an event, or its notifications redelivered, by a key or member lacking a read scope its payload needs',
     hint: 'Subscribing to an event, repointing or enabling a webhook that has it, and redelivering its notifications take the read scope of every resource its payload carries (docs/webhooks.md#event-scopes)',
   },
+  SK760: {
+    status: 415,
+    message: 'The upload is not an image Staykit accepts',
+    meaning: 'POST /v1/media was sent bytes that are not a JPEG, PNG, WebP, AVIF or HEIC image (whatever its Content-Type or file name says)',
+    hint: 'Send a JPEG, PNG, WebP, AVIF or HEIC photo',
+  },
+  SK761: {
+    status: 413,
+    message: 'The image is larger than {limit} bytes',
+    meaning: 'An upload to POST /v1/media is larger than STAYKIT_MEDIA_MAX_BYTES',
+    hint: 'Send a smaller file: a photo is shown at most 1600 pixels wide',
+  },
+  SK762: {
+    status: 422,
+    message: 'The image declares {pixels} pixels, more than the {limit} allowed',
+    meaning: 'An upload declares more pixels than STAYKIT_MEDIA_MAX_PIXELS (a decompression bomb is refused before it is decoded)',
+  },
+  SK763: {
+    status: 422,
+    message: '{message}',
+    meaning: 'The organization keeps as many images as STAYKIT_MEDIA_PER_ORGANIZATION allows',
+    hint: 'Delete images no unit shows (DELETE /v1/media?id=eq.…) before uploading more',
+  },
+  SK764: {
+    status: 409,
+    message: '{message}',
+    meaning: "A media row was deleted while a unit's images still show it; details name the unit",
+    hint: "Remove the image from the unit's images instead: it is deleted with its files when no unit shows it",
+  },
+  SK765: { status: 400, message: '{message}', meaning: "A product's images are not a list of {media_id, alt, cover} (alt: language → text; at most one cover)" },
+  SK766: { status: 404, message: '{message}', meaning: "A product's images name a media id that is not one of the organization's" },
+  SK767: { status: 400, message: '{message}', meaning: 'A POST /v1/media request is malformed: no image in it, several, or an unknown field' },
   SK680: {
     status: 400,
     message: '{field} does not render: {message}',

@@ -23,6 +23,9 @@ import { widgetPages } from '../widget/pages.js';
 import { dashboardRoutes } from '../dashboard/index.js';
 import type { ComputePool } from '../compute/pool.js';
 import { processComputePool } from '../compute/process-pool.js';
+import { mediaServeRoutes } from '../media/serve-routes.js';
+import { openMediaStore } from '../media/open-store.js';
+import type { MediaStore } from '../media/store.js';
 import { securityHeaders, withSecurityHeaders } from './security-headers.js';
 
 export interface AppOptions {
@@ -48,6 +51,8 @@ export interface AppOptions {
   schemaCache?: SchemaCache;
   /** Worker threads for rendering and PDFs (default: the process's pool, made from `config`). */
   compute?: ComputePool;
+  /** Where uploaded images live (default: the one the config names, src/media/open-store.ts). */
+  mediaStore?: MediaStore;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -85,6 +90,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { db: options.db });
   await app.register(guestRoutes, { db: options.db, publicUrl: config.publicUrl, now: options.now, compute });
   await app.register(widgetPages, { db: options.db });
+  const mediaStore = options.mediaStore ?? openMediaStore(config);
+  await app.register(mediaServeRoutes, { store: mediaStore });
   referencePage(app, { path: '/docs', specUrl: `${API_PREFIX}/openapi.json` });
   // Failed logins count where the request limits do: in Redis, shared by every process, when they use it.
   const redis = requestLimits?.store.redis;
@@ -92,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sessions = await dashboardSessions(app, { db: options.db, config, now: options.now, sharedCounters });
   await app.register(dashboardRoutes, { db: options.db, sessions, resources: new Set(cache.tables.keys()), config });
   await app.register(v1Routes, {
-    prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb, sessions, compute,
+    prefix: API_PREFIX, db: options.db, cache, config, requestLogDb: options.backgroundDb, sessions, compute, mediaStore,
     statementTimeoutMs: options.statementTimeoutMs ?? config.statementTimeoutSeconds * 1000, now: options.now, webhookWorker: options.webhookWorker,
   });
   await app.ready();

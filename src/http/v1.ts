@@ -1,6 +1,6 @@
 /**
  * Everything under `/v1`, registered with that prefix once: the iCal feeds and the OpenAPI document (no key), the
- * resource API, the booking flow and the webhook operations. The principal decoration and the request log are set
+ * resource API, the booking flow, the webhook operations and media uploads. The principal decoration and the request log are set
  * up on this scope, so every authenticated `/v1` request is logged the same way.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -23,6 +23,8 @@ import { apiAuthorization, staykitApi } from './staykit-api.js';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import { publishableApi } from '../widget/publishable-api.js';
 import type { ComputePool } from '../compute/pool.js';
+import { mediaRoutes } from '../media/routes.js';
+import type { MediaStore } from '../media/store.js';
 
 export interface V1RouteOptions {
   db: Database;
@@ -37,8 +39,10 @@ export interface V1RouteOptions {
   webhookWorker?: () => WebhookWorker | undefined;
   /** Dashboard sessions: requests with the session cookie run as the session's member. */
   sessions?: SessionAuthenticator;
-  /** Worker threads for template checks, previews and invoice PDFs. */
+  /** Worker threads for template checks, previews, invoice PDFs and images. */
   compute: ComputePool;
+  /** Where uploaded images are written. */
+  mediaStore: MediaStore;
 }
 
 export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) => {
@@ -66,4 +70,8 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
   await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
   await v1.register(changeRoutes, { db, authorize });
   await v1.register(automationRoutes, { db, authorize, config, now: options.now, compute });
+  await v1.register(mediaRoutes, {
+    db, authorize, compute, store: options.mediaStore,
+    maxBytes: config.mediaMaxBytes, maxPixels: config.mediaMaxPixels, perOrganization: config.mediaPerOrganization,
+  });
 };

@@ -8,6 +8,7 @@ import { bookingPaths, bookingSchemas } from './booking.js';
 import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import { moneyPaths, moneySchemas } from '../money/openapi.js';
+import { mediaUpload } from '../media/openapi.js';
 import { changePaths, webhookOperations, webhookSchemas } from '../webhooks/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
 import type { OrderIndexes } from './order-indexes.js';
@@ -137,6 +138,8 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     Object.assign(schemas, moneySchemas);
     Object.assign(schemas, widgetSchemas);
   }
+  // Uploading creates media rows; reading and deleting them is the resource API's.
+  if (paths['/media']) paths['/media'] = { ...paths['/media'], ...mediaUpload };
   Object.assign(paths, changePaths);
   Object.assign(schemas, webhookSchemas);
   paths['/openapi.json'] = documentPath;

@@ -323,6 +323,16 @@ const CASES: Case[] = [
     bad: [{ channel: q('Air BnB') }, { external_id: q('') }],
   },
   {
+    table: 'api.media',
+    base: (o) => ({
+      organization_id: q(o.id), hash: q('0123456789abcdef0123456789abcdef'), content_type: q('image/jpeg'), bytes: '1000',
+      width: '400', height: '300', url: q('/media/0123456789abcdef0123456789abcdef/400.jpeg'),
+      variants: q('[{"width": 400}]'), dominant_color: q('#a0b1c2'),
+    }),
+    bad: [{ hash: q('../etc') }, { content_type: q('image/svg+xml') }, { filename: q('') }, { bytes: '0' }, { width: '0' },
+      { height: '-1' }, { url: q('https://evil.example/x.jpeg') }, { variants: q('[]') }, { dominant_color: q('red') }],
+  },
+  {
     table: 'api.product_tasks',
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.productId), label: q('Clean') }),
     bad: [{ label: q(' ') }, { schedule: q('noon') }],

@@ -119,6 +119,7 @@ const INDEX_ONLY = [
   'reviews', 'seasons', 'services', 'site_listings', 'site_nav_items', 'site_views', 'sites', 'task_assignees',
   'task_template_assignees', 'task_templates', 'tasks', 'taxes', 'user_profiles', 'widget_analytics',
   'widget_listings', 'widgets', 'product_tasks', 'service_options', 'product_taxes', 'booking_imports',
+  'media',
 ];
 
 /** Not tenant-owned: the tenants themselves and the global plan catalogue. */
@@ -171,6 +172,7 @@ const REQUIRED_ON_CREATE: Record<string, string[]> = {
   product_services: ['product_id', 'service_id'],
   product_tasks: ['product_id', 'label'],
   booking_imports: ['channel', 'external_id', 'booking_id', 'payload'],
+  media: ['hash', 'content_type', 'bytes', 'width', 'height', 'url', 'variants', 'dominant_color'],
   product_taxes: ['product_id', 'tax_id'],
   products: ['name', 'rent_period', 'timezone'],
   refunds: ['payment_id', 'amount'],

@@ -33,6 +33,8 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   widgets: CRUD,
   // Written by POST /v1/import-booking only.
   booking_imports: 'SELECT',
+  // Written by POST /v1/media only (the upload is checked and resized first).
+  media: 'SELECT,DELETE',
 };
 
 /** Columns a client may never write, beyond organization_id / created_at / updated_at / fts everywhere. */

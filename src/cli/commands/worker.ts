@@ -22,6 +22,8 @@ import { ICAL_WAKE_CHANNEL, startIcalWorker, type IcalWorker, type IcalWorkerOpt
 import { startPartitionMaintenance, type PartitionMaintenanceOptions } from '../../partitions/maintenance.js';
 import { startAvailabilityHorizon } from '../../booking/availability-horizon.js';
 import { startChangeRetention } from '../../changes/retention.js';
+import { startMediaSweep } from '../../media/sweep.js';
+import { openMediaStore } from '../../media/open-store.js';
 import { startProductEvents } from '../../webhooks/product-events.js';
 import { mailerFor } from '../../automations/mailer.js';
 import { processComputePool } from '../../compute/process-pool.js';
@@ -75,6 +77,7 @@ export function startBackgroundWorkers(
   const changeRetention = startChangeRetention(db, { retentionDays: config.changeRetentionDays, logger, ...options.partitions });
   const productEvents = startProductEvents(db, { logger });
   const availabilityHorizon = startAvailabilityHorizon(db, { logger, ...options.partitions });
+  const mediaSweep = startMediaSweep(db, { store: openMediaStore(config), logger, ...options.partitions });
   const wakeUrl = listenUrl(databaseConfig(config));
   const listener = wakeUrl
     ? listenForWakes({
@@ -93,7 +96,7 @@ export function startBackgroundWorkers(
     automations,
     async stop() {
       await listener?.close();
-      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop(), refunds.stop(), changeRetention.stop(), productEvents.stop(), availabilityHorizon.stop()]);
+      await Promise.all([webhooks.stop(), ical.stop(), automations.stop(), partitions.stop(), refunds.stop(), changeRetention.stop(), productEvents.stop(), availabilityHorizon.stop(), mediaSweep.stop()]);
     },
   };
 }

@@ -5010,7 +5010,7 @@ BEGIN
 END
 $function$;
 
--- --- function staykit_internal.create_product(jsonb) — defined in migrations/0205_ical_secret_access.sql
+-- --- function staykit_internal.create_product(jsonb) — defined in migrations/0222_create_product_settable_from_rules.sql
 -- POST /create-product: inserts a product for the request's organization from its client-settable fields.
 CREATE OR REPLACE FUNCTION staykit_internal.create_product(fields jsonb)
  RETURNS jsonb
@@ -5020,20 +5020,22 @@ CREATE OR REPLACE FUNCTION staykit_internal.create_product(fields jsonb)
 AS $function$
 DECLARE
   org constant uuid := staykit_internal.current_organization_id();
-  settable constant text[] := ARRAY[
-    'id', 'ac_id', 'parent_id', 'approximate_address', 'approximate_coordinates',
-    'cancel_after_initial_payment_error', 'confirm_after_initial_payment', 'confirmation_message', 'cooldown_time',
-    'cta', 'currency', 'description', 'exact_address', 'exact_coordinates', 'hide_exact_address', 'images',
-    'interaction', 'latest_arrival_time', 'name', 'price_breakdown_specificity', 'rent_period',
-    'rent_pricing_definition', 'request_status', 'timezone'];
+  settable constant text[] := ARRAY(SELECT x.column_name FROM staykit_internal.api_column_access('api.products') AS x
+                                    WHERE x.insertable ORDER BY x.column_name);
+  refused text[];
   columns text;
   result jsonb;
 BEGIN
   IF org IS NULL THEN
     RAISE EXCEPTION 'no organization for this request' USING ERRCODE = '42501';
   END IF;
-  SELECT string_agg(quote_ident(k), ', ' ORDER BY k) INTO columns
-  FROM jsonb_object_keys(fields) AS k WHERE k = ANY (settable);
+  refused := ARRAY(SELECT k FROM jsonb_object_keys(fields) AS k WHERE k <> ALL (settable) ORDER BY k);
+  IF cardinality(refused) > 0 THEN
+    RAISE EXCEPTION 'Unknown or server-owned field%: %', CASE WHEN cardinality(refused) > 1 THEN 's' ELSE '' END,
+      array_to_string(refused, ', ')
+      USING ERRCODE = 'SK601', DETAIL = 'create-product takes: ' || array_to_string(settable, ', ');
+  END IF;
+  SELECT string_agg(quote_ident(k), ', ' ORDER BY k) INTO columns FROM jsonb_object_keys(fields) AS k;
   IF columns IS NULL THEN
     columns := 'name';
   END IF;

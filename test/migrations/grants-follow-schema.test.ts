@@ -70,7 +70,7 @@ forEachBackend('schema: grants follow the schema', (ctx) => {
     const created = await call('POST', '/v1/contacts?select=id,loyalty_tier', { first_name: 'Ada', loyalty_tier: 'gold' },
       { prefer: 'return=representation' });
     assert.equal(created.statusCode, 201, created.body);
-    const [{ id, loyalty_tier: tier }] = created.json() as { id: string; loyalty_tier: string }[];
+    const [{ id, loyalty_tier: tier }] = created.json() as [{ id: string; loyalty_tier: string }];
     assert.equal(tier, 'gold');
     const patched = await call('PATCH', `/v1/contacts?id=eq.${id}`, { loyalty_tier: 'platinum' });
     assert.equal(patched.statusCode, 204, patched.body);

@@ -3,9 +3,11 @@
  * that adds a column or a tenant table, and nothing else, gives API keys read and write access to it through /v1 —
  * no grant by hand — while a column its migration marks not writable stays refused, a new products column is
  * settable by /v1/create-product, and a table without row-level security or a rule for a column that does not exist
- * fails the run instead of opening or hiding something silently.
+ * fails the run instead of opening or hiding something silently. docs/schema.md's list of columns clients cannot
+ * write names every such rule.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +138,16 @@ forEachBackend('schema: grants follow the schema', (ctx) => {
       /api\.open_table has no row-level security/);
     const { rows } = await ctx.db.query<{ present: boolean }>(`SELECT to_regclass('api.open_table') IS NOT NULL AS present`);
     assert.deepEqual(rows, [{ present: false }]);
+  });
+
+  it('docs/schema.md names every column the rules keep from clients', async () => {
+    const { rows } = await ctx.db.query<{ name: string }>(`
+      SELECT table_name || '.' || column_name AS name FROM staykit_internal.api_access
+      WHERE table_name <> '*' AND column_name <> '*' AND (insertable = false OR updatable = false)
+        AND (table_name, column_name) <> ('contacts', 'loyalty_points')
+      ORDER BY 1`);
+    const section = readFileSync('docs/schema.md', 'utf8').split('### Columns you cannot write')[1]!.split('\n### ')[0]!;
+    assert.deepEqual(rows.map((row) => row.name).filter((name) => !section.includes(`\`${name}\``)), []);
   });
 
   it('fails the run when a rule names a column that does not exist', async () => {

@@ -50,7 +50,8 @@ END
 $$;
 SELECT staykit_internal.enforce_read_scope('api.media');
 SELECT staykit_internal.enforce_write_scope('api.media');
-SELECT staykit_internal.grant_api_access('api.media', '{SELECT,DELETE}');
+INSERT INTO staykit_internal.api_access (table_name, column_name, operations, why)
+VALUES ('media', '*', '{SELECT,DELETE}', 'rows are written by POST /v1/media only (add_media), from the checked upload');
 
 -- Hashes whose files may have no row left: the media sweep's work list (an outbox written with the deletion).
 CREATE TABLE staykit_internal.media_deletions (

@@ -3071,6 +3071,22 @@ GRANT USAGE ON SCHEMA staykit_internal TO staykit_api;
 CREATE SEQUENCE staykit_internal.webhook_notification_sequence AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
 GRANT USAGE ON SEQUENCE staykit_internal.webhook_notification_sequence TO staykit_api;
 
+-- --- table staykit_internal.api_access
+-- Exceptions to the API role's default privileges on schema api (migration 0221): a table's operations, a column not readable, insertable or updatable. '*' as table: every table; as column: the table's default.
+CREATE TABLE staykit_internal.api_access (
+    table_name text NOT NULL,
+    column_name text NOT NULL,
+    operations text[],
+    readable boolean,
+    insertable boolean,
+    updatable boolean,
+    why text NOT NULL,
+    CONSTRAINT api_access_not_everything CHECK ((NOT ((table_name = '*'::text) AND (column_name = '*'::text)))),
+    CONSTRAINT api_access_operations CHECK (((operations IS NULL) OR ((operations <@ ARRAY['SELECT'::text, 'INSERT'::text, 'UPDATE'::text, 'DELETE'::text]) AND (column_name = '*'::text) AND (table_name <> '*'::text)))),
+    CONSTRAINT api_access_pkey PRIMARY KEY (table_name, column_name),
+    CONSTRAINT api_access_why CHECK ((btrim(why) <> ''::text))
+);
+
 -- --- table staykit_internal.api_keys
 -- API keys sk_<key_id>_<secret>: only the SHA-256 of the secret is stored. Never visible to the staykit_api role.
 CREATE TABLE staykit_internal.api_keys (
@@ -3588,6 +3604,96 @@ BEGIN
 END
 $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.add_media(jsonb,integer) TO staykit_api;
+
+-- --- function staykit_internal.api_column_access(regclass) — defined in migrations/0221_grants_follow_the_schema.sql
+-- Per column of an api table: whether the API role may read, insert and update it (staykit_internal.api_access).
+CREATE OR REPLACE FUNCTION staykit_internal.api_column_access(target regclass)
+ RETURNS TABLE(column_name text, readable boolean, insertable boolean, updatable boolean)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+  SELECT a.attname::text,
+         coalesce(exact.readable, every_table.readable, table_default.readable, true),
+         a.attgenerated = '' AND coalesce(exact.insertable, every_table.insertable, table_default.insertable, true),
+         a.attgenerated = '' AND coalesce(exact.updatable, every_table.updatable, table_default.updatable, true)
+  FROM pg_attribute AS a
+  JOIN pg_class AS c ON c.oid = a.attrelid
+  LEFT JOIN staykit_internal.api_access AS exact ON exact.table_name = c.relname::text AND exact.column_name = a.attname::text
+  LEFT JOIN staykit_internal.api_access AS every_table ON every_table.table_name = '*' AND every_table.column_name = a.attname::text
+  LEFT JOIN staykit_internal.api_access AS table_default ON table_default.table_name = c.relname::text AND table_default.column_name = '*'
+  WHERE a.attrelid = target AND a.attnum > 0 AND NOT a.attisdropped
+  ORDER BY a.attnum
+$function$;
+
+-- --- function staykit_internal.apply_api_grants() — defined in migrations/0221_grants_follow_the_schema.sql
+-- Migration runner: (re)grants staykit_api its privileges on every api table from staykit_internal.api_access.
+CREATE OR REPLACE FUNCTION staykit_internal.apply_api_grants()
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+DECLARE
+  all_operations constant text[] := ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE'];
+  dangling text;
+  t record;
+  operations text[];
+  readable text;
+  unreadable boolean;
+  insertable text;
+  updatable text;
+BEGIN
+  SELECT string_agg(format('(%s, %s)', r.table_name, r.column_name), ', ' ORDER BY r.table_name, r.column_name)
+  INTO dangling
+  FROM staykit_internal.api_access AS r
+  WHERE (r.table_name <> '*' AND to_regclass(format('api.%I', r.table_name)) IS NULL)
+     OR (r.column_name <> '*' AND NOT EXISTS (
+           SELECT 1 FROM pg_attribute AS a JOIN pg_class AS c ON c.oid = a.attrelid
+           WHERE c.relnamespace = 'api'::regnamespace AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+             AND a.attname::text = r.column_name AND (r.table_name = '*' OR c.relname::text = r.table_name)));
+  IF dangling IS NOT NULL THEN
+    RAISE EXCEPTION 'staykit_internal.api_access has rules for tables or columns that do not exist: %', dangling
+      USING HINT = 'Delete or rename the rule in the migration that drops or renames the table or column';
+  END IF;
+
+  FOR t IN
+    SELECT c.oid, c.oid::regclass AS target, c.relname::text AS name, c.relrowsecurity
+    FROM pg_class AS c
+    WHERE c.relnamespace = 'api'::regnamespace AND c.relkind IN ('r', 'p')
+    ORDER BY c.relname
+  LOOP
+    operations := coalesce((SELECT r.operations FROM staykit_internal.api_access AS r
+                            WHERE r.table_name = t.name AND r.column_name = '*'), all_operations);
+    EXECUTE format('REVOKE ALL ON %s FROM staykit_api', t.target);
+    CONTINUE WHEN cardinality(operations) = 0;
+    IF NOT t.relrowsecurity THEN
+      RAISE EXCEPTION 'api.% has no row-level security: the API role would see every organization''s rows', t.name
+        USING HINT = 'ALTER TABLE … ENABLE ROW LEVEL SECURITY with its policies (docs/schema.md#who-may-read-and-write-what), '
+                     'or give it no operations in staykit_internal.api_access';
+    END IF;
+    SELECT string_agg(quote_ident(x.column_name), ', ') FILTER (WHERE x.readable),
+           bool_or(NOT x.readable),
+           string_agg(quote_ident(x.column_name), ', ') FILTER (WHERE x.insertable),
+           string_agg(quote_ident(x.column_name), ', ') FILTER (WHERE x.updatable)
+    INTO readable, unreadable, insertable, updatable
+    FROM staykit_internal.api_column_access(t.target) AS x;
+    IF 'SELECT' = ANY (operations) AND NOT coalesce(unreadable, false) THEN
+      EXECUTE format('GRANT SELECT ON %s TO staykit_api', t.target);
+    ELSIF 'SELECT' = ANY (operations) AND readable IS NOT NULL THEN
+      EXECUTE format('GRANT SELECT (%s) ON %s TO staykit_api', readable, t.target);
+    END IF;
+    IF 'INSERT' = ANY (operations) AND insertable IS NOT NULL THEN
+      EXECUTE format('GRANT INSERT (%s) ON %s TO staykit_api', insertable, t.target);
+    END IF;
+    IF 'UPDATE' = ANY (operations) AND updatable IS NOT NULL THEN
+      EXECUTE format('GRANT UPDATE (%s) ON %s TO staykit_api', updatable, t.target);
+    END IF;
+    IF 'DELETE' = ANY (operations) THEN
+      EXECUTE format('GRANT DELETE ON %s TO staykit_api', t.target);
+    END IF;
+  END LOOP;
+END
+$function$;
 
 -- --- function staykit_internal.apply_to_open_payments(uuid,uuid,bigint) — defined in migrations/0210_payment_schedule_follows_stay.sql
 -- Applies money received outside the schedule to the booking's open payments, earliest due first.
@@ -5055,7 +5161,7 @@ BEGIN
 END
 $function$;
 
--- --- function staykit_internal.create_product(jsonb) — defined in migrations/0205_ical_secret_access.sql
+-- --- function staykit_internal.create_product(jsonb) — defined in migrations/0222_create_product_settable_from_rules.sql
 -- POST /create-product: inserts a product for the request's organization from its client-settable fields.
 CREATE OR REPLACE FUNCTION staykit_internal.create_product(fields jsonb)
  RETURNS jsonb
@@ -5065,20 +5171,22 @@ CREATE OR REPLACE FUNCTION staykit_internal.create_product(fields jsonb)
 AS $function$
 DECLARE
   org constant uuid := staykit_internal.current_organization_id();
-  settable constant text[] := ARRAY[
-    'id', 'ac_id', 'parent_id', 'approximate_address', 'approximate_coordinates',
-    'cancel_after_initial_payment_error', 'confirm_after_initial_payment', 'confirmation_message', 'cooldown_time',
-    'cta', 'currency', 'description', 'exact_address', 'exact_coordinates', 'hide_exact_address', 'images',
-    'interaction', 'latest_arrival_time', 'name', 'price_breakdown_specificity', 'rent_period',
-    'rent_pricing_definition', 'request_status', 'timezone'];
+  settable constant text[] := ARRAY(SELECT x.column_name FROM staykit_internal.api_column_access('api.products') AS x
+                                    WHERE x.insertable ORDER BY x.column_name);
+  refused text[];
   columns text;
   result jsonb;
 BEGIN
   IF org IS NULL THEN
     RAISE EXCEPTION 'no organization for this request' USING ERRCODE = '42501';
   END IF;
-  SELECT string_agg(quote_ident(k), ', ' ORDER BY k) INTO columns
-  FROM jsonb_object_keys(fields) AS k WHERE k = ANY (settable);
+  refused := ARRAY(SELECT k FROM jsonb_object_keys(fields) AS k WHERE k <> ALL (settable) ORDER BY k);
+  IF cardinality(refused) > 0 THEN
+    RAISE EXCEPTION 'Unknown or server-owned field%: %', CASE WHEN cardinality(refused) > 1 THEN 's' ELSE '' END,
+      array_to_string(refused, ', ')
+      USING ERRCODE = 'SK601', DETAIL = 'create-product takes: ' || array_to_string(settable, ', ');
+  END IF;
+  SELECT string_agg(quote_ident(k), ', ' ORDER BY k) INTO columns FROM jsonb_object_keys(fields) AS k;
   IF columns IS NULL THEN
     columns := 'name';
   END IF;
@@ -5408,44 +5516,6 @@ CREATE OR REPLACE FUNCTION staykit_internal.filled_in_by_trigger()
 AS $function$ SELECT NULL::text $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.filled_in_by_trigger() TO PUBLIC;
 GRANT EXECUTE ON FUNCTION staykit_internal.filled_in_by_trigger() TO staykit_api;
-
--- --- function staykit_internal.grant_api_access(regclass,text[],text[],text[]) — defined in migrations/0011_privileges_and_rls.sql
--- Migration helper: (re)grants staykit_api the given operations on a table, INSERT/UPDATE per column.
-CREATE OR REPLACE FUNCTION staykit_internal.grant_api_access(target regclass, operations text[], not_insertable text[] DEFAULT '{}'::text[], not_updatable text[] DEFAULT '{}'::text[])
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-DECLARE
-  server_owned constant text[] := ARRAY['organization_id', 'created_at', 'updated_at'];
-  columns text;
-BEGIN
-  IF NOT operations <@ ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE'] THEN
-    RAISE EXCEPTION 'unknown operation in %', operations;
-  END IF;
-  EXECUTE format('REVOKE ALL ON %s FROM staykit_api', target);
-  IF 'SELECT' = ANY (operations) THEN
-    EXECUTE format('GRANT SELECT ON %s TO staykit_api', target);
-  END IF;
-  IF 'INSERT' = ANY (operations) THEN
-    SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO columns
-    FROM pg_attribute AS a
-    WHERE a.attrelid = target AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-      AND a.attname <> ALL (server_owned || not_insertable);
-    EXECUTE format('GRANT INSERT (%s) ON %s TO staykit_api', columns, target);
-  END IF;
-  IF 'UPDATE' = ANY (operations) THEN
-    SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO columns
-    FROM pg_attribute AS a
-    WHERE a.attrelid = target AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-      AND a.attname <> ALL (server_owned || ARRAY['id'] || not_updatable);
-    EXECUTE format('GRANT UPDATE (%s) ON %s TO staykit_api', columns, target);
-  END IF;
-  IF 'DELETE' = ANY (operations) THEN
-    EXECUTE format('GRANT DELETE ON %s TO staykit_api', target);
-  END IF;
-END
-$function$;
-GRANT EXECUTE ON FUNCTION staykit_internal.grant_api_access(regclass,text[],text[],text[]) TO PUBLIC;
 
 -- --- function staykit_internal.holds_all_access() — defined in migrations/0190_grant_ceiling.sql
 CREATE OR REPLACE FUNCTION staykit_internal.holds_all_access()

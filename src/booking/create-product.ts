@@ -1,8 +1,10 @@
 /**
  * POST /v1/create-product: the documented way to add a unit (the API role has no INSERT on products). Required:
  * `name` (a string or a multi-language object), `rent_period` (nightly | daily) and `timezone` (IANA). Every other
- * client-settable column is optional and gets the column's default; server-owned or unknown fields are a 400.
- * The row is written by staykit_internal.create_product (its definition in effect: schema/schema.sql).
+ * column the database's rules make insertable (staykit_internal.api_access, migration 0221) is optional and gets the
+ * column's default. Which fields those are is the database's to say, not a list here: staykit_internal.create_product
+ * (its definition in effect: schema/schema.sql) refuses any other field, 400 SK601 naming it, so a column added to
+ * products is settable without an edit of this file.
  */
 import type { Queryable } from '../db/types.js';
 import { invalidInput } from './errors.js';
@@ -10,12 +12,6 @@ import { isObject, requireObject } from './input.js';
 import { run } from './queries.js';
 import { createProductQuery, type CreatedProductRow } from './write-queries.js';
 
-const SETTABLE = new Set([
-  'id', 'ac_id', 'parent_id', 'approximate_address', 'approximate_coordinates', 'cancel_after_initial_payment_error',
-  'confirm_after_initial_payment', 'confirmation_message', 'cooldown_time', 'cta', 'currency', 'description',
-  'exact_address', 'exact_coordinates', 'hide_exact_address', 'images', 'interaction', 'latest_arrival_time', 'name',
-  'price_breakdown_specificity', 'rent_period', 'rent_pricing_definition', 'request_status', 'timezone',
-]);
 const MULTI_LANGUAGE = ['name', 'description', 'confirmation_message'];
 
 function isTimeZone(value: string): boolean {
@@ -29,10 +25,6 @@ function isTimeZone(value: string): boolean {
 
 export function parseProductInput(value: unknown): Record<string, unknown> {
   const body = { ...requireObject(value, 'The request body') };
-  const unknown = Object.keys(body).filter((key) => !SETTABLE.has(key));
-  if (unknown.length > 0) {
-    throw invalidInput(`Unknown or server-owned field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, null);
-  }
   for (const key of MULTI_LANGUAGE) {
     if (typeof body[key] === 'string') body[key] = { default: body[key] };
   }

@@ -50,8 +50,22 @@ export async function migrationStatus(db: Queryable, dir?: string): Promise<Migr
 }
 
 /**
+ * The API role's privileges follow the schema (migrations/0221, docs/schema.md#who-may-read-and-write-what): after the
+ * migrations of a run, whatever tables and columns they added get their grants by the rules, so no migration re-grants
+ * by hand. Done here rather than by an event trigger, which would take a superuser on PostgreSQL. A database migrated
+ * only to before 0221 (a test of an old migration) has no such function yet.
+ */
+async function applyApiGrants(tx: Queryable): Promise<void> {
+  const { rows } = await tx.query<{ present: boolean }>(
+    `SELECT to_regprocedure('staykit_internal.apply_api_grants()') IS NOT NULL AS present`,
+  );
+  if (rows[0]?.present) await tx.query('SELECT staykit_internal.apply_api_grants()');
+}
+
+/**
  * Applies every pending migration in one transaction, in file order, recording each. Concurrent callers
- * serialise on an advisory lock, so the second one finds nothing left to do; a failing file rolls back all.
+ * serialise on an advisory lock, so the second one finds nothing left to do; a failing file rolls back all. Then the
+ * API role's grants are recomputed (applyApiGrants).
  * A database with nothing pending — every start but the first after an upgrade — is told so by two catalog reads,
  * without reading the files or taking the lock (on the embedded database the transaction alone took ~0.2 s).
  */
@@ -78,6 +92,7 @@ export async function migrate(db: Database, dir?: string): Promise<string[]> {
       await tx.query('INSERT INTO staykit_internal.migrations (id) VALUES ($1)', [migration.id]);
       applied.push(migration.id);
     }
+    if (applied.length > 0) await applyApiGrants(tx);
     return applied;
   });
 }

@@ -92,7 +92,8 @@ async function run(argv: string[]): Promise<void> {
     case 'seed': {
       noPositionals(parse(rest, { json: { type: 'boolean' } }).positionals, 'seed');
       const { seedCommand } = await import('./commands/seed.js');
-      return withDatabase(async (db) => print(await seedCommand(db)));
+      const config = loadConfig();
+      return withDatabase(async (db) => print(await seedCommand(db, config)), config);
     }
     case 'org': {
       const { values, positionals } = parse(rest, { name: { type: 'string' }, json: { type: 'boolean' } });

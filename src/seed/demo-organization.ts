@@ -1,12 +1,14 @@
 /**
- * The demo organization `staykit seed` (and the first embedded start) creates: four holiday homes with seasonal
- * pricing, capacity groups, coupons, and a year of bookings around today, so every endpoint has something to show.
+ * The demo organization `staykit seed` (and the first embedded start) creates: four holiday homes with photos,
+ * descriptions in English, Dutch and German, seasonal pricing, capacity groups, coupons, and a year of bookings around
+ * today, so every endpoint has something to show.
  * Deterministic for a given day: the same pseudo-random sequence every run.
  */
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '../db/types.js';
 import { createApiKey } from '../auth/api-key-store.js';
 import { addDemoUser, type DemoLogin } from '../users/demo-user.js';
+import { seedDemoPhotos, type DemoMedia } from './demo-photos.js';
 
 export interface SeededOrganization {
   organization_id: string;
@@ -34,10 +36,38 @@ const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
 const today = () => Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
 
 const PRODUCTS = [
-  { name: 'Beach House', nl: 'Strandhuis', rentPeriod: 'nightly', interaction: 'book', cooldown: 0, nightly: 14500, week: 12500 },
-  { name: 'Dune Cottage', nl: 'Duinhuisje', rentPeriod: 'nightly', interaction: 'request', cooldown: 0, nightly: 9500, week: 8500 },
-  { name: 'Harbour Apartment', nl: 'Havenappartement', rentPeriod: 'nightly', interaction: 'book', cooldown: 1, nightly: 11000, week: 9900 },
-  { name: 'Forest Cabin', nl: 'Boshut', rentPeriod: 'daily', interaction: 'book', cooldown: 0, nightly: 7500, week: 6900 },
+  {
+    name: 'Beach House', nl: 'Strandhuis', de: 'Strandhaus', scene: 'beach', rentPeriod: 'nightly', interaction: 'book', cooldown: 0, nightly: 14500, week: 12500,
+    description: {
+      default: 'A bright family house on the beach boulevard, the sea in front of the living room window. Three bedrooms, a sunny terrace sheltered from the wind and a garden shower for after the beach. Sleeps six.',
+      nl: 'Een licht familiehuis aan de boulevard, met de zee voor het raam van de woonkamer. Drie slaapkamers, een zonnig terras uit de wind en een buitendouche voor na het strand. Voor zes personen.',
+      de: 'Ein helles Familienhaus am Strandboulevard, das Meer vor dem Wohnzimmerfenster. Drei Schlafzimmer, eine sonnige, windgeschützte Terrasse und eine Außendusche für nach dem Strand. Für sechs Personen.',
+    },
+  },
+  {
+    name: 'Dune Cottage', nl: 'Duinhuisje', de: 'Dünenhäuschen', scene: 'dunes', rentPeriod: 'nightly', interaction: 'request', cooldown: 0, nightly: 9500, week: 8500,
+    description: {
+      default: 'A quiet cottage in the dunes, five minutes\' walk from the beach along a sandy path. A wood stove, two bedrooms and a garden where dogs are welcome. Booked on request: we answer within a day.',
+      nl: 'Een rustig huisje in de duinen, vijf minuten lopen over een zandpad naar het strand. Een houtkachel, twee slaapkamers en een tuin waar honden welkom zijn. Op aanvraag: we antwoorden binnen een dag.',
+      de: 'Ein ruhiges Häuschen in den Dünen, fünf Minuten zu Fuß über einen Sandweg zum Strand. Ein Holzofen, zwei Schlafzimmer und ein Garten, in dem Hunde willkommen sind. Auf Anfrage: Wir antworten innerhalb eines Tages.',
+    },
+  },
+  {
+    name: 'Harbour Apartment', nl: 'Havenappartement', de: 'Hafenwohnung', scene: 'harbour', rentPeriod: 'nightly', interaction: 'book', cooldown: 1, nightly: 11000, week: 9900,
+    description: {
+      default: 'A modern apartment on the third floor overlooking the marina, with a lift, a balcony facing the evening sun and restaurants at the door. Two bedrooms; no pets.',
+      nl: 'Een modern appartement op de derde verdieping met uitzicht op de jachthaven, met lift, een balkon op de avondzon en restaurants voor de deur. Twee slaapkamers; geen huisdieren.',
+      de: 'Eine moderne Wohnung im dritten Stock mit Blick auf den Jachthafen, mit Aufzug, einem Balkon in der Abendsonne und Restaurants vor der Tür. Zwei Schlafzimmer; keine Haustiere.',
+    },
+  },
+  {
+    name: 'Forest Cabin', nl: 'Boshut', de: 'Waldhütte', scene: 'forest', rentPeriod: 'daily', interaction: 'book', cooldown: 0, nightly: 7500, week: 6900,
+    description: {
+      default: 'A wooden cabin among the pines at the edge of the dunes, with a fire pit, bicycles to borrow and walking trails from the door. Rented by the day.',
+      nl: 'Een houten hut tussen de dennen aan de rand van de duinen, met een vuurplaats, fietsen om te lenen en wandelpaden vanaf de deur. Per dag te huur.',
+      de: 'Eine Holzhütte zwischen Kiefern am Rand der Dünen, mit Feuerstelle, Leihfahrrädern und Wanderwegen direkt vor der Tür. Tageweise zu mieten.',
+    },
+  },
 ] as const;
 
 const GUESTS = [
@@ -112,8 +142,8 @@ async function seedCatalogue(tx: Transaction, random: () => number, year: number
   const products = PRODUCTS.map((product) => ({ ...product, id: randomUUID() }));
   await insertRows(tx, 'products', products.map((product) => ({
     id: product.id,
-    name: { default: product.name, 'nl-NL': product.nl },
-    description: { default: `${product.name} by the sea, sleeps up to six.` },
+    name: { default: product.name, 'nl-NL': product.nl, de: product.de },
+    description: product.description,
     rent_period: product.rentPeriod,
     interaction: product.interaction,
     cooldown_time: product.cooldown,
@@ -270,19 +300,25 @@ async function actAs(tx: Transaction, organizationId: string): Promise<void> {
 const DEMO_NAME = 'Seaside Stays (demo)';
 const DEMO_SEED = 20_261_122;
 
-/** Creates the demo organization, its bookings and a read/write key for it, all in one transaction. */
-export async function seedDemoOrganization(db: Database, name = DEMO_NAME): Promise<SeededOrganization> {
-  return db.transaction(async (tx) => {
+/**
+ * Creates the demo organization, its bookings and a read/write key for it, all in one transaction; then, given
+ * somewhere to put them (`media`), the units' photos (uploads of their own, each in a transaction).
+ */
+export async function seedDemoOrganization(db: Database, name = DEMO_NAME, media?: DemoMedia): Promise<SeededOrganization> {
+  const seeded = await db.transaction(async (tx) => {
     const random = generator(DEMO_SEED);
     const { seeded, catalogue } = await seedOrganization(tx, name, random);
     const bookings = await seedBookings(tx, random, catalogue.products, catalogue.groups);
-    return { ...seeded, bookings };
+    return { ...seeded, bookings, units: catalogue.products };
   });
+  const { units, ...organization } = seeded;
+  if (media) await seedDemoPhotos(db, organization.organization_id, units, media);
+  return organization;
 }
 
 export interface DemoInTwoSteps {
   organization: Omit<SeededOrganization, 'bookings'>;
-  /** Adds the year of bookings in a transaction of its own; resolves to how many. */
+  /** Adds the year of bookings in a transaction of its own, then the photos; resolves to how many bookings. */
   seedBookings(): Promise<number>;
 }
 
@@ -291,14 +327,18 @@ export interface DemoInTwoSteps {
  * start: the organization, catalogue, key and login first, so the server can listen and print them, then the
  * bookings — most of the seed's time, spent in the calendar's triggers — while it already serves.
  */
-export async function seedDemoOrganizationInTwoSteps(db: Database, name = DEMO_NAME): Promise<DemoInTwoSteps> {
+export async function seedDemoOrganizationInTwoSteps(db: Database, name = DEMO_NAME, media?: DemoMedia): Promise<DemoInTwoSteps> {
   const random = generator(DEMO_SEED);
   const { seeded, catalogue } = await db.transaction((tx) => seedOrganization(tx, name, random));
   return {
     organization: seeded,
-    seedBookings: () => db.transaction(async (tx) => {
-      await actAs(tx, seeded.organization_id);
-      return seedBookings(tx, random, catalogue.products, catalogue.groups);
-    }),
+    seedBookings: async () => {
+      const bookings = await db.transaction(async (tx) => {
+        await actAs(tx, seeded.organization_id);
+        return seedBookings(tx, random, catalogue.products, catalogue.groups);
+      });
+      if (media) await seedDemoPhotos(db, seeded.organization_id, catalogue.products, media);
+      return bookings;
+    },
   };
 }

@@ -9,6 +9,8 @@ import type { Database } from '../../db/types.js';
 import { rateLimitOptions } from '../../limits/index.js';
 import { openServerDatabases } from '../support/database.js';
 import { seedDemoOrganizationInTwoSteps } from '../../seed/demo-organization.js';
+import { processComputePool } from '../../compute/process-pool.js';
+import { openMediaStore } from '../../media/open-store.js';
 import { savedDemoLogin, saveDemoLogin } from './user.js';
 import type { BackgroundWorkers } from './worker.js';
 import { clusterWorkerConfig, isClusterPrimary, serveCluster } from '../../cluster/serve-cluster.js';
@@ -37,7 +39,7 @@ async function demo(db: Database, config: Config): Promise<Demo> {
   if (saved) return { apiKey: saved };
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api.organizations');
   if ((rows[0]?.n ?? 0) > 0) return { apiKey: undefined };
-  const { organization, seedBookings } = await seedDemoOrganizationInTwoSteps(db);
+  const { organization, seedBookings } = await seedDemoOrganizationInTwoSteps(db, undefined, { compute: processComputePool(config), store: openMediaStore(config) });
   await writeFile(file, `${organization.api_key}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   if (organization.dashboard_login) await saveDemoLogin(config.dataDir, organization.dashboard_login);

@@ -1,5 +1,5 @@
 /**
- * The guest's booking page as HTML: the stay, the unit, the guests, the price lines and total, the payments (what
+ * The guest's booking page as HTML: the unit's cover photo, the stay, the unit, the guests, the price lines and total, the payments (what
  * is paid and what is due), the issued invoices, "add to calendar", and the cancellation request when allowed.
  * Pure: the caller loads the booking. Every value from the database is escaped.
  */
@@ -10,6 +10,7 @@ import { escapeHtml as e } from '../common/html.js';
 import { calendarDate, momentDate, money } from './format.js';
 import { guestTranslator, type GuestTranslate } from './labels.js';
 import type { GuestBooking } from './queries.js';
+import { coverPicture } from '../media/cover.js';
 
 export interface GuestPageContext {
   /** The page's own path (`/g/<secret>`), for the calendar link and the form. */
@@ -99,13 +100,14 @@ export function guestPage(booking: GuestBooking, context: GuestPageContext): str
 <title>${e(t('booking', { reference: booking.reference }))}</title>
 <style>
 body{font:16px/1.5 system-ui,sans-serif;color:#111827;background:#fff;margin:0}
-main{max-width:40rem;margin:0 auto;padding:1rem}
+main{max-width:40rem;margin:0 auto;padding:1rem}main>picture img{display:block;width:100%;height:auto;border-radius:.5rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0}
 table{width:100%;border-collapse:collapse}caption{text-align:left;color:#374151}td,th{padding:.25rem;border-bottom:1px solid #d1d5db;text-align:left}.n{text-align:right}
 textarea{display:block;width:100%;box-sizing:border-box;margin:.25rem 0}button{font:inherit;padding:.5rem 1rem;background:#1d4ed8;color:#fff;border:0;border-radius:.25rem}
 a{color:#1d4ed8}@media (max-width:30rem){dl{grid-template-columns:1fr}}
 </style></head>
 <body><main>
+${booking.product?.cover ? coverPicture(booking.product.cover, booking.language) : ''}
 <h1>${e(t('booking', { reference: booking.reference }))}</h1>
 <p data-status>${e(status)}</p>
 <dl>${stayRows(booking, t)}</dl>

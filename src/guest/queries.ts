@@ -4,6 +4,7 @@
  * and every statement is bound to that one booking.
  */
 import type { Database, Queryable } from '../db/types.js';
+import type { CoverPhoto } from '../media/cover.js';
 
 type MultiLanguage = Record<string, string>;
 
@@ -17,7 +18,10 @@ export interface GuestBooking {
   status: 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED' | null;
   start_date: string | null;
   end_date: string | null;
-  product: { name: MultiLanguage; rent_period: 'daily' | 'nightly'; timezone: string; address: string; latest_arrival_time: string | null } | null;
+  product: {
+    name: MultiLanguage; rent_period: 'daily' | 'nightly'; timezone: string; address: string; latest_arrival_time: string | null;
+    cover: CoverPhoto | null;
+  } | null;
   groups: { id: string; name: MultiLanguage; accumulator: boolean }[];
   line_items: { name: MultiLanguage; quantity: number; amount: number; fee_type: string; item_type: string }[];
   payments: { amount: number; currency: string; status: string; due_at: string | null; paid_at: string | null }[];
@@ -37,6 +41,7 @@ export async function findGuestBooking(db: Queryable, secret: string): Promise<G
             e.status, e.start_date::text, e.end_date::text,
             (SELECT json_build_object('name', p.name, 'rent_period', p.rent_period, 'timezone', p.timezone,
                                       'latest_arrival_time', p.latest_arrival_time,
+                                      'cover', staykit_internal.product_cover(p.organization_id, p.images),
                                       'address', CASE WHEN p.hide_exact_address AND e.status IS DISTINCT FROM 'CONFIRMED'
                                                       THEN p.approximate_address ELSE p.exact_address END)
              FROM api.products AS p WHERE p.id = e.product_id AND p.organization_id = b.organization_id) AS product,

@@ -38,7 +38,7 @@ const PRIVATE_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const PAGE_POLICY = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const MAX_REASON = 2000;
 

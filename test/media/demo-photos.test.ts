@@ -64,4 +64,24 @@ forEachBackend('the demo organization\'s photos', (ctx) => {
     }
     assert.equal(new Set(media.map((row) => row.url)).size, 12, 'twelve different pictures');
   });
+
+  it("the guest's booking page shows the unit's cover photo, its alt text in the guest's language, in the sizes a browser picks from", async () => {
+    const { rows } = await ctx.db.query<{ secret: string; language: string; name: string }>(
+      `SELECT b.secret, b.language, p.name ->> 'default' AS name FROM api.bookings AS b
+       JOIN api.calendar_events AS e ON e.booking_id = b.id AND e.organization_id = b.organization_id
+       JOIN api.products AS p ON p.id = e.product_id AND p.organization_id = e.organization_id
+       WHERE p.name ->> 'default' = 'Harbour Apartment' LIMIT 1`);
+    const booking = rows[0]!;
+    const page = await app.inject({ method: 'GET', url: `/g/${booking.secret}`, headers: { 'accept-language': 'nl' } });
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-security-policy']), /img-src 'self'/);
+    const img = /<img src="([^"]+)" srcset="([^"]+)"[^>]* alt="([^"]*)"/.exec(page.body);
+    assert.ok(img, 'the page has the cover photo');
+    const [, src, jpegs, alt] = img;
+    assert.equal(alt, booking.language.startsWith('nl') ? 'Het huis van buiten' : 'The house from outside');
+    assert.deepEqual(jpegs!.split(', ').map((entry) => entry.split(' ')[1]), ['400w', '800w', '1600w']);
+    assert.match(page.body, /<source type="image\/avif" srcset="\/media\/[0-9a-f]{32}\/400\.avif 400w/);
+    const photo = await app.inject({ method: 'GET', url: src! });
+    assert.deepEqual([photo.statusCode, photo.headers['content-type']], [200, 'image/jpeg']);
+  });
 });

@@ -2,10 +2,12 @@
  * Tenant isolation under heavy work: what one organization (B, the tenant under test) experiences while another (A,
  * the data set's heavy tenant) keeps the server busy with CPU-heavy work, which runs in the compute pool
  * (src/compute), not on the event loop. B's light request is measured alone, then while A saves e-mail templates
- * whose check renders for the whole time budget, then while A draws 1,000-line invoice PDFs. The tests show that B
+ * whose check renders for the whole time budget, then while A draws 1,000-line invoice PDFs, then while A uploads
+ * 12-megapixel photos (decoded and resized into nine variants each: A's latency is the time to its variants). The tests show that B
  * is answered first (test/automations/template-isolation.test.ts, test/money/invoice-pdf-limits.test.ts); this part
  * measures how long B waits, against a target that is reported, never asserted.
  */
+import sharp from 'sharp';
 import { computePoolOptions } from '../src/compute/process-pool.js';
 import { loadConfig } from '../src/config.js';
 import { MAX_INVOICE_PDF_LINES } from '../src/money/invoice-rendering.js';
@@ -58,7 +60,8 @@ interface HeavyWork {
   method: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON text, or bytes sent as they are (with the Content-Type of `headers`). */
+  body?: string | Buffer;
   /** 'answered' or 'refused' (the expected refusal once the budget is spent); undefined: an error. */
   outcome(answer: HttpAnswer): 'answered' | 'refused' | undefined;
 }
@@ -110,12 +113,12 @@ export function isolationWanted(only: string | undefined): boolean {
   return only === undefined || ISOLATION_PART.includes(only.toLowerCase());
 }
 
-/** One request; `body` is JSON text. */
-async function call(base: string, key: string, method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<HttpAnswer> {
+/** One request; `body` is JSON text unless `headers` name another Content-Type. */
+async function call(base: string, key: string, method: string, path: string, body: string | Buffer | undefined, headers: Record<string, string>): Promise<HttpAnswer> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body,
+    body: body === undefined || typeof body === 'string' ? body : new Uint8Array(body),
   });
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text() };
 }
@@ -137,7 +140,23 @@ async function heavyInvoice(base: string, tenant: Dataset['heavyTenant']): Promi
   return invoice!.id;
 }
 
-function heavyWorks(invoiceId: string): HeavyWork[] {
+/**
+ * A phone's photo: 4,000 × 3,000 pixels of noise over a gradient (noise compresses like a photo's detail, so the
+ * file has a photo's size, about 8 MB at quality 90).
+ */
+export async function twelveMegapixelJpeg(): Promise<Buffer> {
+  const width = 4000;
+  const height = 3000;
+  const pixels = Buffer.alloc(width * height * 3);
+  let seed = 7;
+  for (let at = 0; at < pixels.length; at += 1) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    pixels[at] = ((at / 3) % width) * 200 / width + (seed & 0x37);
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+}
+
+function heavyWorks(invoiceId: string, photo: Buffer): HeavyWork[] {
   return [
     {
       name: 'heavy template saves',
@@ -157,6 +176,14 @@ function heavyWorks(invoiceId: string): HeavyWork[] {
       path: `/v1/invoices/${invoiceId}`,
       headers: { accept: 'application/pdf' },
       outcome: (answer) => (answer.status === 200 && answer.contentType.startsWith('application/pdf') ? 'answered' : undefined),
+    },
+    {
+      name: `${fixed(photo.length / 1e6, 1)} MB 12-megapixel photo uploads`,
+      method: 'POST',
+      path: '/v1/media',
+      headers: { 'content-type': 'image/jpeg' },
+      body: photo,
+      outcome: (answer) => (answer.status === 201 ? 'answered' : undefined),
     },
   ];
 }
@@ -258,7 +285,7 @@ export async function isolationPart(input: IsolationInput): Promise<IsolationOut
   const alone = await light();
   log(` p99 ${alone.p99.toFixed(1)} ms`);
   outcome.phases.push({ name: 'alone', light: alone, notes: aloneNotes });
-  for (const work of heavyWorks(invoiceId)) {
+  for (const work of heavyWorks(invoiceId, await twelveMegapixelJpeg())) {
     const notes: string[] = [];
     await settled(notes);
     log(`; during ${work.name} …`);
@@ -314,7 +341,8 @@ export function renderIsolation(outcome: IsolationOutcome): string {
       `${outcome.seconds} s: alone, then while organization A (an organization of its own) keeps ${HEAVY_CONNECTIONS} heavy ` +
       `requests in flight — e-mail template saves whose check renders ${LANGUAGES.length} languages of nested loops (refused ` +
       `with 400 SK680 once the save's 2 s budget is spent: expected, not an error), then \`GET /v1/invoices/<id>\` as a PDF ` +
-      `of an invoice of ${thousands(INVOICE_LINES)} lines with ${LONG_NAME.length}-character names. B is measured once A's first ` +
+      `of an invoice of ${thousands(INVOICE_LINES)} lines with ${LONG_NAME.length}-character names, then \`POST /v1/media\` of a ` +
+      '12-megapixel JPEG (A\'s p50 is the time until its nine resized variants are stored and answered). B is measured once A\'s first ' +
       'answer is in; A\'s latency includes waiting for its own budget. Compute pool: ' +
       `${compute.threads} threads, ${compute.perOrganization} task per organization at once, ${compute.queuePerOrganization} ` +
       `waiting, ${compute.taskTimeoutMs / 1000} s timeout (STAYKIT_COMPUTE_THREADS / _PER_ORGANIZATION / _QUEUE / _TIMEOUT).`,

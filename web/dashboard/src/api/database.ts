@@ -67,6 +67,14 @@ export function when<const Part extends string>(allowed: boolean, part: Part): P
   return (allowed ? part : '') as Part;
 }
 
+/**
+ * The rows of an `embed!inner(…)` select, each with that embed. PostgREST leaves out the rows without one, but
+ * postgrest-js 1.x still types a many-to-one embed as possibly null; this keeps the type and the rows in step.
+ */
+export function innerJoined<Shape, Embed extends keyof Shape>(rows: Shape[], embed: Embed): (Shape & { [Key in Embed]: NonNullable<Shape[Key]> })[] {
+  return rows.filter((row): row is Shape & { [Key in Embed]: NonNullable<Shape[Key]> } => row[embed] !== null);
+}
+
 /** The rows of a postgrest-js result (null for `maybeSingle` and writes without a select), or the API's error thrown. */
 export function rowsOf<T>(result: PostgrestSingleResponse<T>): T {
   if (result.error) throw toApiError(result.error, result.status);

@@ -4,7 +4,7 @@
  * left out of the request (asking for it would refuse the whole request).
  */
 import type { PostgrestSingleResponse } from '@supabase/postgrest-js';
-import { database, rowsOf, selectList, when, type Enums, type Permitted, type Selected } from '../api/database';
+import { database, innerJoined, rowsOf, selectList, when, type Enums, type Permitted, type Selected } from '../api/database';
 import { requestJson } from '../api/http';
 import type { Can } from '../api/permissions';
 
@@ -25,15 +25,11 @@ function listSelect(can: Can, guestSearch: boolean) {
 }
 
 type ListedEvent = Selected<'calendar_events', ReturnType<typeof listSelect>>;
-type ListedBooking = NonNullable<ListedEvent['bookings']>;
 
 /** A booking of the list: its event, unit and booking; the guests, price lines and payments when the member may read them. */
 export type BookingRow = Omit<ListedEvent, 'bookings'> & {
-  bookings: Permitted<ListedBooking, 'contact_bookings' | 'line_items' | 'payments'>;
+  bookings: Permitted<NonNullable<ListedEvent['bookings']>, 'contact_bookings' | 'line_items' | 'payments'>;
 };
-
-/** `bookings!inner` lists only events with a booking, which postgrest-js 1.x does not know of a many-to-one embed. */
-const hasBooking = (event: ListedEvent): event is ListedEvent & { bookings: ListedBooking } => event.bookings !== null;
 
 /** What the list shows first: current and upcoming stays, nearest first (the default); or all, by arrival or booking. */
 export type BookingOrder = 'upcoming' | 'latest' | 'booked';
@@ -97,7 +93,7 @@ export async function listBookings(filters: BookingFilters, page: number, can: C
     ? query.order('created_at', { ascending: false })
     : query.order('start_date', { ascending: filters.order === 'upcoming' });
   const result = await ordered.order('id').range(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE - 1);
-  const rows: BookingRow[] = rowsOf(result).filter(hasBooking);
+  const rows: BookingRow[] = innerJoined(rowsOf(result), 'bookings');
   return { rows, total: result.count ?? 0 };
 }
 

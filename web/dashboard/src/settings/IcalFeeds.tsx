@@ -6,14 +6,12 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Button, Code, CopyButton, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { database, rowsOf, type Row, type Selected } from '../api/database';
+import { database, rowsOf, type Row } from '../api/database';
+import { loadUnitNames, type UnitName } from '../api/units';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-
-const UNIT = 'id,name';
-type Unit = Selected<'products', typeof UNIT>;
 
 /**
  * The secrets' columns. They are not in the generated types, which show what an API role reads by its grants: these
@@ -48,7 +46,7 @@ function CopyLink({ label, url }: { label: string; url: string }) {
 
 export function IcalFeeds() {
   const { can, format, locale } = useWorkspace();
-  const units = useLoad(async () => rowsOf(await database.from('products').select(UNIT).is('deleted_at', null).order('created_at')), []);
+  const units = useLoad(loadUnitNames, []);
   const secrets = useLoad(async () => Promise.all(LINKS.map(({ column }) => secretsIn(column))), []);
   const readable = LINKS.filter((_, index) => secrets.data?.[index]);
   const feeds = useLoad(async () => rowsOf(await database.from('external_calendars')
@@ -121,7 +119,7 @@ export function IcalFeeds() {
   );
 }
 
-function NewFeed({ units, onAdded }: { units: Unit[]; onAdded: () => void }) {
+function NewFeed({ units, onAdded }: { units: UnitName[]; onAdded: () => void }) {
   const { locale } = useWorkspace();
   const [unitId, setUnitId] = useState<string | null>(units[0]?.id ?? null);
   const [url, setUrl] = useState('');

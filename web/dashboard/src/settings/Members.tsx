@@ -6,8 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, CloseButton, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { PostgrestSingleResponse } from '@supabase/postgrest-js';
-import { database, rowsOf, selectList, valuesOf, when, type Enums, type Permitted, type Selected, type TableName, type TablesInsert } from '../api/database';
-import type { Can } from '../api/permissions';
+import { database, rowsOf, selectList, valuesOf, when, type Enums, type Permitted, type Selected, type TablesInsert } from '../api/database';
+import type { Can, Resource } from '../api/permissions';
 import { inviteMember } from '../api/invitations';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
@@ -20,8 +20,8 @@ type Access = Enums<'permissions_access'>;
 
 const ROLES = valuesOf<'members_role'>()('owner', 'admin', 'manager', 'staff', 'cleaner', 'maintenance');
 const ACCESS = valuesOf<'permissions_access'>()('read', 'write');
-/** What a permission can be granted on: every resource (`*`), a table of the API, or the API keys (a scope of their own). */
-const RESOURCES: ('*' | 'api_keys' | TableName)[] = ['*', 'calendar_events', 'calendar_event_tasks', 'bookings', 'contacts', 'products', 'product_configurations', 'price_calendar_entries', 'coupons', 'payments', 'messages', 'email_templates', 'webhooks', 'members', 'permissions', 'api_keys'];
+/** What a permission is granted on: every resource (`*`) or one. */
+const RESOURCES: ('*' | Resource)[] = ['*', 'calendar_events', 'calendar_event_tasks', 'bookings', 'contacts', 'products', 'product_configurations', 'price_calendar_entries', 'coupons', 'payments', 'messages', 'email_templates', 'webhooks', 'members', 'permissions', 'api_keys'];
 
 export function Members() {
   const { can } = useWorkspace();

@@ -122,9 +122,8 @@ export async function loadBooking(bookingId: string, can: Can) {
     part(can('booking_details'), () => database.from('booking_details').select('id,name,value').eq('booking_id', bookingId).order('created_at')),
     part(can('booking_updates'), () => database.from('booking_updates')
       .select('id,created_at,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
-    part(
-      can('calendar_event_updates'), () => database.from('calendar_event_updates')
-        .select('id,created_at,kind,status,previous_status,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
+    part(can('calendar_event_updates'), () => database.from('calendar_event_updates')
+      .select('id,created_at,kind,status,previous_status,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
   ]);
   const event = events?.[0] ?? null;
   const tasks = event ? await part(can('calendar_event_tasks'), () => database.from('calendar_event_tasks')

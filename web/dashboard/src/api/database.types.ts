@@ -1484,6 +1484,59 @@ export type Database = {
           }
         ]
       }
+      "media": {
+        Row: {
+          "id": string
+          "organization_id": string
+          "created_at": string
+          "hash": string
+          "content_type": Database["api"]["Enums"]["media_content_type"]
+          "filename": string | null
+          "bytes": number
+          "width": number
+          "height": number
+          "url": string
+          "variants": Json
+          "dominant_color": string
+        }
+        Insert: {
+          "id"?: never
+          "organization_id"?: never
+          "created_at"?: never
+          "hash"?: never
+          "content_type"?: never
+          "filename"?: never
+          "bytes"?: never
+          "width"?: never
+          "height"?: never
+          "url"?: never
+          "variants"?: never
+          "dominant_color"?: never
+        }
+        Update: {
+          "id"?: never
+          "organization_id"?: never
+          "created_at"?: never
+          "hash"?: never
+          "content_type"?: never
+          "filename"?: never
+          "bytes"?: never
+          "width"?: never
+          "height"?: never
+          "url"?: never
+          "variants"?: never
+          "dominant_color"?: never
+        }
+        Relationships: [
+          {
+            foreignKeyName: "media_organization_id_fkey"
+            columns: ["organization_id"]
+            isOneToOne: false
+            referencedRelation: "organizations"
+            referencedColumns: ["id"]
+          }
+        ]
+      }
       "members": {
         Row: {
           "id": string
@@ -4141,6 +4194,7 @@ export type Database = {
       "invoices_status": "draft" | "issued" | "paid" | "void"
       "line_items_fee_type": "fee" | "deposit"
       "line_items_item_type": "rent" | "fee" | "service" | "adjustment" | "discount" | "coupon" | "tax" | "other"
+      "media_content_type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/heic"
       "members_notify": "booking.created" | "booking.requested" | "booking.cancelled" | "booking.cancellation_requested"
       "members_role": "owner" | "admin" | "manager" | "staff" | "cleaner" | "maintenance"
       "message_events_type": "queued" | "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "failed"

@@ -11,16 +11,7 @@ import { it } from 'node:test';
 import { loadMigrations } from '../../src/db/migrate.js';
 import { dumpSchema, SCHEMA_DIR, type DumpFiles } from '../../scripts/schema-dump/dump.js';
 import { forEachBackend } from '../support/databases.js';
-
-/** Where `actual` first departs from `expected`, as a message; null if they are the same. */
-function firstDifference(expected: string, actual: string): string | null {
-  if (expected === actual) return null;
-  const want = expected.split('\n');
-  const got = actual.split('\n');
-  let line = 0;
-  while (line < want.length && want[line] === got[line]) line += 1;
-  return `line ${line + 1}:\n  committed: ${want[line] ?? '(end of file)'}\n  migrations make: ${got[line] ?? '(end of file)'}`;
-}
+import { firstDifference } from '../support/first-difference.js';
 
 forEachBackend('the committed schema dump (schema/)', (ctx) => {
   it('is what the migrations make: schema.sql and triggers.md', async () => {

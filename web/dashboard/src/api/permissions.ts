@@ -3,9 +3,13 @@
  * API keys' language (`read`, `write`, `<resource>:read`, `<resource>:write`; write implies read), and the server
  * and the database enforce exactly those: this only keeps the page from asking for what would be refused.
  */
+import type { TableName } from './database';
 import type { Access, Session } from './session';
 
-export type Can = (resource: string, access?: Access) => boolean;
+/** What a scope names: a table of the API, or the API keys (a resource of their own). */
+export type Resource = TableName | 'api_keys';
+
+export type Can = (resource: Resource, access?: Access) => boolean;
 
 export function permissionsOf(member: Session['member']): Can {
   const scopes = new Set(member.scopes);

@@ -1,7 +1,8 @@
 /** The session endpoints (docs/dashboard.md, "Sessions API"). */
+import type { Enums } from './database';
 import { requestJson, setCsrfToken } from './http';
 
-export type Access = 'read' | 'write';
+export type Access = Enums<'permissions_access'>;
 
 export interface Permission {
   resource: string;

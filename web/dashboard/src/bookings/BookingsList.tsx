@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Anchor, Badge, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
-import { database, rowsOf } from '../api/database';
+import { loadUnitNames } from '../api/units';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { Link } from '../common/router';
@@ -26,7 +26,7 @@ const PAYMENT_COLORS: Record<string, { background: string; text: string }> = {
   'nothing to pay': { background: '#e9ecef', text: '#343a40' },
 };
 
-const STATUSES = [
+const STATUSES: { value: Status; label: string }[] = [
   { value: 'CONFIRMED', label: 'Confirmed' },
   { value: 'TENTATIVE', label: 'Tentative' },
   { value: 'CANCELLED', label: 'Cancelled' },
@@ -50,7 +50,7 @@ export function BookingsList() {
   const [page, setPage] = useState(1);
   const [order, setOrder] = useState<BookingOrder>('upcoming');
   const filters: BookingFilters = { status, unit, from: range[0], to: range[1], guest, reference, order, today: format.today() };
-  const units = useLoad(async () => rowsOf(await database.from('products').select('id,name').is('deleted_at', null).order('created_at')) as { id: string; name: Record<string, string> }[], []);
+  const units = useLoad(loadUnitNames, []);
   const list = useLoad(() => listBookings(filters, page - 1, can), [status, unit, range[0], range[1], guest, reference, order, page, can]);
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
   const filter = <T,>(set: (value: T) => void) => (value: T) => { set(value); setPage(1); };
@@ -61,7 +61,7 @@ export function BookingsList() {
       <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label="Filter bookings">
         {can('contacts') && <TextInput label="Guest" placeholder="Name or e-mail" value={guestInput} onChange={(event) => filter(setGuest)(event.currentTarget.value)} />}
         <TextInput label="Reference" placeholder="e.g. K7M-4QX2" value={referenceInput} onChange={(event) => filter(setReference)(event.currentTarget.value)} />
-        <Select label="Status" placeholder="Any" clearable data={STATUSES} value={status} onChange={(value) => filter(setStatus)(value as Status | null)} />
+        <Select label="Status" placeholder="Any" clearable data={STATUSES} value={status} onChange={filter(setStatus)} />
         <Select label="Unit" placeholder="Any" clearable value={unit} onChange={filter(setUnit)}
           data={(units.data ?? []).map((row) => ({ value: row.id, label: localized(row.name, locale) }))} />
         <DatePickerInput type="range" label="Stay dates" placeholder="Any" clearable value={range}

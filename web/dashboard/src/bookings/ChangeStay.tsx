@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { database, rowsOf } from '../api/database';
+import { loadUnitNames } from '../api/units';
 import { addDays } from '../common/dates';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
@@ -25,7 +25,7 @@ export function ChangeStay({ detail, onChanged }: { detail: BookingDetail; onCha
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
-  const units = useLoad(async () => rowsOf(await database.from('products').select('id,name').is('deleted_at', null).order('created_at')) as { id: string; name: Record<string, string> }[], []);
+  const units = useLoad(loadUnitNames, []);
 
   const request = () => ({
     booking_id: detail.booking.id,

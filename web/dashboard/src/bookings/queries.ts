@@ -3,39 +3,33 @@
  * event, so the list is a list of booking events with their booking embedded. Every part a member may not read is
  * left out of the request (asking for it would refuse the whole request).
  */
-import { database, rowsOf } from '../api/database';
+import type { PostgrestSingleResponse } from '@supabase/postgrest-js';
+import { database, innerJoined, rowsOf, selectList, when, type Enums, type Permitted, type Selected } from '../api/database';
 import { requestJson } from '../api/http';
 import type { Can } from '../api/permissions';
 
-export type Status = 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
+export type Status = Enums<'calendar_events_status'>;
 
-export interface Contact {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-  country: string | null;
-  language: string | null;
+const GUESTS = 'contact_bookings(contacts(id,first_name,last_name,email))';
+
+/**
+ * The list's select: booking events with their unit and booking, and of the booking what the member may read. With a
+ * guest search the guests' embeds are `!inner`, which drops bookings without a matching guest; that only narrows the
+ * rows (a guest is then never null), so they are typed as the plain embed.
+ */
+function listSelect(can: Can, guestSearch: boolean) {
+  const guests = guestSearch ? GUESTS.replaceAll('(', '!inner(') as typeof GUESTS : GUESTS;
+  const booking = selectList('id,reference,created_at,currency', when(can('contacts'), guests),
+    when(can('line_items'), 'line_items(amount,fee_type)'), when(can('payments'), 'payments(amount,status)'));
+  return selectList('id,booking_id,product_id,start_date,end_date,status,title,products(name)', `bookings!inner(${booking})`);
 }
 
-export interface BookingRow {
-  id: string;
-  booking_id: string;
-  product_id: string;
-  start_date: string;
-  end_date: string;
-  status: Status;
-  title: string;
-  products: { name: Record<string, string> } | null;
-  bookings: {
-    id: string; reference: string; created_at: string; currency: string;
-    contact_bookings?: { contacts: Contact | null }[];
-    /** Present when the member may read line items / payments. */
-    line_items?: { amount: number; fee_type: 'fee' | 'deposit' }[];
-    payments?: { amount: number; status: string }[];
-  };
-}
+type ListedEvent = Selected<'calendar_events', ReturnType<typeof listSelect>>;
+
+/** A booking of the list: its event, unit and booking; the guests, price lines and payments when the member may read them. */
+export type BookingRow = Omit<ListedEvent, 'bookings'> & {
+  bookings: Permitted<NonNullable<ListedEvent['bookings']>, 'contact_bookings' | 'line_items' | 'payments'>;
+};
 
 /** What the list shows first: current and upcoming stays, nearest first (the default); or all, by arrival or booking. */
 export type BookingOrder = 'upcoming' | 'latest' | 'booked';
@@ -75,15 +69,11 @@ export const PAGE_SIZE = 25;
 const pattern = (text: string) => `*${text.replace(/[*,()"\\]/g, ' ').trim()}*`;
 
 export async function listBookings(filters: BookingFilters, page: number, can: Can): Promise<{ rows: BookingRow[]; total: number }> {
-  const withGuests = can('contacts');
-  const guest = withGuests && filters.guest.trim() !== '';
-  // Guests hang off bookings through contact_bookings; `!inner` makes the guest filter drop non-matching bookings.
-  const inner = guest ? '!inner' : '';
-  const contacts = withGuests ? `,contact_bookings${inner}(contacts${inner}(id,first_name,last_name,email))` : '';
-  const money = `${can('line_items') ? ',line_items(amount,fee_type)' : ''}${can('payments') ? ',payments(amount,status)' : ''}`;
+  // Guests hang off bookings through contact_bookings; the guest search filters on them.
+  const guest = can('contacts') && filters.guest.trim() !== '';
   let query = database
     .from('calendar_events')
-    .select(`id,booking_id,product_id,start_date,end_date,status,title,products(name),bookings!inner(id,reference,created_at,currency${contacts}${money})`, { count: 'exact' })
+    .select(listSelect(can, guest), { count: 'exact' })
     .eq('type', 'booking');
   if (filters.status) query = query.eq('status', filters.status);
   if (filters.unit) query = query.eq('product_id', filters.unit);
@@ -103,95 +93,40 @@ export async function listBookings(filters: BookingFilters, page: number, can: C
     ? query.order('created_at', { ascending: false })
     : query.order('start_date', { ascending: filters.order === 'upcoming' });
   const result = await ordered.order('id').range(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE - 1);
-  return { rows: rowsOf(result) as unknown as BookingRow[], total: result.count ?? 0 };
-}
-
-export interface LineItem {
-  id: string;
-  name: Record<string, string>;
-  item_type: string;
-  fee_type: 'fee' | 'deposit';
-  quantity: number;
-  amount: number;
-}
-
-export interface Payment {
-  id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  method: string;
-  due_at: string | null;
-  paid_at: string | null;
-}
-
-export interface Message {
-  id: string;
-  channel: string;
-  direction: 'inbound' | 'outbound';
-  status: string;
-  from_address: string | null;
-  to_address: string;
-  subject: string;
-  body: string;
-  created_at: string;
-  sent_at: string | null;
-}
-
-export interface Task {
-  id: string;
-  label: string;
-  due_at: string;
-  completed_at: string | null;
-}
-
-export interface ChangeEntry {
-  id: string;
-  created_at: string;
-  what: string;
-  user_id: string | null;
-}
-
-export interface BookingDetail {
-  booking: { id: string; reference: string; created_at: string; confirmed_at: string | null; currency: string; language: string; method: string; occupancy: Record<string, number> };
-  event: { id: string; product_id: string; start_date: string; end_date: string; status: Status; title: string; products: { name: Record<string, string>; rent_period: string } | null } | null;
-  contacts: Contact[] | null;
-  lineItems: LineItem[] | null;
-  payments: Payment[] | null;
-  messages: Message[] | null;
-  tasks: Task[] | null;
-  changes: ChangeEntry[] | null;
-  details: { id: string; name: Record<string, string>; value: string | null }[] | null;
+  const rows: BookingRow[] = innerJoined(rowsOf(result), 'bookings');
+  return { rows, total: result.count ?? 0 };
 }
 
 /** A part of the page the member may read, or null (the page says it is not shown to them). */
-async function part<T>(allowed: boolean, read: () => PromiseLike<{ data: unknown; error: unknown; status: number }>): Promise<T | null> {
+async function part<T>(allowed: boolean, read: () => PromiseLike<PostgrestSingleResponse<T>>): Promise<T | null> {
   if (!allowed) return null;
-  return rowsOf(await read()) as T;
+  return rowsOf(await read());
 }
 
-export async function loadBooking(bookingId: string, can: Can): Promise<BookingDetail | null> {
+/** A booking with each part of its page, null where the member may not read that part. */
+export type BookingDetail = NonNullable<Awaited<ReturnType<typeof loadBooking>>>;
+
+export async function loadBooking(bookingId: string, can: Can) {
   const booking = rowsOf(await database.from('bookings')
     .select('id,reference,created_at,confirmed_at,currency,language,method,occupancy')
-    .eq('id', bookingId).maybeSingle()) as BookingDetail['booking'] | null;
+    .eq('id', bookingId).maybeSingle());
   if (!booking) return null;
   const [events, contacts, lineItems, payments, messages, details, bookingUpdates, eventUpdates] = await Promise.all([
-    part<NonNullable<BookingDetail['event']>[]>(can('calendar_events'), () => database.from('calendar_events')
+    part(can('calendar_events'), () => database.from('calendar_events')
       .select(`id,product_id,start_date,end_date,status,title,products(name,rent_period)`).eq('booking_id', bookingId).eq('type', 'booking').limit(1)),
-    part<Contact[]>(can('contacts') && can('contact_bookings'), () => database.from('contacts')
+    part(can('contacts') && can('contact_bookings'), () => database.from('contacts')
       .select('id,first_name,last_name,email,phone,country,language,contact_bookings!inner(booking_id)').eq('contact_bookings.booking_id', bookingId)),
-    part<LineItem[]>(can('line_items'), () => database.from('line_items').select('id,name,item_type,fee_type,quantity,amount').eq('booking_id', bookingId).order('created_at')),
-    part<Payment[]>(can('payments'), () => database.from('payments').select('id,amount,currency,status,method,due_at,paid_at').eq('booking_id', bookingId).order('created_at')),
-    part<Message[]>(can('messages'), () => database.from('messages').select('id,channel,direction,status,from_address,to_address,subject,body,created_at,sent_at').eq('booking_id', bookingId).order('created_at')),
-    part<BookingDetail['details']>(can('booking_details'), () => database.from('booking_details').select('id,name,value').eq('booking_id', bookingId).order('created_at')),
-    part<{ id: string; created_at: string; changed_fields: string[]; user_id: string | null }[]>(can('booking_updates'), () => database.from('booking_updates')
+    part(can('line_items'), () => database.from('line_items').select('id,name,item_type,fee_type,quantity,amount').eq('booking_id', bookingId).order('created_at')),
+    part(can('payments'), () => database.from('payments').select('id,amount,currency,status,method,due_at,paid_at').eq('booking_id', bookingId).order('created_at')),
+    part(can('messages'), () => database.from('messages').select('id,channel,direction,status,from_address,to_address,subject,body,created_at,sent_at').eq('booking_id', bookingId).order('created_at')),
+    part(can('booking_details'), () => database.from('booking_details').select('id,name,value').eq('booking_id', bookingId).order('created_at')),
+    part(can('booking_updates'), () => database.from('booking_updates')
       .select('id,created_at,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
-    part<{ id: string; created_at: string; kind: string; status: string | null; previous_status: string | null; changed_fields: string[]; user_id: string | null }[]>(
-      can('calendar_event_updates'), () => database.from('calendar_event_updates')
-        .select('id,created_at,kind,status,previous_status,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
+    part(can('calendar_event_updates'), () => database.from('calendar_event_updates')
+      .select('id,created_at,kind,status,previous_status,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
   ]);
   const event = events?.[0] ?? null;
-  const tasks = event ? await part<Task[]>(can('calendar_event_tasks'), () => database.from('calendar_event_tasks')
+  const tasks = event ? await part(can('calendar_event_tasks'), () => database.from('calendar_event_tasks')
     .select('id,label,due_at,completed_at').eq('calendar_event_id', event.id).order('due_at')) : null;
   const changes = bookingUpdates || eventUpdates ? [
     ...(bookingUpdates ?? []).map((update) => ({ id: update.id, created_at: update.created_at, user_id: update.user_id, what: `Booking changed: ${update.changed_fields.join(', ')}` })),

@@ -4,16 +4,14 @@
  */
 import { useState } from 'react';
 import { Button, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
-import { database, rowsOf } from '../api/database';
+import { database, rowsOf, type Selected } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { termsTexts, termsValue, TermsWithoutDefault, type StoredTerms, type TermsTexts } from './booking-terms';
+import { termsTexts, termsValue, TermsWithoutDefault, type TermsTexts } from './booking-terms';
 
-interface Organization {
-  id: string;
-  settings: Record<string, unknown> & { booking_terms?: StoredTerms };
-}
+const ORGANIZATION = 'id,settings';
+type Organization = Selected<'organizations', typeof ORGANIZATION>;
 
 const FIELDS: { language: keyof TermsTexts; label: string; description?: string }[] = [
   { language: 'en', label: 'English', description: 'Shown in every language without a text of its own.' },
@@ -23,8 +21,8 @@ const FIELDS: { language: keyof TermsTexts; label: string; description?: string 
 
 export function BookingTerms() {
   const { session } = useWorkspace();
-  const organization = useLoad(async () => rowsOf(await database.from('organizations').select('id,settings')
-    .eq('id', session.organization.id).single()) as Organization, [session.organization.id]);
+  const organization = useLoad(async () => rowsOf(await database.from('organizations').select(ORGANIZATION)
+    .eq('id', session.organization.id).single()), [session.organization.id]);
   return (
     <Stack maw={720}>
       <Title order={2}>Booking terms</Title>

@@ -1,21 +1,15 @@
 /** E-mail templates: edit subject and body, and preview what a template sends for a booking (nothing is sent). */
 import { useState } from 'react';
 import { Button, Code, Group, Loader, Paper, Select, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { database, rowsOf } from '../api/database';
+import { database, innerJoined, rowsOf, type Selected } from '../api/database';
 import { requestJson } from '../api/http';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 
-interface Template {
-  id: string;
-  subject: Record<string, string>;
-  body: Record<string, string>;
-  trigger: string | null;
-  status: string;
-  type: string;
-}
+const TEMPLATE = 'id,subject,body,trigger,status,type';
+type Template = Selected<'email_templates', typeof TEMPLATE>;
 
 interface Preview {
   to: string;
@@ -27,7 +21,7 @@ interface Preview {
 
 export function EmailTemplates() {
   const { locale } = useWorkspace();
-  const templates = useLoad(async () => rowsOf(await database.from('email_templates').select('id,subject,body,trigger,status,type').order('created_at')) as Template[], []);
+  const templates = useLoad(async () => rowsOf(await database.from('email_templates').select(TEMPLATE).order('created_at')), []);
   const [chosen, setChosen] = useState<string | null>(null);
   const template = templates.data?.find((row) => row.id === chosen) ?? templates.data?.[0];
 
@@ -52,8 +46,8 @@ function TemplateEditor({ template, onSaved }: { template: Template; onSaved: ()
   const [body, setBody] = useState(template.body.default ?? '');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const bookings = useLoad(async () => rowsOf(await database.from('calendar_events').select('booking_id,start_date,bookings!inner(reference)')
-    .eq('type', 'booking').order('start_date', { ascending: false }).limit(50)) as unknown as { booking_id: string; start_date: string; bookings: { reference: string } }[], []);
+  const bookings = useLoad(async () => innerJoined(rowsOf(await database.from('calendar_events').select('start_date,bookings!inner(id,reference)')
+    .eq('type', 'booking').order('start_date', { ascending: false }).limit(50)), 'bookings'), []);
   const [bookingId, setBookingId] = useState<string | null>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
 
@@ -87,7 +81,7 @@ function TemplateEditor({ template, onSaved }: { template: Template; onSaved: ()
         <Group align="flex-end" wrap="wrap">
           {can('email_templates', 'write') && <Button onClick={save} loading={busy}>Save</Button>}
           <Select label="Preview for booking" placeholder="Choose a booking" searchable value={bookingId} onChange={setBookingId} w={260}
-            data={(bookings.data ?? []).map((row) => ({ value: row.booking_id, label: `${row.bookings.reference} · ${format.date(row.start_date)}` }))} />
+            data={(bookings.data ?? []).map((row) => ({ value: row.bookings.id, label: `${row.bookings.reference} · ${format.date(row.start_date)}` }))} />
           <Button variant="default" onClick={showPreview} disabled={!bookingId}>Preview</Button>
         </Group>
         {preview && (

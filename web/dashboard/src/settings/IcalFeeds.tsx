@@ -6,17 +6,17 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Button, Code, CopyButton, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { database, rowsOf } from '../api/database';
+import { database, rowsOf, type Row } from '../api/database';
+import { loadUnitNames, type UnitName } from '../api/units';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 
-interface Unit {
-  id: string;
-  name: Record<string, string>;
-}
-
+/**
+ * The secrets' columns. They are not in the generated types, which show what an API role reads by its grants: these
+ * are readable only with the permissions docs/ical.md lists, through roles of their own (`staykit_api_ical`, `…_details`).
+ */
 const LINKS = [
   { column: 'ical_export_secret', label: 'With details' },
   { column: 'ical_export_secret_no_details', label: 'Without details' },
@@ -26,21 +26,10 @@ type SecretColumn = (typeof LINKS)[number]['column'];
 
 /** Each live unit's secret in `column` by unit id; null when the member may not read that secret (403). */
 async function secretsIn(column: SecretColumn): Promise<Map<string, string> | null> {
-  const result = await database.from('products').select(`id,${column}`).is('deleted_at', null);
+  const result = await database.from('products').select(`id,${column}`).is('deleted_at', null)
+    .returns<(Pick<Row<'products'>, 'id'> & Record<SecretColumn, string>)[]>();
   if (result.status === 403) return null;
-  const rows = rowsOf(result) as unknown as ({ id: string } & Record<SecretColumn, string>)[];
-  return new Map(rows.map((row) => [row.id, row[column]]));
-}
-
-interface Feed {
-  id: string;
-  product_id: string;
-  name: string | null;
-  ical_url: string;
-  active: boolean;
-  error: string | null;
-  last_synced: string | null;
-  sync_requested_at: string;
+  return new Map(rowsOf(result).map((row) => [row.id, row[column]]));
 }
 
 const feedUrl = (secret: string) => `${window.location.origin}/v1/ical/${secret}.ics`;
@@ -57,12 +46,11 @@ function CopyLink({ label, url }: { label: string; url: string }) {
 
 export function IcalFeeds() {
   const { can, format, locale } = useWorkspace();
-  const units = useLoad(async () => rowsOf(await database.from('products').select('id,name')
-    .is('deleted_at', null).order('created_at')) as Unit[], []);
+  const units = useLoad(loadUnitNames, []);
   const secrets = useLoad(async () => Promise.all(LINKS.map(({ column }) => secretsIn(column))), []);
   const readable = LINKS.filter((_, index) => secrets.data?.[index]);
   const feeds = useLoad(async () => rowsOf(await database.from('external_calendars')
-    .select('id,product_id,name,ical_url,active,error,last_synced,sync_requested_at').order('created_at')) as Feed[], []);
+    .select('id,product_id,name,ical_url,active,error,last_synced,sync_requested_at').order('created_at')), []);
   const [error, setError] = useState<unknown>(null);
   const unitName = (id: string) => localized(units.data?.find((unit) => unit.id === id)?.name, locale);
   const renewLinks = async (id: string) => {
@@ -131,7 +119,7 @@ export function IcalFeeds() {
   );
 }
 
-function NewFeed({ units, onAdded }: { units: Unit[]; onAdded: () => void }) {
+function NewFeed({ units, onAdded }: { units: UnitName[]; onAdded: () => void }) {
   const { locale } = useWorkspace();
   const [unitId, setUnitId] = useState<string | null>(units[0]?.id ?? null);
   const [url, setUrl] = useState('');
@@ -140,6 +128,7 @@ function NewFeed({ units, onAdded }: { units: Unit[]; onAdded: () => void }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    if (!unitId) return;
     try {
       rowsOf(await database.from('external_calendars').insert({ product_id: unitId, ical_url: url, name: name || null }));
       setUrl('');

@@ -5,32 +5,30 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, CloseButton, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { database, rowsOf } from '../api/database';
+import type { PostgrestSingleResponse } from '@supabase/postgrest-js';
+import { database, rowsOf, selectList, valuesOf, when, type Enums, type Permitted, type Selected, type TablesInsert } from '../api/database';
+import type { Can, Resource } from '../api/permissions';
 import { inviteMember } from '../api/invitations';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 
-interface Member {
-  id: string;
-  name: string;
-  email: string | null;
-  role: string;
-  active: boolean;
-  user_id: string | null;
-  permissions: { id: string; resource: string; access: 'read' | 'write' }[];
-}
+const membersSelect = (can: Can) => selectList('id,name,email,role,active,user_id', when(can('permissions'), 'permissions(id,resource,access)'));
+type Member = Permitted<Selected<'members', ReturnType<typeof membersSelect>>, 'permissions'>;
+type Role = Enums<'members_role'>;
+type Access = Enums<'permissions_access'>;
 
-const ROLES = ['owner', 'admin', 'manager', 'staff', 'cleaner', 'maintenance'];
-const RESOURCES = ['*', 'calendar_events', 'calendar_event_tasks', 'bookings', 'contacts', 'products', 'product_configurations', 'price_calendar_entries', 'coupons', 'payments', 'messages', 'email_templates', 'webhooks', 'members', 'permissions', 'api_keys'];
+const ROLES = valuesOf<'members_role'>()('owner', 'admin', 'manager', 'staff', 'cleaner', 'maintenance');
+const ACCESS = valuesOf<'permissions_access'>()('read', 'write');
+/** What a permission is granted on: every resource (`*`) or one. */
+const RESOURCES: ('*' | Resource)[] = ['*', 'calendar_events', 'calendar_event_tasks', 'bookings', 'contacts', 'products', 'product_configurations', 'price_calendar_entries', 'coupons', 'payments', 'messages', 'email_templates', 'webhooks', 'members', 'permissions', 'api_keys'];
 
 export function Members() {
   const { can } = useWorkspace();
-  const members = useLoad(async () => rowsOf(await database.from('members')
-    .select(`id,name,email,role,active,user_id${can('permissions') ? ',permissions(id,resource,access)' : ''}`).order('name')) as unknown as Member[], [can]);
+  const members = useLoad(async (): Promise<Member[]> => rowsOf(await database.from('members').select(membersSelect(can)).order('name')), [can]);
   const [error, setError] = useState<unknown>(null);
   const mayWrite = can('members', 'write');
-  const act = async (work: () => PromiseLike<{ data: unknown; error: unknown; status: number }>) => {
+  const act = async (work: () => PromiseLike<PostgrestSingleResponse<unknown>>) => {
     setError(null);
     try {
       rowsOf(await work());
@@ -57,14 +55,14 @@ export function Members() {
             <Group gap="xs">
               {mayWrite && member.active && member.email && !member.user_id && <InviteButton member={member} />}
               <Select aria-label={`Role of ${member.name}`} data={ROLES} value={member.role} disabled={!mayWrite} w={160}
-                onChange={(role) => role && act(() => database.from('members').update({ role }).eq('id', member.id))} />
+                onChange={(role) => role && act(() => database.from('members').update({ role }).eq('id', member.id))} allowDeselect={false} />
             </Group>
           </Group>
           {can('permissions') && !['owner', 'admin'].includes(member.role) && (
             <Stack gap="xs" mt="sm">
               <Group gap="xs">
-                {member.permissions.length === 0 && <Text size="sm" c="dimmed">No permissions: sees only the units.</Text>}
-                {member.permissions.map((permission) => (
+                {member.permissions?.length === 0 && <Text size="sm" c="dimmed">No permissions: sees only the units.</Text>}
+                {member.permissions?.map((permission) => (
                   <Badge key={permission.id} variant="outline" color="dark" tt="none"
                     rightSection={can('permissions', 'write') ? <CloseButton size="xs" aria-label={`Remove ${permission.resource}:${permission.access}`}
                       onClick={() => act(() => database.from('permissions').delete().eq('id', permission.id))} /> : undefined}>
@@ -106,13 +104,13 @@ function InviteButton({ member }: { member: Member }) {
   );
 }
 
-function NewPermission({ memberId, name, onAdd }: { memberId: string; name: string; onAdd: (body: { member_id: string; resource: string; access: string }) => void }) {
+function NewPermission({ memberId, name, onAdd }: { memberId: string; name: string; onAdd: (body: TablesInsert<'permissions'>) => void }) {
   const [resource, setResource] = useState<string | null>('calendar_events');
-  const [access, setAccess] = useState<string | null>('read');
+  const [access, setAccess] = useState<Access | null>('read');
   return (
     <Group gap="xs" align="flex-end">
       <Select label="Resource" aria-label={`Resource for ${name}`} data={RESOURCES} value={resource} onChange={setResource} searchable w={200} size="xs" />
-      <Select label="Access" aria-label={`Access for ${name}`} data={['read', 'write']} value={access} onChange={setAccess} w={100} size="xs" />
+      <Select label="Access" aria-label={`Access for ${name}`} data={ACCESS} value={access} onChange={setAccess} w={100} size="xs" />
       <Button size="xs" variant="default" disabled={!resource || !access} onClick={() => onAdd({ member_id: memberId, resource: resource!, access: access! })}>Grant</Button>
     </Group>
   );
@@ -121,7 +119,7 @@ function NewPermission({ memberId, name, onAdd }: { memberId: string; name: stri
 function NewMember({ onAdded }: { onAdded: () => void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<string | null>('staff');
+  const [role, setRole] = useState<Role>('staff');
   const [error, setError] = useState<unknown>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -141,7 +139,7 @@ function NewMember({ onAdded }: { onAdded: () => void }) {
       <Group align="flex-end" wrap="wrap">
         <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <TextInput label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-        <Select label="Role" data={ROLES} value={role} onChange={setRole} w={160} />
+        <Select label="Role" data={ROLES} value={role} onChange={(value) => value && setRole(value)} allowDeselect={false} w={160} />
         <Button type="submit">Add member</Button>
       </Group>
     </Paper>

@@ -4,36 +4,18 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Loader, MultiSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { database, rowsOf } from '../api/database';
+import { database, rowsOf, type Row } from '../api/database';
 import { requestJson } from '../api/http';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { loadWebhookEvents, type WebhookEventType } from '../api/webhook-events';
-
-interface Webhook {
-  id: string;
-  endpoint: string;
-  events: string[];
-  description: string;
-  disabled_at: string | null;
-}
-
-interface Notification {
-  id: string;
-  event_type: string;
-  status: 'pending' | 'sent' | 'error';
-  tries: number;
-  response: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import { loadWebhookEvents, type WebhookEvent, type WebhookEventType } from '../api/webhook-events';
 
 const STATUS_COLORS = { pending: '#1864ab', sent: '#1c6b48', error: '#a61e1e' } as const;
 
 export function Webhooks() {
   const { can } = useWorkspace();
-  const webhooks = useLoad(async () => rowsOf(await database.from('webhooks').select('id,endpoint,events,description,disabled_at').order('created_at')) as Webhook[], []);
+  const webhooks = useLoad(async () => rowsOf(await database.from('webhooks').select('id,endpoint,events,description,disabled_at').order('created_at')), []);
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
 
@@ -77,8 +59,14 @@ export function Webhooks() {
 }
 
 /** The catalogue as MultiSelect groups, one per resource; an event whose read scopes the member lacks is disabled. */
-function eventOptions(catalogue: WebhookEventType[]) {
-  const groups = new Map<string, { value: string; label: string; disabled: boolean }[]>();
+interface EventOption {
+  value: WebhookEvent;
+  label: string;
+  disabled: boolean;
+}
+
+function eventOptions(catalogue: WebhookEventType[]): { group: string; items: EventOption[] }[] {
+  const groups = new Map<string, EventOption[]>();
   for (const event of catalogue) {
     const items = groups.get(event.resource) ?? [];
     items.push({ value: event.name, label: event.name, disabled: !event.allowed });
@@ -94,7 +82,7 @@ function NewWebhook({ onCreated }: { onCreated: (secret: string) => void }) {
   const catalogue = useLoad(loadWebhookEvents, []);
   const descriptions = new Map((catalogue.data ?? []).map((event) => [event.name, event]));
   const [endpoint, setEndpoint] = useState('');
-  const [events, setEvents] = useState<string[]>(['bookings.created']);
+  const [events, setEvents] = useState<WebhookEvent[]>(['bookings.created']);
   const [description, setDescription] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -103,8 +91,10 @@ function NewWebhook({ onCreated }: { onCreated: (secret: string) => void }) {
     setBusy(true);
     setError(null);
     try {
-      // `select=*`: the secret is readable only in this answer (naming the column alone is refused).
-      const created = rowsOf(await database.from('webhooks').insert({ endpoint, events, description, source: 'admin' }).select().single()) as { signing_secret: string };
+      // `select=*`: the secret is readable only in this answer (naming the column alone is refused), so the generated
+      // row, what a key may read, does not have it.
+      const created = rowsOf(await database.from('webhooks').insert({ endpoint, events, description, source: 'admin' }).select()
+        .returns<(Row<'webhooks'> & { signing_secret: string })[]>().single());
       setEndpoint('');
       onCreated(created.signing_secret);
     } catch (failure) {
@@ -166,7 +156,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
   const { format, can } = useWorkspace();
   const log = useLoad(async () => rowsOf(await database.from('webhook_notifications')
     .select('id,event_type,status,tries,response,created_at,updated_at').eq('webhook_id', webhookId)
-    .order('created_at', { ascending: false }).limit(50)) as Notification[], [webhookId]);
+    .order('created_at', { ascending: false }).limit(50)), [webhookId]);
   const [chosen, setChosen] = useState<string[]>([]);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);

@@ -2,7 +2,7 @@
  * Booking free days picked on the timeline: the unit's guest groups, then POST /v1/quote and POST /v1/book with the
  * session (the same endpoints and rules as any website; requestJson adds the CSRF token).
  */
-import { database, rowsOf } from '../api/database';
+import { database, rowsOf, type Enums } from '../api/database';
 import { requestJson } from '../api/http';
 import { addDays } from '../common/dates';
 import { localized } from '../common/format';
@@ -16,7 +16,7 @@ export interface GuestGroup {
 }
 
 export interface BookableUnit {
-  rentPeriod: 'nightly' | 'daily';
+  rentPeriod: Enums<'products_rent_period'>;
   groups: GuestGroup[];
 }
 
@@ -27,13 +27,13 @@ export async function loadBookableUnit(unitId: string, locale: string): Promise<
     database.from('capacity_group_dependencies').select('accumulator_id'),
     database.from('capacities').select('capacity_group_id,min,max').eq('product_id', unitId),
   ]);
-  const accumulators = new Set((rowsOf(sums) as { accumulator_id: string }[]).map((row) => row.accumulator_id));
-  const limits = new Map((rowsOf(capacities) as { capacity_group_id: string; min: number; max: number | null }[]).map((row) => [row.capacity_group_id, row]));
-  const guestGroups = (rowsOf(groups) as { id: string; name: Record<string, string>; requires_explicit_input: boolean }[])
+  const accumulators = new Set(rowsOf(sums).map((row) => row.accumulator_id));
+  const limits = new Map(rowsOf(capacities).map((row) => [row.capacity_group_id, row]));
+  const guestGroups = rowsOf(groups)
     // As the booking widget: the groups the unit limits, or that must be given, and never a sum of others.
     .filter((group) => !accumulators.has(group.id) && (limits.has(group.id) || group.requires_explicit_input))
     .map((group) => ({ id: group.id, name: localized(group.name, locale), min: limits.get(group.id)?.min ?? 0, max: limits.get(group.id)?.max ?? null }));
-  return { rentPeriod: (rowsOf(product) as { rent_period: 'nightly' | 'daily' }).rent_period, groups: guestGroups };
+  return { rentPeriod: rowsOf(product).rent_period, groups: guestGroups };
 }
 
 /** The first guest group starts at one guest (at least its minimum), the others at their minimum. */

@@ -3,26 +3,21 @@
  * reference and guest — or which block holds the dates, read back from the unit's calendar. Row-level security keeps
  * PostgreSQL itself from naming the other row.
  */
-import { database, rowsOf } from '../api/database';
+import { database, rowsOf, selectList, type Selected } from '../api/database';
 import { ApiError, toApiError } from '../api/errors';
 import type { Can } from '../api/permissions';
+import { namedBooking, type NamedBooking } from './queries';
 
-interface Holder {
-  type: 'booking' | 'blocked period';
-  title: string;
-  start_date: string;
-  end_date: string;
-  bookings?: { reference: string; contact_bookings?: { contacts: { first_name: string; last_name: string } | null }[] } | null;
-}
+const holdersSelect = (can: Can) => selectList('type,title,start_date,end_date', namedBooking(can));
+/** What holds the dates: a booking (named as on the timeline, when the member may read bookings) or a block. */
+type Holder = Omit<Selected<'calendar_events', ReturnType<typeof holdersSelect>>, 'bookings'> & { bookings?: NamedBooking | null };
 
 export async function explainOverlap(error: unknown, unitId: string, start: string, end: string, can: Can, date: (day: string) => string): Promise<unknown> {
   const failure = toApiError(error);
   if (failure.body.code !== '23P01') return error;
-  const guests = can('contacts') && can('contact_bookings') ? ',contact_bookings(contacts(first_name,last_name))' : '';
-  const holders = rowsOf(await database.from('calendar_events')
-    .select(`type,title,start_date,end_date${can('bookings') ? `,bookings(reference${guests})` : ''}`)
+  const holders: Holder[] = rowsOf(await database.from('calendar_events').select(holdersSelect(can))
     .eq('product_id', unitId).neq('status', 'CANCELLED').in('type', ['booking', 'blocked period'])
-    .lt('start_date', end).gte('end_date', start).order('start_date').limit(3)) as unknown as Holder[];
+    .lt('start_date', end).gte('end_date', start).order('start_date').limit(3));
   if (holders.length === 0) return error;
   const names = holders.map((holder) => {
     const contact = holder.bookings?.contact_bookings?.find((link) => link.contacts)?.contacts;

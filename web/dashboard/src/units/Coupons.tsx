@@ -1,30 +1,26 @@
 /** Coupons: codes guests enter for a discount; add one, or delete one (kept for the bookings that used it). */
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Group, Loader, NumberInput, Paper, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
-import { database, rowsOf } from '../api/database';
+import { database, rowsOf, selectList, valuesOf, when, type Enums, type Permitted, type Selected } from '../api/database';
+import type { Can } from '../api/permissions';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { currencyDigits } from './intervals';
 
-interface Coupon {
-  id: string;
-  code: string;
-  description: string;
-  definition: { type: 'percentage' | 'fixed'; value: number; min_duration?: number };
-  scope: string;
-  quota: number | null;
-  stackable: boolean;
-  deleted_at: string | null;
-  coupon_uses?: { id: string }[];
-}
+const couponsSelect = (can: Can) =>
+  selectList('id,code,description,definition,scope,quota,stackable,deleted_at', when(can('coupon_uses'), 'coupon_uses(id)'));
+type Coupon = Permitted<Selected<'coupons', ReturnType<typeof couponsSelect>>, 'coupon_uses'>;
+type Scope = Enums<'coupons_scope'>;
+
+const SCOPES = valuesOf<'coupons_scope'>()('global', 'rent', 'product', 'service');
+const DISCOUNTS: { value: Coupon['definition']['type']; label: string }[] = [{ value: 'percentage', label: 'Percentage' }, { value: 'fixed', label: 'Amount' }];
 
 export function Coupons() {
   const { can, format, currency } = useWorkspace();
-  const coupons = useLoad(async () => rowsOf(await database.from('coupons')
-    .select(`id,code,description,definition,scope,quota,stackable,deleted_at${can('coupon_uses') ? ',coupon_uses(id)' : ''}`)
-    .is('deleted_at', null).order('code')) as unknown as Coupon[], [can]);
+  const coupons = useLoad(async (): Promise<Coupon[]> => rowsOf(await database.from('coupons').select(couponsSelect(can))
+    .is('deleted_at', null).order('code')), [can]);
   const [error, setError] = useState<unknown>(null);
   const remove = async (id: string) => {
     setError(null);
@@ -69,9 +65,9 @@ export function Coupons() {
 function NewCoupon({ onAdded }: { onAdded: () => void }) {
   const { currency } = useWorkspace();
   const [code, setCode] = useState('');
-  const [type, setType] = useState<string | null>('percentage');
+  const [type, setType] = useState<Coupon['definition']['type']>('percentage');
   const [value, setValue] = useState<number | string>(10);
-  const [scope, setScope] = useState<string | null>('global');
+  const [scope, setScope] = useState<Scope>('global');
   const [quota, setQuota] = useState<number | string>('');
   const [stackable, setStackable] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -95,9 +91,9 @@ function NewCoupon({ onAdded }: { onAdded: () => void }) {
       <ErrorAlert error={error} title="The coupon was not added" />
       <Group align="flex-end" wrap="wrap">
         <TextInput label="Code" required value={code} onChange={(e) => setCode(e.currentTarget.value)} w={140} />
-        <Select label="Discount" data={[{ value: 'percentage', label: 'Percentage' }, { value: 'fixed', label: `Amount (${currency})` }]} value={type} onChange={setType} w={160} />
+        <Select label="Discount" data={DISCOUNTS.map((discount) => discount.value === 'fixed' ? { ...discount, label: `Amount (${currency})` } : discount)} value={type} onChange={(value) => value && setType(value)} allowDeselect={false} w={160} />
         <NumberInput label={type === 'fixed' ? `Amount in ${currency}` : 'Percent'} value={value} onChange={setValue} min={0} decimalScale={2} w={140} required />
-        <Select label="Applies to" data={['global', 'rent', 'product', 'service']} value={scope} onChange={setScope} w={130} />
+        <Select label="Applies to" data={SCOPES} value={scope} onChange={(value) => value && setScope(value)} allowDeselect={false} w={130} />
         <NumberInput label="Uses (empty: unlimited)" value={quota} onChange={setQuota} min={0} w={170} />
         <Switch label="Combines with others" checked={stackable} onChange={(e) => setStackable(e.currentTarget.checked)} />
         <Button type="submit">Add coupon</Button>

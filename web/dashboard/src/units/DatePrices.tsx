@@ -9,19 +9,11 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { currencyDigits } from './intervals';
 
-interface Entry {
-  id: string;
-  date: string;
-  rate: number | null;
-  min_duration: number | null;
-  closed: boolean;
-}
-
 export function DatePrices({ unitId, currency }: { unitId: string; currency: string }) {
   const { can, format } = useWorkspace();
   const today = format.today();
   const entries = useLoad(async () => rowsOf(await database.from('price_calendar_entries').select('id,date,rate,min_duration,closed')
-    .eq('product_id', unitId).gte('date', today).order('date').limit(366)) as Entry[], [unitId, today]);
+    .eq('product_id', unitId).gte('date', today).order('date').limit(366)), [unitId, today]);
   const [range, setRange] = useState<[string | null, string | null]>([null, null]);
   const [rate, setRate] = useState<number | string>('');
   const [minStay, setMinStay] = useState<number | string>('');

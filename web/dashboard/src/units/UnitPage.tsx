@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Anchor, Button, Card, Group, Loader, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
-import { database, rowsOf } from '../api/database';
+import { database, rowsOf, type Selected } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { Link } from '../common/router';
@@ -13,37 +13,19 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { CancellationPolicy } from './CancellationPolicy';
 import { DatePrices } from './DatePrices';
-import type { CancellationRule } from '../../../../src/common/cancellation-policy.js';
 import { addDays } from '../common/dates';
 import { currencyDigits, dateRanges } from './intervals';
 
-interface Rate {
-  duration: number;
-  occupancy: number;
-  rate: number;
-}
-
-interface Configuration {
-  id: string;
-  name: Record<string, string>;
-  color: string;
-  order: number;
-  intervals: string;
-  min_duration: number;
-  max_duration: number;
-  check_in_days: boolean[];
-  rates: Rate[];
-}
+const CONFIGURATION = 'id,name,color,order,intervals,min_duration,max_duration,check_in_days,rates';
+type Configuration = Selected<'product_configurations', typeof CONFIGURATION>;
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 export function UnitPage({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
-  const unit = useLoad(async () => rowsOf(await database.from('products').select('id,name,currency,rent_period,timezone,cancellation_policy').eq('id', unitId).maybeSingle()) as
-    { id: string; name: Record<string, string>; currency: string; rent_period: string; timezone: string; cancellation_policy: CancellationRule[] } | null, [unitId]);
+  const unit = useLoad(async () => rowsOf(await database.from('products').select('id,name,currency,rent_period,timezone,cancellation_policy').eq('id', unitId).maybeSingle()), [unitId]);
   const configurations = useLoad(async () => can('product_configurations')
-    ? rowsOf(await database.from('product_configurations').select('id,name,color,order,intervals,min_duration,max_duration,check_in_days,rates')
-      .eq('product_id', unitId).order('order')) as Configuration[]
+    ? rowsOf(await database.from('product_configurations').select(CONFIGURATION).eq('product_id', unitId).order('order'))
     : null, [unitId, can]);
 
   if (unit.loading && !unit.data) return <Loader size="sm" role="status" aria-label="Loading the unit" />;

@@ -1,6 +1,7 @@
 /** Units and prices: the units (each opens its configurations, rates and per-date prices) and the coupons. */
 import { Anchor, Badge, Loader, Stack, Table, Tabs, Text, Title } from '@mantine/core';
-import { database, rowsOf } from '../api/database';
+import { database, rowsOf, selectList, when, type Permitted, type Selected } from '../api/database';
+import type { Can } from '../api/permissions';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { Link } from '../common/router';
@@ -8,15 +9,9 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { Coupons } from './Coupons';
 
-interface UnitRow {
-  id: string;
-  name: Record<string, string>;
-  rent_period: string;
-  interaction: string;
-  timezone: string;
-  currency: string;
-  product_configurations?: { id: string }[];
-}
+const unitsSelect = (can: Can) =>
+  selectList('id,name,rent_period,interaction,timezone,currency', when(can('product_configurations'), 'product_configurations(id)'));
+type UnitRow = Permitted<Selected<'products', ReturnType<typeof unitsSelect>>, 'product_configurations'>;
 
 export function Units() {
   const { can } = useWorkspace();
@@ -37,9 +32,8 @@ export function Units() {
 
 function UnitList() {
   const { can, locale } = useWorkspace();
-  const units = useLoad(async () => rowsOf(await database.from('products')
-    .select(`id,name,rent_period,interaction,timezone,currency${can('product_configurations') ? ',product_configurations(id)' : ''}`)
-    .is('deleted_at', null).order('created_at')) as unknown as UnitRow[], [can]);
+  const units = useLoad(async (): Promise<UnitRow[]> => rowsOf(await database.from('products').select(unitsSelect(can))
+    .is('deleted_at', null).order('created_at')), [can]);
   if (units.loading && !units.data) return <Loader size="sm" role="status" aria-label="Loading units" />;
   return (
     <Stack>

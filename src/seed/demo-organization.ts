@@ -9,6 +9,7 @@ import type { Database, Transaction } from '../db/types.js';
 import { createApiKey } from '../auth/api-key-store.js';
 import { addDemoUser, type DemoLogin } from '../users/demo-user.js';
 import { seedDemoPhotos, type DemoMedia } from './demo-photos.js';
+import { addDefaultTemplates } from '../automations/default-templates.js';
 
 export interface SeededOrganization {
   organization_id: string;
@@ -221,6 +222,7 @@ function moneyOf(
 
 async function seedBookings(
   tx: Transaction,
+  organizationId: string,
   random: () => number,
   products: { id: string; name: string; interaction: string; cooldown: number; nightly: number; week: number }[],
   groups: { adults: string; children: string },
@@ -274,6 +276,9 @@ async function seedBookings(
   await insertRows(tx, 'payments', payments);
   // The demo's year of history is no news: its owner is not e-mailed about each seeded booking (migration 0219).
   await tx.query(`DELETE FROM staykit_internal.automation_jobs WHERE kind = 'host_notification' AND organization_id = staykit_internal.current_organization_id()`);
+  // The default e-mails after the history, so that only what lies ahead is sent: pre-arrival and after-stay e-mails
+  // of the coming stays, and the e-mails of new bookings (docs/automations.md#default-templates).
+  await addDefaultTemplates(tx, organizationId);
   return bookings.length;
 }
 
@@ -308,7 +313,7 @@ export async function seedDemoOrganization(db: Database, name = DEMO_NAME, media
   const seeded = await db.transaction(async (tx) => {
     const random = generator(DEMO_SEED);
     const { seeded, catalogue } = await seedOrganization(tx, name, random);
-    const bookings = await seedBookings(tx, random, catalogue.products, catalogue.groups);
+    const bookings = await seedBookings(tx, seeded.organization_id, random, catalogue.products, catalogue.groups);
     return { ...seeded, bookings, units: catalogue.products };
   });
   const { units, ...organization } = seeded;
@@ -335,7 +340,7 @@ export async function seedDemoOrganizationInTwoSteps(db: Database, name = DEMO_N
     seedBookings: async () => {
       const bookings = await db.transaction(async (tx) => {
         await actAs(tx, seeded.organization_id);
-        return seedBookings(tx, random, catalogue.products, catalogue.groups);
+        return seedBookings(tx, seeded.organization_id, random, catalogue.products, catalogue.groups);
       });
       if (media) await seedDemoPhotos(db, seeded.organization_id, catalogue.products, media);
       return bookings;

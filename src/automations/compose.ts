@@ -1,5 +1,6 @@
 /**
- * A template and a booking → the message: subject and body rendered in the guest's language, and the attachments
+ * A template and a booking → the message: subject and body rendered in the guest's language, as text and as HTML
+ * (with the unit's cover photo when `include_product_image` and the record carries it), and the attachments
  * (the template's files, and the stay as `.ics` with `include_ical_data`). Shared by the scheduler's template jobs
  * and the preview endpoint, so a preview is exactly what would be sent. Runs in a compute thread (render-tasks.ts).
  */
@@ -9,6 +10,7 @@ import { guestLanguage, guestVisibleAddress, localized } from './variables.js';
 import type { MailAttachment } from './mailer.js';
 import { renderMessage, type RenderedMessage, type TemplateContent } from './render.js';
 import type { StoredTemplate } from './template-queries.js';
+import { renderHtmlEmail } from './html-email.js';
 
 const isBlank = (text: StoredTemplate['email_subject']): boolean =>
   !text || Object.values(text).every((value) => value.trim() === '');
@@ -23,13 +25,19 @@ function contentOf(template: StoredTemplate): TemplateContent {
   };
 }
 
-export interface ComposedMessage extends RenderedMessage {
+export interface ComposedMessage extends Omit<RenderedMessage, 'parts'> {
+  /** The HTML alternative (html-email.ts). */
+  html: string;
   attachments: MailAttachment[];
 }
 
 /** Throws liquidjs's error when the template does not render (only possible for one written around the API). */
-export function composeMessage(template: StoredTemplate, record: BookingRecord, publicUrl: string, now: Date): ComposedMessage {
-  const rendered = renderMessage(contentOf(template), record, publicUrl);
+export async function composeMessage(template: StoredTemplate, record: BookingRecord, publicUrl: string, now: Date): Promise<ComposedMessage> {
+  const { parts, ...rendered } = renderMessage(contentOf(template), record, publicUrl);
+  const html = await renderHtmlEmail({
+    language: rendered.language, subject: rendered.subject, organization: record.organization.name, ...parts,
+    cover: template.include_product_image && record.cover ? { photo: record.cover, base: publicUrl.replace(/\/$/, '') } : null,
+  });
   const attachments: MailAttachment[] = (template.attachments ?? []).map((file) => ({
     filename: file.filename, contentType: file.content_type ?? 'application/octet-stream', content: file.content.replace(/\s+/g, ''),
   }));
@@ -43,5 +51,5 @@ export function composeMessage(template: StoredTemplate, record: BookingRecord, 
       }, now), 'utf8').toString('base64'),
     });
   }
-  return { ...rendered, attachments };
+  return { ...rendered, html, attachments };
 }

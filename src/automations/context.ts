@@ -3,6 +3,7 @@
  * guest (the first contact linked to it), line items, form values and the unit's reply-to address, as JSON.
  * Runs on the server's connection, always scoped by the organization given (a job's, or the API key's).
  */
+import type { CoverPhoto } from '../media/cover.js';
 import type { Queryable } from '../db/types.js';
 
 export interface MultiLanguageString {
@@ -32,6 +33,11 @@ export interface BookingRecord {
   reply_to: { email: string; name: string } | null;
   /** The organization's capacity groups that sum others: their counts repeat other groups' guests. */
   accumulators: string[];
+  /**
+   * The unit's cover photo for `include_product_image` (loadProductCover): set by the template job, which runs as
+   * the owner; a preview, which runs with the caller's scopes, has none (the photo is media, a table of its own).
+   */
+  cover?: CoverPhoto | null;
 }
 
 const BOOKING_RECORD = `
@@ -89,6 +95,14 @@ export const BOOKING_RECORD_TABLES: readonly string[] = [
   'bookings', 'calendar_events', 'products', 'organizations', 'contact_bookings', 'contacts', 'line_items',
   'booking_details', 'product_reply_to_addresses', 'reply_to_addresses', 'capacity_group_dependencies', 'payments', 'refunds',
 ];
+
+/** The cover photo of the booking's unit (staykit_internal.product_cover, migration 0232), or null. */
+export async function loadProductCover(db: Queryable, organizationId: string, productId: string): Promise<CoverPhoto | null> {
+  const { rows } = await db.query<{ cover: CoverPhoto | null }>(
+    `SELECT staykit_internal.product_cover(p.organization_id, p.images) AS cover FROM api.products AS p
+     WHERE p.organization_id = $1 AND p.id = $2`, [organizationId, productId]);
+  return rows[0]?.cover ?? null;
+}
 
 /** The booking as templates see it, or undefined when it does not exist (in that organization). */
 export async function loadBookingRecord(db: Queryable, organizationId: string, bookingId: string): Promise<BookingRecord | undefined> {

@@ -23,12 +23,14 @@ interface MessageRow {
   organization_name: string;
   reply_to: { name: string; email: string } | null;
   attachments: MailAttachment[];
+  /** The HTML alternative composed with the message, if any (migration 0233). */
+  html: string | null;
   calendar_event_task_id: string | null;
 }
 
 const MESSAGE = `
   SELECT m.status, m.to_address, m.from_address, m.subject, m.body, o.name AS organization_name,
-         j.attachments, j.calendar_event_task_id,
+         j.attachments, j.html, j.calendar_event_task_id,
          (SELECT jsonb_build_object('name', r.name, 'email', r.email)
           FROM api.calendar_events AS e
           JOIN api.product_reply_to_addresses AS pr ON pr.product_id = e.product_id AND pr.organization_id = e.organization_id
@@ -95,6 +97,7 @@ export async function runDeliveryJob(job: ClaimedJob, runtime: AutomationRuntime
     to: message.to_address,
     subject: message.subject,
     text: message.body,
+    html: message.html ?? undefined,
     attachments: message.attachments,
   };
   const outcome = await mailer.send(mail);

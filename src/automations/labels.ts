@@ -4,7 +4,7 @@ import { translator, type GuestLanguage, type Translate } from '../common/transl
 const en = {
   booking: 'Booking {reference} — {unit}', arrival: 'Arrival: {date}', departure: 'Departure: {date}',
   firstDay: 'First day: {date}', lastDay: 'Last day: {date}', total: 'Total: {amount}',
-  deposit: 'Refundable deposit: {amount}', yourBooking: 'Your booking: {url}',
+  deposit: 'Refundable deposit: {amount}', yourBooking: 'Your booking: {url}', viewBooking: 'View your booking',
 };
 export type MessageLabels = typeof en;
 
@@ -13,12 +13,12 @@ const TABLES: Record<GuestLanguage, MessageLabels> = {
   nl: {
     booking: 'Boeking {reference} — {unit}', arrival: 'Aankomst: {date}', departure: 'Vertrek: {date}',
     firstDay: 'Eerste dag: {date}', lastDay: 'Laatste dag: {date}', total: 'Totaal: {amount}',
-    deposit: 'Borg (wordt terugbetaald): {amount}', yourBooking: 'Je boeking: {url}',
+    deposit: 'Borg (wordt terugbetaald): {amount}', yourBooking: 'Je boeking: {url}', viewBooking: 'Bekijk je boeking',
   },
   de: {
     booking: 'Buchung {reference} — {unit}', arrival: 'Anreise: {date}', departure: 'Abreise: {date}',
     firstDay: 'Erster Tag: {date}', lastDay: 'Letzter Tag: {date}', total: 'Gesamt: {amount}',
-    deposit: 'Kaution (wird erstattet): {amount}', yourBooking: 'Ihre Buchung: {url}',
+    deposit: 'Kaution (wird erstattet): {amount}', yourBooking: 'Ihre Buchung: {url}', viewBooking: 'Ihre Buchung ansehen',
   },
 };
 

@@ -16,6 +16,8 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML alternative; mail programs show it, the text is for those that cannot. */
+  html?: string;
   attachments: MailAttachment[];
 }
 

@@ -88,11 +88,11 @@ export function retryJob(job: ClaimedJob, runAt: Date, error: string): SqlQuery 
 }
 
 /** What a delivery job's attachments and task (a task notification) are, set by whoever queued the message. */
-export function describeDelivery(messageId: string, attachments: unknown[], taskId: string | null): SqlQuery {
+export function describeDelivery(messageId: string, attachments: unknown[], taskId: string | null, html: string | null = null): SqlQuery {
   return {
-    text: `UPDATE staykit_internal.automation_jobs SET attachments = $2, calendar_event_task_id = $3
+    text: `UPDATE staykit_internal.automation_jobs SET attachments = $2, calendar_event_task_id = $3, html = $4
            WHERE kind = 'delivery' AND message_id = $1`,
-    values: [messageId, JSON.stringify(attachments), taskId],
+    values: [messageId, JSON.stringify(attachments), taskId, html],
   };
 }
 

@@ -28,9 +28,9 @@ export interface ComposeInput {
 
 export type ComposeResult = { message: ComposedMessage } | { problem: string };
 
-export function compose({ template, record, publicUrl, now }: ComposeInput): ComposeResult {
+export async function compose({ template, record, publicUrl, now }: ComposeInput): Promise<ComposeResult> {
   try {
-    return { message: composeMessage(template, record, publicUrl, new Date(now)) };
+    return { message: await composeMessage(template, record, publicUrl, new Date(now)) };
   } catch (error) {
     return { problem: error instanceof Error ? error.message : String(error) };
   }

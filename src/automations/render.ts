@@ -107,11 +107,14 @@ export interface TemplateContent {
 export interface RenderedMessage {
   language: string;
   subject: string;
+  /** The plain-text e-mail: the template's text, then the blocks its flags add. */
   body: string;
+  /** The same parts apart, for the HTML alternative (html-email.ts). */
+  parts: { text: string; details: string[] | null; link: { label: string; url: string } | null };
 }
 
 /** The block `include_booking_details` appends, in the message's language: the stay, the unit, the total and every line. */
-function bookingDetails(variables: TemplateVariables, t: Translate<MessageLabels>): string {
+function bookingDetails(variables: TemplateVariables, t: Translate<MessageLabels>): string[] {
   const daily = variables.stay.rent_period === 'daily';
   const lines = [
     t('booking', { reference: variables.booking.reference, unit: variables.product.name }),
@@ -121,7 +124,7 @@ function bookingDetails(variables: TemplateVariables, t: Translate<MessageLabels
     t('total', { amount: variables.booking.total }),
   ];
   if (variables.booking.deposit_minor !== 0) lines.push(t('deposit', { amount: variables.booking.deposit }));
-  return lines.join('\n');
+  return lines;
 }
 
 /** Subject and body for `record`, in the guest's language, with the blocks the template asks for. Throws liquidjs's error. */
@@ -129,9 +132,13 @@ export function renderMessage(template: TemplateContent, record: BookingRecord, 
   const language = guestLanguage(record);
   const variables = templateVariables(record, publicUrl);
   const subject = renderText(localized(template.subject, language), variables).replace(/\s*\n\s*/g, ' ').trim();
-  const parts = [renderText(localized(template.body, language), variables).trimEnd()];
+  const text = renderText(localized(template.body, language), variables).trimEnd();
   const t = messageLabels(language);
-  if (template.include_booking_details) parts.push(bookingDetails(variables, t));
-  if (template.include_booking_link) parts.push(t('yourBooking', { url: variables.booking.status_url }));
-  return { language, subject, body: `${parts.filter((part) => part !== '').join('\n\n')}\n` };
+  const details = template.include_booking_details ? bookingDetails(variables, t) : null;
+  const url = variables.booking.status_url;
+  const blocks = [text, details?.join('\n') ?? '', template.include_booking_link ? t('yourBooking', { url }) : ''];
+  return {
+    language, subject, body: `${blocks.filter((part) => part !== '').join('\n\n')}\n`,
+    parts: { text, details, link: template.include_booking_link ? { label: t('viewBooking'), url } : null },
+  };
 }

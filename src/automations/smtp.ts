@@ -57,6 +57,7 @@ export function createSmtpMailer(url: string, timeoutMs: number): Mailer {
           to: mail.to,
           subject: mail.subject,
           text: mail.text,
+          html: mail.html,
           attachments: mail.attachments.map((file) => ({
             filename: file.filename, contentType: file.contentType, content: file.content, encoding: 'base64',
           })),

@@ -10,7 +10,7 @@
  */
 import type { Transaction } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
-import { loadBookingRecord } from './context.js';
+import { loadBookingRecord, loadProductCover } from './context.js';
 import { describeDelivery, finishJob, holdJob, insertMessage, type ClaimedJob } from './queries.js';
 import { composeMessage } from './rendering.js';
 import { namedAddress, type AutomationRuntime, type JobReport } from './runtime.js';
@@ -42,6 +42,7 @@ export async function runTemplateJob(job: ClaimedJob, runtime: AutomationRuntime
   if (!record) return skip(job, runtime, 'the booking no longer exists');
   const template = await loadTemplate(db, job.organization_id, job.email_template_id, job.message_template_id);
   if (!template) return skip(job, runtime, 'the template no longer exists');
+  if (template.include_product_image) record.cover = await loadProductCover(db, job.organization_id, record.product.id);
   if (record.booking.silent) return skip(job, runtime, 'the booking is silent');
   const status = template.status ?? 'CONFIRMED';
   if (job.trigger === 'moment' && record.event.status !== status) {
@@ -66,10 +67,8 @@ export async function runTemplateJob(job: ClaimedJob, runtime: AutomationRuntime
       contact_id: record.contact?.id ?? null, message_template_id: job.message_template_id,
     });
     const messageId = (await tx.query<{ id: string }>(insert.text, insert.values)).rows[0]!.id;
-    if (composed.attachments.length > 0) {
-      const describe = describeDelivery(messageId, composed.attachments, null);
-      await tx.query(describe.text, describe.values);
-    }
+    const describe = describeDelivery(messageId, composed.attachments, null, composed.html);
+    await tx.query(describe.text, describe.values);
     const finish = finishJob(job, runtime.now());
     await tx.query(finish.text, finish.values);
     return { jobId: job.id, kind: job.kind, outcome: 'queued', messageId };

@@ -20,6 +20,7 @@ export interface StoredTemplate {
   include_booking_details: boolean | null;
   include_booking_link: boolean | null;
   include_ical_data: boolean | null;
+  include_product_image: boolean | null;
   attachments: TemplateAttachment[] | null;
   /** The booking status the template is for (its e-mail template's; CONFIRMED without one). */
   status: string | null;
@@ -27,7 +28,8 @@ export interface StoredTemplate {
 
 const TEMPLATE = `
   SELECT e.subject AS email_subject, e.body AS email_body, m.subject AS message_subject, m.body AS message_body,
-         e.include_booking_details, e.include_booking_link, e.include_ical_data, e.attachments, e.status
+         e.include_booking_details, e.include_booking_link, e.include_ical_data, e.include_product_image,
+         e.attachments, e.status
   FROM (SELECT 1) AS one
   LEFT JOIN api.email_templates AS e ON e.id = $1 AND e.organization_id = $3
   LEFT JOIN api.message_templates AS m ON m.id = $2 AND m.organization_id = $3

@@ -7,7 +7,15 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { composeMessage } from '../../src/automations/compose.js';
 import { DEFAULT_TEMPLATES } from '../../src/automations/default-templates.js';
+import { SAMPLE_RECORD } from '../../src/automations/variables.js';
+import { FolderStore } from '../../src/media/folder-store.js';
+import type { CoverPhoto } from '../../src/media/cover.js';
 import { createOrganization } from '../../src/cli/commands/org.js';
 import { forEachBackend } from '../support/databases.js';
 import { client, startBookingApp } from '../booking/support.js';
@@ -20,15 +28,18 @@ forEachBackend('default e-mail templates', (ctx) => {
   let smtp: TestSmtpServer;
   let org: { organization_id: string; api_key: string };
   let templates: { id: string; trigger: string; status: string; subject: Record<string, string> }[];
+  let mediaFolder: string;
 
   before(async () => {
-    app = await startBookingApp(ctx.db);
+    mediaFolder = await mkdtemp(join(tmpdir(), 'staykit-mail-media-'));
+    app = await startBookingApp(ctx.db, undefined, { mediaStore: new FolderStore(mediaFolder) });
     smtp = await startSmtpServer();
     org = await createOrganization(ctx.db, 'Alpenblick Ferienwohnungen');
   });
   after(async () => {
     await app.close();
     await smtp.close();
+    await rm(mediaFolder, { recursive: true, force: true });
   });
 
   const api = (method: 'GET' | 'POST', url: string, payload?: object) => app.inject({
@@ -74,8 +85,42 @@ forEachBackend('default e-mail templates', (ctx) => {
     }
   });
 
+  it('every one composes in every language to HTML that MJML validates strictly, with nothing unrendered', async () => {
+    const cover: CoverPhoto = {
+      media_id: '00000000-0000-4000-8000-0000000000c0', url: '/media/0123456789abcdef0123456789abcdef/1600.jpeg', width: 1600, height: 1067,
+      dominant_color: '#88aacc', alt: { default: 'The house', nl: 'Het huis', de: 'Das Haus' },
+      variants: [400, 800, 1600].map((width) => ({ width, height: Math.round(width * 0.667), format: 'jpeg' as const, url: `/media/0123456789abcdef0123456789abcdef/${width}.jpeg` })),
+    };
+    for (const template of DEFAULT_TEMPLATES) {
+      for (const language of ['en', 'nl', 'de']) {
+        const record = { ...SAMPLE_RECORD, contact: { ...SAMPLE_RECORD.contact!, first_name: 'Lena', language }, cover };
+        const stored = {
+          email_subject: template.subject, email_body: template.body, message_subject: null, message_body: null,
+          include_booking_details: template.include_booking_details, include_booking_link: template.include_booking_link,
+          include_ical_data: template.include_ical_data, include_product_image: template.include_product_image, attachments: [], status: template.status,
+        };
+        const message = await composeMessage(stored, record, 'https://stay.example.com/', new Date('2027-03-01T10:00:00Z'));
+        const where = `${template.purpose} (${language})`;
+        assert.doesNotMatch(message.html, /\{\{|\{%|undefined/, where);
+        assert.match(message.html, new RegExp(`<html lang="${language}"`), where);
+        assert.ok(message.html.includes(GREETINGS[language as keyof typeof GREETINGS]), where);
+        assert.equal(message.html.includes('src="https://stay.example.com/media/0123456789abcdef0123456789abcdef/800.jpeg"'), template.include_product_image, `${where}: the photo`);
+        assert.equal(/href="https:\/\/stay\.example\.com\/g\//.test(message.html), template.include_booking_link, `${where}: the button`);
+      }
+    }
+  });
+
   it('a booking made in German sends the German confirmation, with the stay attached for the calendar', async () => {
     const unit = await bookableUnit(ctx.db, org.organization_id, { name: { default: 'Lake House', de: 'Seehaus' } });
+    const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#3b82f6' } }).jpeg().toBuffer();
+    const uploaded = await app.inject({ method: 'POST', url: '/v1/media', headers: { authorization: `Bearer ${org.api_key}`, 'content-type': 'image/jpeg' }, payload: photo });
+    assert.equal(uploaded.statusCode, 201, uploaded.body);
+    const media = uploaded.json<{ id: string; hash: string }>();
+    const images = await app.inject({
+      method: 'PATCH', url: `/v1/products?id=eq.${unit.product}`, headers: { authorization: `Bearer ${org.api_key}` },
+      payload: { images: [{ media_id: media.id, alt: { default: 'The lake house', de: 'Das Seehaus' } }] },
+    });
+    assert.equal(images.statusCode, 204, images.body);
     const booked = await client(app, org.api_key).post('/v1/book', {
       product_id: unit.product, interval: { start: '2027-05-03', end: '2027-05-07' }, occupancy: { [unit.adults]: 2 },
       language: 'de', contact: { first_name: 'Lena', last_name: 'Huber', email: 'lena.huber@example.com' },
@@ -90,5 +135,11 @@ forEachBackend('default e-mail templates', (ctx) => {
     assert.match(text, /^Guten Tag Lena,\n\nIhre Buchung ist bestätigt: Seehaus, vom /);
     assert.match(text, /Mit freundlichen Grüßen\nAlpenblick Ferienwohnungen/);
     assert.match(mail, /Content-Type: text\/calendar/i);
+    const html = parsed.parts.flatMap((part) => [part, ...part.parts]).find((part) => (part.headers['content-type'] ?? '').startsWith('text/html'));
+    assert.ok(html, 'an HTML alternative');
+    assert.match(html.body, /Ihre Buchung ist bestätigt: Seehaus/);
+    const img = /<img[^>]*>/.exec(html.body)?.[0] ?? '';
+    assert.ok(img.includes(`src="https://stay.example.com/media/${media.hash}/800.jpeg"`) && img.includes('alt="Das Seehaus"'), `the cover photo, its German alt text: ${img}`);
+    assert.match(html.body, /Ihre Buchung ansehen/);
   });
 });

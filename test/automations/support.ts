@@ -124,10 +124,11 @@ export function parseMime(raw: string): MimePart {
   return { headers, body: body.replace(/\r\n/g, '\n'), parts: [] };
 }
 
-/** The text part of a message (itself, or its first text/plain part). */
+/** The text part of a message (itself, or its first text/plain part at any depth: beside HTML it is in an alternative). */
 export function textOf(mail: MimePart): string {
   if (mail.parts.length === 0) return mail.body;
-  return mail.parts.find((part) => (part.headers['content-type'] ?? '').startsWith('text/plain'))?.body ?? '';
+  const plain = mail.parts.find((part) => part.parts.length === 0 && (part.headers['content-type'] ?? '').startsWith('text/plain'));
+  return plain?.body ?? mail.parts.map(textOf).find((text) => text !== '') ?? '';
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { insert } from '../booking/support.js';
+import { insert } from '../support/fixtures.js';
 import { bookableUnit } from './support.js';
 
 forEachBackend('automation jobs follow their transaction', (ctx) => {

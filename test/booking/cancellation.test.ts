@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 // Cancelling a booking releases its coupon uses and records who cancelled and why, whoever moves its event to
 // CANCELLED; the webhooks of the cancellation say so.

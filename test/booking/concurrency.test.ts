@@ -6,7 +6,8 @@ import { createOrganization } from '../support/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import type { Database } from '../../src/db/types.js';
-import { client, fixtures, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 const REQUESTS = 50;
 /** Every simultaneous request waits for its turn: this is about double booking, not the per-organization cap. */

@@ -16,7 +16,8 @@ import { createOrganization } from '../support/app.js';
 import { addDays } from '../../src/common/dates.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { evaluateSearch, loadSearchUnits, parseSearchInput } from '../../src/booking/search.js';
-import { client, fixtures, startBookingApp, NOW } from './support.js';
+import { client, startBookingApp, NOW } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 const BASE = '2027-02-20'; // NOW is 2027-03-01: stays before and after today
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import ICAL from 'ical.js';
 import { forEachBackend } from '../support/databases.js';
-import { client, fixtures, insert, NOW, startBookingApp } from '../booking/support.js';
+import { client, NOW, startBookingApp } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { widgetOrganization, type WidgetOrganization } from '../widget/support.js';
 
 /** STAYKIT_PUBLIC_URL's origin when it is not set, as in these tests. */

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp, type Fixtures } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
 import { resourceClient, type Json } from './support.js';
 
 forEachBackend('confirm after the initial payment', (ctx) => {

@@ -13,7 +13,8 @@ import Stripe from 'stripe';
 import { loadConfig } from '../../src/config.js';
 import { forEachBackend } from '../support/databases.js';
 import { createKey, createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { assertRefused, resourceClient, type Json } from './support.js';
 import { startFakeStripe, type FakeStripe } from './stripe-server.js';
 

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { fixtures, startBookingApp } from '../booking/support.js';
+import { startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { createUser, login, type Session } from './support.js';
 
 forEachBackend('booking with a member grant', (ctx) => {

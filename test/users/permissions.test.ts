@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, startApp, type TestOrganization } from '../support/app.js';
-import { fixtures, insert } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { memberScopes } from '../../src/auth/session-permissions.js';
 import { createUser, login, type Session, type TestUser } from './support.js';

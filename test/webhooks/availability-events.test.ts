@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { fixtures, insert } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { PAYLOAD_SCHEMAS } from '../../src/webhooks/payload-schemas.js';
 import { emitDueProductEvents } from '../../src/webhooks/product-events.js';
 

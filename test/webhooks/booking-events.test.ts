@@ -5,7 +5,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { PAYLOAD_SCHEMAS } from '../../src/webhooks/payload-schemas.js';
 
 interface BookingPayload {

@@ -38,7 +38,7 @@ forEachBackend('Cancelling a booking', (ctx) => {
     product = await f.product();
     await f.configuration(product, { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] });
     await f.coupon({ code: 'ONCE', quota: 1, definition: { type: 'fixed', value: 1000 } });
-    await ctx.db.query(`INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{*}')`, [org.id]);
+    await f.webhook();
   });
   after(() => app.close());
 

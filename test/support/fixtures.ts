@@ -124,9 +124,9 @@ export async function organization(db: Queryable, fields: Fields = {}): Promise<
 /** Builders of one organization's rows; each returns the new row's id unless it says otherwise. */
 export interface Fixtures {
   /** Any table's row with its DEFAULTS, whole (for a generated column: a reference, a secret). */
-  row(table: string, fields?: Fields): Promise<Row>;
+  row<R extends Row = Row>(table: string, fields?: Fields): Promise<R>;
   /** Several rows of one table in one statement. */
-  rows(table: string, fields: Fields[]): Promise<Row[]>;
+  rows<R extends Row = Row>(table: string, fields: Fields[]): Promise<R[]>;
   product(fields?: Fields): Promise<string>;
   configuration(productId: string, fields?: Fields): Promise<string>;
   group(name: string, fields?: Fields): Promise<string>;
@@ -152,11 +152,12 @@ export interface Fixtures {
 
 export function fixtures(db: Queryable, organizationId: string): Fixtures {
   let order = 0;
-  const row = (table: string, fields: Fields = {}) => insert(db, table, { organization_id: organizationId, ...fields });
+  const row = <R extends Row = Row>(table: string, fields: Fields = {}) => insert<R>(db, table, { organization_id: organizationId, ...fields });
   const id = (table: string, fields: Fields = {}) => row(table, fields).then((r) => r.id);
   return {
     row,
-    rows: (table, fields) => insertRows(db, table, fields.map((f) => ({ organization_id: organizationId, ...f }))),
+    rows: <R extends Row = Row>(table: string, fields: Fields[]) =>
+      insertRows<R>(db, table, fields.map((f) => ({ organization_id: organizationId, ...f }))),
     product: (fields) => id('products', fields),
     configuration: (productId, fields = {}) => id('product_configurations', { product_id: productId, ...fields }),
     group: (name, fields = {}) => id('capacity_groups', { name: { default: name }, ...fields }),

@@ -34,7 +34,7 @@ forEachBackend('availability.changed and rates.changed webhook events', (ctx) =>
   before(async () => {
     org = await createOrganization(ctx.db, 'Availability events');
     f = fixtures(ctx.db, org.id);
-    await ctx.db.query(`INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{availability.changed,rates.changed}')`, [org.id]);
+    await f.webhook({ events: ['availability.changed', 'rates.changed'] });
   });
 
   it('a burst of five calendar changes to one unit within a second is one availability.changed with the merged dates', async () => {

@@ -46,7 +46,7 @@ forEachBackend('booking.* webhook events', (ctx) => {
     await f.configuration(product, { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] });
     adults = await f.group('Adults');
     await f.capacity(product, adults, 0, 6);
-    await ctx.db.query(`INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{booking.created,booking.updated,booking.confirmed,booking.cancelled}')`, [org.id]);
+    await f.webhook({ events: ['booking.created', 'booking.updated', 'booking.confirmed', 'booking.cancelled'] });
   });
   after(() => app.close());
 

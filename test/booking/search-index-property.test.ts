@@ -130,6 +130,7 @@ forEachBackend('The availability index equals the computation it replaces', (ctx
       }
       const events: string[] = [];
       for (const e of c.events) {
+        // Raw: writes the event only when it overlaps none (the generated cases may overlap), in one statement.
         const { rows } = await ctx.db.query<{ id: string }>(
           `INSERT INTO api.calendar_events (organization_id, product_id, type, status, start_date, end_date, padding)
            SELECT $1, $2, $3, $4, $5, $6, $7::smallint
@@ -147,6 +148,7 @@ forEachBackend('The availability index equals the computation it replaces', (ctx
         if (rows[0]) events.push(rows[0].id);
       }
       for (const [p, day] of c.closed) {
+        // Raw: an upsert, as closing a day already closed keeps it closed (also below).
         await ctx.db.query(
           `INSERT INTO api.price_calendar_entries (organization_id, product_id, date, closed) VALUES ($1, $2, $3, true)
            ON CONFLICT (product_id, date, organization_id) DO UPDATE SET closed = true`, [org.id, products[p], date(day)]);

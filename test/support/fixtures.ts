@@ -1,8 +1,8 @@
 /**
  * The one way tests write data: rows inserted as the database owner (row-level security does not apply), each table's
  * NOT NULL columns filled from DEFAULTS below, so a test names only the columns it is about and a new NOT NULL
- * column is one edit here. Raw `INSERT INTO api.…` in a test file is only for tests of the statement itself
- * (test/docs/test-data.test.ts holds that list).
+ * column is one edit here. A test file writes its own INSERT statement only when that statement is what it tests
+ * (test/docs/test-data.test.ts holds the list of those files).
  */
 import type { Queryable } from '../../src/db/types.js';
 
@@ -87,7 +87,7 @@ const arrayElement = (item: unknown) =>
 
 /** A value as a parameter: JSON text for jsonb (a string is taken as JSON already), a PostgreSQL array literal for arrays. */
 function parameter(kind: 'json' | 'array' | undefined, value: unknown): unknown {
-  if (value === null || value === undefined || typeof value === 'string') return value;
+  if (value === null || typeof value === 'string') return value;
   if (kind === 'array' && Array.isArray(value)) return `{${value.map(arrayElement).join(',')}}`;
   if (kind === 'json' || (typeof value === 'object' && !(value instanceof Date))) return JSON.stringify(value);
   return value;
@@ -96,7 +96,8 @@ function parameter(kind: 'json' | 'array' | undefined, value: unknown): unknown 
 /** Inserts rows into one table in one statement, each with the table's DEFAULTS, and returns them in order. */
 export async function insertRows<R = Row>(db: Queryable, table: string, rows: Fields[]): Promise<R[]> {
   if (rows.length === 0) return [];
-  const full = rows.map((row) => ({ ...defaultsOf(table), ...row }));
+  // An undefined field is one not given (the default applies); null is NULL.
+  const full = rows.map((row) => ({ ...defaultsOf(table), ...Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined)) }));
   const columns = [...new Set(full.flatMap((row) => Object.keys(row)))];
   const kinds = await kindsOf(db, table);
   const values: unknown[] = [];

@@ -128,7 +128,7 @@ forEachBackend('schema: soft deletes, logs and generated values', (ctx) => {
         `UPDATE api.products SET ical_export_secret = NULL WHERE id = $1
          RETURNING ical_export_secret AS s1, ical_export_secret_no_details AS s2`, [o.productId]);
       await tx.query('SET LOCAL ROLE staykit_api');
-      // Raw: the API role may not read signing_secret back, so no RETURNING *.
+      // Raw: as the API role, which may neither name organization_id nor read signing_secret back (RETURNING *).
       await tx.query(`INSERT INTO api.webhooks (endpoint, events) VALUES ('https://hooks.example.com/y', '{bookings.created}')`);
       const w = await webhookSecret('https://hooks.example.com/y');
       await tx.query(`UPDATE api.webhooks SET signing_secret = NULL WHERE endpoint = 'https://hooks.example.com/y'`);

@@ -168,9 +168,11 @@ forEachBackend('webhook outbox under the API role', (ctx) => {
     const org = await createOrganization(ctx.db);
     const hook = await createWebhook(ctx.db, org, ENDPOINT, ['contacts.created', 'coupons.deleted']);
     await asApi(org, async (tx) => {
-      const f = fixtures(tx, org);
-      await f.contact({ first_name: 'Api' });
-      await tx.query('DELETE FROM api.coupons WHERE id = $1', [await f.coupon({ code: 'API', definition: { type: 'fixed', value: 1 } })]);
+      // Raw: written as the API role, which may not name organization_id (fixtures() writes as the owner).
+      await tx.query(`INSERT INTO api.contacts (first_name) VALUES ('Api')`);
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO api.coupons (code, definition) VALUES ('API', '{"type": "fixed", "value": 1}') RETURNING id`);
+      await tx.query('DELETE FROM api.coupons WHERE id = $1', [rows[0]?.id]);
     });
     assert.deepEqual((await notifications(ctx.db, hook.id)).map((row) => row.event_type).sort(), ['contacts.created', 'coupons.deleted']);
     await assert.rejects(asApi(org, (tx) => tx.query('SELECT * FROM staykit_internal.webhook_queue')), /permission denied/);

@@ -15,7 +15,7 @@ export interface Row {
 }
 
 let serial = 0;
-/** A value no other call of this process returns: for columns unique per organization. */
+/** A value no other call of this process returns: for columns unique per organization (or overall). */
 const unique = (prefix: string) => `${prefix}${(serial += 1)}`;
 
 /**
@@ -31,32 +31,30 @@ const DEFAULTS: Record<string, Fields | (() => Fields)> = {
   services: { name: { default: 'Service' } },
   service_options: { name: { default: 'Option' } },
   taxes: { name: 'VAT', percentage: 9 },
-  coupons: { code: 'SAVE10', definition: { type: 'percentage', value: 10 } },
+  coupons: () => ({ code: unique('COUPON'), definition: { type: 'percentage', value: 10 } }),
   calendar_events: { type: 'booking', status: 'CONFIRMED' },
   calendar_event_tasks: { due_at: '2027-03-01T10:00:00Z', label: 'Clean' },
   external_calendars: { ical_url: 'https://calendar.example/unit.ics' },
   line_items: { amount: 10000, name: { default: 'Rent' } },
   payments: { amount: 10000 },
   refunds: { amount: 1000 },
-  price_calendar_entries: {},
   pricelabs_pricing: { price: 10000 },
   attributes: { name: { default: 'Features' } },
   attribute_options: { name: { default: 'Option' } },
   members: { name: 'Bea' },
-  permissions: {},
   user_profiles: { name: 'Owner' },
   webhooks: { endpoint: 'https://example.com/hook', events: ['*'] },
   webhook_notifications: { event_type: 'contacts.created' },
   api_requests: { method: 'GET', path: '/v1/products', status: 200 },
   email_templates: { subject: { default: 'Your stay' }, body: { default: 'See you soon' } },
-  message_templates: () => ({ name: unique('Template ') }),
+  message_templates: { name: 'Template' },
   reply_to_addresses: { email: 'host@example.com' },
   messages: { to_address: 'guest@example.com' },
   task_templates: { label: 'Clean' },
   product_tasks: { label: 'Clean' },
   tasks: { title: 'Clean' },
   sites: { name: 'Site' },
-  site_pages: () => ({ slug: { default: unique('page-') }, title: { default: 'Page' } }),
+  site_pages: { slug: { default: 'page' }, title: { default: 'Page' } },
   widgets: { name: 'Widget' },
   paddle_plans: () => ({ paddle_price_id: unique('pri_'), name: 'Basic' }),
 };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createKey, createOrganization, startApp, type TestOrganization } from '../support/app.js';
-import { fixtures, insert } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { API_ROLE, inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { runRequest } from '../../src/query/index.js';
 import { loadSchemaCache } from '../../src/schema/index.js';

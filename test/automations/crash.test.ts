@@ -11,7 +11,8 @@ import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, insert, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { insert } from '../support/fixtures.js';
 import { bookableUnit, clock, parseMime, runDue, schedulerOptions, startSmtpServer, type TestSmtpServer } from './support.js';
 
 describe('a worker killed mid-send', { skip: BACKENDS.includes('postgres') ? false : 'PostgreSQL is not available' }, () => {

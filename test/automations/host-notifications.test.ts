@@ -13,7 +13,8 @@ import { PAYLOAD_SCHEMAS } from '../../src/webhooks/payload-schemas.js';
 import { HOST_NOTIFICATIONS } from '../../src/automations/host-notification-labels.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, insert, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { insert } from '../support/fixtures.js';
 import { bookableUnit, clock, parseMime, runDue, schedulerOptions, startSmtpServer, textOf, type TestSmtpServer } from './support.js';
 
 /** STAYKIT_PUBLIC_URL's origin when it is not set, as in these tests. */

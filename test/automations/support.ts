@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/observability/worker-logger.js';
 import { createSmtpMailer } from '../../src/automations/smtp.js';
 import { runDueJobs, type SchedulerOptions } from '../../src/automations/scheduler.js';
 import type { JobReport } from '../../src/automations/runtime.js';
-import { fixtures } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 
 /** What the server does with the next message: accept it, answer with a code, or never answer. */
 export type Answer = 'accept' | 'hang' | { code: number; message: string };

@@ -13,7 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import { BOOKING_RECORD_TABLES } from '../../src/automations/context.js';
 import { forEachBackend } from '../support/databases.js';
 import { createKey, createOrganization } from '../support/app.js';
-import { client, insert, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { insert } from '../support/fixtures.js';
 import { bookableUnit } from './support.js';
 
 const FILE_TAGS = ["{% include 'package.json' %}", "{% render 'package.json' %}", "{% layout 'package.json' %}x{% endlayout %}",

@@ -6,7 +6,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { insert } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { bookableUnit } from './support.js';
 
 forEachBackend('automation jobs follow their transaction', (ctx) => {
@@ -26,10 +26,8 @@ forEachBackend('automation jobs follow their transaction', (ctx) => {
 
   const bookIn = async (rollback: boolean) => {
     await ctx.db.transaction(async (tx) => {
-      const booking = (await tx.query<{ id: string }>('INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id', [org.id])).rows[0]!;
-      await tx.query(
-        `INSERT INTO api.calendar_events (organization_id, product_id, booking_id, type, status, start_date, end_date)
-         VALUES ($1, $2, $3, 'booking', 'CONFIRMED', '2027-10-01', '2027-10-03')`, [org.id, unit.product, booking.id]);
+      const f = fixtures(tx, org.id);
+      await f.event(unit.product, { booking_id: await f.booking(), start_date: '2027-10-01', end_date: '2027-10-03' });
       if (rollback) throw new Error('rolled back on purpose');
     }).catch((error: Error) => {
       if (!rollback) throw error;

@@ -11,7 +11,8 @@ import { startBackgroundWorkers, type BackgroundWorkers } from '../../src/cli/co
 import { silentLogger } from '../../src/observability/worker-logger.js';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, insert, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { insert } from '../support/fixtures.js';
 import { bookableUnit, parseMime, startSmtpServer, type TestSmtpServer } from './support.js';
 
 describe('automation wake-ups', { skip: BACKENDS.includes('postgres') ? false : 'PostgreSQL is not available' }, () => {

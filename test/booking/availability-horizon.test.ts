@@ -9,7 +9,7 @@ import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
 import { addDays } from '../../src/common/dates.js';
 import { rollAvailabilityHorizon } from '../../src/booking/availability-horizon.js';
-import { fixtures } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 forEachBackend('Availability index horizon', (ctx) => {
   let product: string;

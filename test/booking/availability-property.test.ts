@@ -12,7 +12,8 @@ import { forEachBackend } from '../support/databases.js';
 import { fuzzParameters } from '../fuzz/arbitraries.js';
 import { createOrganization } from '../support/app.js';
 import { addDays, daysBetween, weekdayIndex } from '../../src/common/dates.js';
-import { client, fixtures, startBookingApp, NOW } from './support.js';
+import { client, startBookingApp, NOW } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 const TODAY = '2027-03-01'; // NOW in Europe/Amsterdam
 const BASE = '2027-02-10';

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 // The clock is pinned to Monday 2027-03-01 10:00 UTC (support.ts): today is 2027-03-01 in Europe/Amsterdam.
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createKey, createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp, type Fixtures } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
 
 // Clock: Monday 2027-03-01 10:00 UTC (support.ts).
 

@@ -6,7 +6,8 @@ import { forEachBackend } from '../support/databases.js';
 import { fuzzParameters } from '../fuzz/arbitraries.js';
 import { bearer, createOrganization } from '../support/app.js';
 import { addDays } from '../../src/common/dates.js';
-import { client, fixtures, startBookingApp, type Fixtures } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
 
 const RATES = [{ duration: 1, occupancy: 0, rate: 10000 }, { duration: 1, occupancy: 3, rate: 14000 }, { duration: 7, occupancy: 0, rate: 9000 }];
 

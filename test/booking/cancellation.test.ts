@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 // Cancelling a booking releases its coupon uses and records who cancelled and why, whoever moves its event to
 // CANCELLED; the webhooks of the cancellation say so.
@@ -37,7 +38,7 @@ forEachBackend('Cancelling a booking', (ctx) => {
     product = await f.product();
     await f.configuration(product, { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] });
     await f.coupon({ code: 'ONCE', quota: 1, definition: { type: 'fixed', value: 1000 } });
-    await ctx.db.query(`INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{*}')`, [org.id]);
+    await f.webhook();
   });
   after(() => app.close());
 

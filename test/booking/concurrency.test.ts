@@ -6,7 +6,8 @@ import { createOrganization } from '../support/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import type { Database } from '../../src/db/types.js';
-import { client, fixtures, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 const REQUESTS = 50;
 /** Every simultaneous request waits for its turn: this is about double booking, not the per-organization cap. */
@@ -95,9 +96,7 @@ forEachBackend('No double booking under concurrent /v1/book', (ctx) => {
     let pending: Promise<LightMyRequestResponse> | undefined;
     await ctx.db.transaction(async (tx) => {
       // An uncommitted owner block: invisible to the request's availability check, but its insert must wait for it.
-      await tx.query(
-        `INSERT INTO api.calendar_events (organization_id, product_id, start_date, end_date, type) VALUES ($1, $2, '2027-05-10', '2027-05-12', 'blocked period')`,
-        [org.id, product]);
+      await fixtures(tx, org.id).event(product, { type: 'blocked period', start_date: '2027-05-10', end_date: '2027-05-12' });
       pending = client(apps[0]!, org.key).post('/v1/book', { product_id: product, interval: { start: '2027-05-11', end: '2027-05-13' } });
       await new Promise((resolve) => setTimeout(resolve, 500));
     });

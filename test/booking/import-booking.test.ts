@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createKey, createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 // A channel manager records reservations sold elsewhere with the channel's own price, once per (channel,
 // external_id), still held to the no-overlap rule, with a scope of its own.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp } from '../support/app.js';
-import { fixtures } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 // The no-overlap rule holds for every writer, not only /book: events created or moved through the resource API.
 forEachBackend('No overlap through /v1/calendar_events', (ctx) => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization } from '../support/app.js';
-import { client, fixtures, insert, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 
 interface Day { date: string; status: string; check_in: boolean; min_duration: number | null; rate: number | null }
 

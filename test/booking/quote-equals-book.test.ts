@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 interface Item { item_type: string; fee_type: string; name: string; quantity: number; amount: number; service_id?: string; taxes: { tax_id: string; name: string; percentage: number; inclusive: boolean; amount: number }[] }
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 // Clock: Monday 2027-03-01 (support.ts). Every expected amount below is worked out by hand in the comment next to it.
 
@@ -82,8 +83,7 @@ forEachBackend('POST /v1/quote', (ctx) => {
     await f.coupon({ code: 'WEEKLONG', definition: { type: 'percentage', value: 10, min_duration: 7 } });
     await f.coupon({ code: 'GONE', deleted_at: '2027-01-01T00:00:00Z' });
     const used = await f.coupon({ code: 'USEDUP', quota: 1 });
-    const booking = await ctx.db.query<{ id: string }>('INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id', [org.id]);
-    await ctx.db.query('INSERT INTO api.coupon_uses (organization_id, coupon_id, booking_id, amount) VALUES ($1, $2, $3, 100)', [org.id, used, booking.rows[0]!.id]);
+    await f.row('coupon_uses', { coupon_id: used, booking_id: await f.booking(), amount: 100 });
   });
   after(() => app.close());
 

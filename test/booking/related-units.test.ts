@@ -6,7 +6,8 @@ import { bearer, createOrganization } from '../support/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import type { Database } from '../../src/db/types.js';
-import { client, fixtures, startBookingApp, type Fixtures } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
 
 const RATES = { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] };
 

@@ -16,7 +16,8 @@ import { createOrganization } from '../support/app.js';
 import { addDays } from '../../src/common/dates.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { evaluateSearch, loadSearchUnits, parseSearchInput } from '../../src/booking/search.js';
-import { client, fixtures, startBookingApp, NOW } from './support.js';
+import { client, startBookingApp, NOW } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 const BASE = '2027-02-20'; // NOW is 2027-03-01: stays before and after today
 
@@ -129,6 +130,7 @@ forEachBackend('The availability index equals the computation it replaces', (ctx
       }
       const events: string[] = [];
       for (const e of c.events) {
+        // Raw: writes the event only when it overlaps none (the generated cases may overlap), in one statement.
         const { rows } = await ctx.db.query<{ id: string }>(
           `INSERT INTO api.calendar_events (organization_id, product_id, type, status, start_date, end_date, padding)
            SELECT $1, $2, $3, $4, $5, $6, $7::smallint
@@ -146,6 +148,7 @@ forEachBackend('The availability index equals the computation it replaces', (ctx
         if (rows[0]) events.push(rows[0].id);
       }
       for (const [p, day] of c.closed) {
+        // Raw: an upsert, as closing a day already closed keeps it closed (also below).
         await ctx.db.query(
           `INSERT INTO api.price_calendar_entries (organization_id, product_id, date, closed) VALUES ($1, $2, $3, true)
            ON CONFLICT (product_id, date, organization_id) DO UPDATE SET closed = true`, [org.id, products[p], date(day)]);

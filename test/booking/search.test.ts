@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, insert, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 
 interface Result { productId: string; match: boolean; occupancyMatches: boolean; optionsMatch: boolean; availability: string | null; price: { min: number; max: number } | null }
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, insert, startBookingApp } from './support.js';
+import { client, startBookingApp } from './support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 
 const STAY = { start: '2027-03-10', end: '2027-03-12' };
 

@@ -16,6 +16,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, openReferencePage, switchToTag } from '../../bench/reference-page.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { createOrganization, startApp, type TestOrganization } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 
 const missing = browserMissing(CHROMIUM, 'browser test');
 // CI (and anyone who sets STAYKIT_TEST_REQUIRE_BROWSER=1) must run the browser test: a missing browser fails it.
@@ -33,10 +34,7 @@ before(async () => {
   app = await startApp(testDb.db);
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   org = await createOrganization(testDb.db, 'browser');
-  await testDb.db.query(
-    `INSERT INTO api.products (organization_id, name, rent_period, timezone) VALUES ($1, '{"default": "Dune cottage"}', 'nightly', 'Europe/Amsterdam')`,
-    [org.id],
-  );
+  await fixtures(testDb.db, org.id).product({ name: { default: 'Dune cottage' } });
   shots = await mkdtemp(join(tmpdir(), 'staykit-docs-'));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });

@@ -47,6 +47,7 @@ describe('change feed with concurrent writers [postgres]', { skip: BACKENDS.incl
     await first.query('SELECT pg_current_xact_id()'); // the older transaction id
     await second.query('BEGIN');
     await second.query('SELECT pg_current_xact_id()');
+    // Raw (also below): node-postgres clients of their own, each holding its transaction open, outside the Database interface fixtures() takes.
     await first.query(`INSERT INTO api.contacts (organization_id, first_name) VALUES ($1, 'early number, late commit')`, [org.id]);
     await second.query(`INSERT INTO api.contacts (organization_id, first_name) VALUES ($1, 'late number, early commit')`, [org.id]);
     await second.query('COMMIT');

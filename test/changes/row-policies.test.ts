@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createKey, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { createUser, login, type Session, type TestUser } from '../users/support.js';
-import { fixtures, insert } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import type { Change } from '../../src/changes/feed.js';
 import { settled, type Page } from './support.js';
 

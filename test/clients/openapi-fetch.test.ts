@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { fixtures, startBookingApp } from '../booking/support.js';
+import { startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { scratchProgram, type ScratchProgram } from './typescript-program.js';
 
 const PROGRAM = `

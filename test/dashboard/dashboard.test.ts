@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
 import { startApp } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 import { forEachBackend } from '../support/databases.js';
 import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { ensureDashboardBuilt } from './support/built-app.js';
@@ -435,9 +436,8 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const { rows: [webhook] } = await ctx.db.query<{ id: string; events: string[] }>('SELECT id, events FROM api.webhooks WHERE organization_id = $1', [organizationId]);
     assert.deepEqual(webhook!.events, ['bookings.created', 'booking.created']);
     // A delivery that failed for good, to redeliver from the log.
-    const { rows: [failed] } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.webhook_notifications (organization_id, webhook_id, event_type, status, tries, response)
-       VALUES ($1, $2, 'bookings.created', 'error', 10, 'HTTP 500') RETURNING id`, [organizationId, webhook!.id]);
+    const failed = await fixtures(ctx.db, organizationId).row('webhook_notifications', {
+      webhook_id: webhook!.id, event_type: 'bookings.created', status: 'error', tries: 10, response: 'HTTP 500' });
     await page.getByRole('button', { name: 'Deliveries' }).click();
     await page.getByRole('checkbox', { name: /^Redeliver bookings\.created/ }).check();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);

@@ -24,7 +24,8 @@ describe('a slow request on the embedded database [pglite]', () => {
     db = await openPGlite(join(dir, 'data'));
     await migrate(db);
     org = await createOrganization(db, 'Slow');
-    // 300 MB of addresses: a substring search over them runs for seconds, far past the timeout below.
+    // 300 MB of addresses: a substring search over them runs for seconds, far past the timeout below. Raw: made by the
+    // database itself rather than sent as parameters.
     await db.query(
       `INSERT INTO api.contacts (organization_id, address)
        SELECT $1, jsonb_build_object('street', repeat('ab', 1000000)) FROM generate_series(1, 150)`,

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import ICAL from 'ical.js';
 import { forEachBackend } from '../support/databases.js';
-import { client, fixtures, insert, NOW, startBookingApp } from '../booking/support.js';
+import { client, NOW, startBookingApp } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { widgetOrganization, type WidgetOrganization } from '../widget/support.js';
 
 /** STAYKIT_PUBLIC_URL's origin when it is not set, as in these tests. */
@@ -166,7 +167,7 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
   it('makes one request of many sent at the same moment: one message, and no more webhook events than one request', async () => {
     const single = await book('2027-09-13', '2027-09-16');
     const { id, secret: racing } = await book('2027-09-06', '2027-09-09');
-    await ctx.db.query(`INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{*}')`, [org.id]);
+    await fixtures(ctx.db, org.id).webhook();
     const notifications = async () => (await ctx.db.query<{ count: number }>(
       'SELECT count(*)::integer AS count FROM api.webhook_notifications WHERE organization_id = $1', [org.id])).rows[0]!.count;
     let before = await notifications();

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures, type Row } from '../support/fixtures.js';
 import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
 import { buildApp } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -32,20 +33,12 @@ forEachBackend('iCal wiring in the app', (ctx) => {
     await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
     const port = (feedServer.address() as { port: number }).port;
     org = await createOrganization(ctx.db, 'Feeds');
-    const { rows } = await ctx.db.query<{ id: string; ical_export_secret: string }>(
-      `INSERT INTO api.products (organization_id, name, rent_period, timezone) VALUES ($1, '{"default":"Loft"}', 'nightly', 'UTC') RETURNING id, ical_export_secret`,
-      [org.id],
-    );
-    productId = rows[0]!.id;
-    secret = rows[0]!.ical_export_secret;
-    await ctx.db.query(
-      `INSERT INTO api.product_configurations (organization_id, product_id, intervals, rates) VALUES ($1, $2, '{[2027-01-01,2028-01-01)}', '[{"duration":1,"occupancy":0,"rate":100}]')`,
-      [org.id, productId],
-    );
-    await ctx.db.query(
-      `INSERT INTO api.external_calendars (organization_id, product_id, ical_url, name) VALUES ($1, $2, $3, 'Airbnb')`,
-      [org.id, productId, `http://127.0.0.1:${port}/feed.ics`],
-    );
+    const f = fixtures(ctx.db, org.id);
+    const product = await f.row<Row & { ical_export_secret: string }>('products', { name: { default: 'Loft' }, timezone: 'UTC' });
+    productId = product.id;
+    secret = product.ical_export_secret;
+    await f.configuration(productId, { intervals: '{[2027-01-01,2028-01-01)}', rates: [{ duration: 1, occupancy: 0, rate: 100 }] });
+    await f.externalCalendar(productId, { ical_url: `http://127.0.0.1:${port}/feed.ics`, name: 'Airbnb' });
     app = await buildApp({
       db: ctx.db,
       config: loadConfig({ STAYKIT_OUTBOUND_ALLOW_PRIVATE: 'true' }),

@@ -12,7 +12,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { createUser, login, type Session } from '../users/support.js';
-import { fixtures } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { toApiError } from '../../src/http/error-handler.js';
 
 function assertRefused(response: LightMyRequestResponse, what: string): void {

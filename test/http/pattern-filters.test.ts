@@ -7,6 +7,7 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { buildApp } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -20,10 +21,7 @@ forEachBackend('pattern filters', (ctx) => {
   before(async () => {
     app = await startApp(ctx.db);
     org = await createOrganization(ctx.db, 'Patterns');
-    await ctx.db.query(
-      `INSERT INTO api.contacts (organization_id, first_name, last_name) VALUES ($1, 'Ada', 'Lovelace'), ($1, 'Grace', 'Hopper')`,
-      [org.id],
-    );
+    await fixtures(ctx.db, org.id).rows('contacts', [{ first_name: 'Ada', last_name: 'Lovelace' }, { first_name: 'Grace', last_name: 'Hopper' }]);
   });
   after(() => app.close());
 

@@ -6,6 +6,7 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 
 forEachBackend('select casts', (ctx) => {
@@ -15,7 +16,7 @@ forEachBackend('select casts', (ctx) => {
   before(async () => {
     app = await startApp(ctx.db);
     org = await createOrganization(ctx.db, 'Casts');
-    await ctx.db.query(`INSERT INTO api.contacts (organization_id, first_name, address) VALUES ($1, 'pg_class', '{"n": 1}')`, [org.id]);
+    await fixtures(ctx.db, org.id).contact({ first_name: 'pg_class', address: { n: 1 } });
   });
   after(() => app.close());
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { bearer, createOrganization } from '../support/app.js';
 import { buildApp } from '../../src/http/app.js';
 
@@ -22,18 +23,15 @@ describe('statement timeout [postgres]', { skip: !BACKENDS.includes('postgres') 
 
   it('answers 504 with the error shape when a statement is cancelled', async () => {
     const org = await createOrganization(ctx.db, 'Slow');
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.coupons (organization_id, code, definition) VALUES ($1, 'SLOW', '{"type":"fixed","value":1}') RETURNING id`,
-      [org.id],
-    );
+    const coupon = await fixtures(ctx.db, org.id).coupon({ code: 'SLOW', definition: { type: 'fixed', value: 1 } });
     const locker = new pg.Client({ connectionString: ctx.url });
     await locker.connect();
     try {
       await locker.query('BEGIN');
-      await locker.query('SELECT 1 FROM api.coupons WHERE id = $1 FOR UPDATE', [rows[0]!.id]);
+      await locker.query('SELECT 1 FROM api.coupons WHERE id = $1 FOR UPDATE', [coupon]);
       const response = await app.inject({
         method: 'PATCH',
-        url: `/v1/coupons?id=eq.${rows[0]!.id}`,
+        url: `/v1/coupons?id=eq.${coupon}`,
         headers: { ...bearer(org.key), 'content-type': 'application/json' },
         payload: { description: 'changed' },
       });
@@ -43,7 +41,7 @@ describe('statement timeout [postgres]', { skip: !BACKENDS.includes('postgres') 
       await locker.query('ROLLBACK');
       await locker.end();
     }
-    const after = await ctx.db.query<{ description: string }>('SELECT description FROM api.coupons WHERE id = $1', [rows[0]!.id]);
+    const after = await ctx.db.query<{ description: string }>('SELECT description FROM api.coupons WHERE id = $1', [coupon]);
     assert.equal(after.rows[0]!.description, '');
   });
 });

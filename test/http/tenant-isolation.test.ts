@@ -5,6 +5,7 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { createOrganization, type TestOrganization } from '../support/app.js';
 import { Authenticator } from '../../src/auth/authenticate.js';
 import type { Principal } from '../../src/auth/principal.js';
@@ -43,12 +44,9 @@ forEachBackend('tenant isolation by row-level security alone', (ctx) => {
     alice = await createOrganization(ctx.db, 'Alice rentals');
     bob = await createOrganization(ctx.db, 'Bob rentals');
     alicePrincipal = await new Authenticator(ctx.db).authenticate(`Bearer ${alice.key}`);
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.products (organization_id, name, rent_period, timezone) VALUES ($1, '{"default":"Villa"}', 'nightly', 'UTC') RETURNING id`,
-      [alice.id],
-    );
-    aliceProduct = rows[0]!.id;
-    await ctx.db.query(`INSERT INTO api.coupons (organization_id, code, definition) VALUES ($1, 'ALICE', '{"type":"fixed","value":100}')`, [alice.id]);
+    const f = fixtures(ctx.db, alice.id);
+    aliceProduct = await f.product({ name: { default: 'Villa' }, timezone: 'UTC' });
+    await f.coupon({ code: 'ALICE', definition: { type: 'fixed', value: 100 } });
   });
 
   it('shows another organization nothing, in lists, embeds and counts', async () => {

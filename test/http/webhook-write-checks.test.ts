@@ -6,6 +6,7 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { bearer, createKey, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -21,11 +22,7 @@ forEachBackend('webhook writes: authorization before the endpoint check', (ctx) 
   before(async () => {
     app = await startApp(ctx.db);
     org = await createOrganization(ctx.db, 'Hooks');
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://93.184.215.14/hook', '{*}') RETURNING id`,
-      [org.id],
-    );
-    webhookId = rows[0]!.id;
+    webhookId = await fixtures(ctx.db, org.id).webhook({ endpoint: 'https://93.184.215.14/hook' });
   });
   after(() => app.close());
 

@@ -5,6 +5,7 @@ import ICAL from 'ical.js';
 import type { AddressInfo } from 'node:net';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 import { syncCalendar } from '../../src/ical/sync.js';
 import {
   createBlock, createBooking, createCalendar, createProduct, day, importedEvents, startFeedServer, type FeedServer,
@@ -68,8 +69,7 @@ forEachBackend('iCal export', (ctx) => {
     // Not exported: a cancelled booking, a note, another unit's booking, a long-past block.
     const cancelled = await createBooking(ctx.db, org.id, product.id, day(40), day(42), { first: 'Cees', last: 'Cancelled' });
     await ctx.db.query(`UPDATE api.calendar_events SET status = 'CANCELLED' WHERE id = $1`, [cancelled.eventId]);
-    await ctx.db.query(`INSERT INTO api.calendar_events (organization_id, product_id, type, start_date, end_date, title)
-                        VALUES ($1, $2, 'note', $3, $4, 'Fix the tap')`, [org.id, product.id, day(50), day(51)]);
+    await fixtures(ctx.db, org.id).event(product.id, { type: 'note', start_date: day(50), end_date: day(51), title: 'Fix the tap' });
     const other = await createProduct(ctx.db, org.id, 'Other Unit');
     await createBooking(ctx.db, org.id, other.id, day(60), day(62), { first: 'Dirk', last: 'Other' });
     await createBlock(ctx.db, org.id, product.id, day(-200), day(-190), 'Long ago');

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Queryable } from '../../src/db/types.js';
+import { fixtures, type Row } from '../support/fixtures.js';
 import { addDays, todayIn } from '../../src/common/dates.js';
 
 export const TIMEZONE = 'Europe/Amsterdam';
@@ -178,48 +179,27 @@ export const NEW_YORK_VTIMEZONE = [
 // Owner-side fixtures.
 
 export async function createProduct(db: Queryable, organizationId: string, name = 'Dune House', fields: Record<string, unknown> = {}): Promise<{ id: string; ical_export_secret: string; ical_export_secret_no_details: string }> {
-  const columns = { organization_id: organizationId, name: JSON.stringify({ default: name }), rent_period: 'nightly', timezone: TIMEZONE, ...fields };
-  const keys = Object.keys(columns);
-  const { rows } = await db.query<{ id: string; ical_export_secret: string; ical_export_secret_no_details: string }>(
-    `INSERT INTO api.products (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})
-     RETURNING id, ical_export_secret, ical_export_secret_no_details`,
-    Object.values(columns),
-  );
-  return rows[0]!;
+  return fixtures(db, organizationId).row<Row & { ical_export_secret: string; ical_export_secret_no_details: string }>(
+    'products', { name: { default: name }, timezone: TIMEZONE, ...fields });
 }
 
 export async function createCalendar(db: Queryable, organizationId: string, productId: string, icalUrl: string, fields: Record<string, unknown> = {}): Promise<string> {
-  const columns = { organization_id: organizationId, product_id: productId, ical_url: icalUrl, ...fields };
-  const keys = Object.keys(columns);
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO api.external_calendars (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
-    Object.values(columns),
-  );
-  return rows[0]!.id;
+  return fixtures(db, organizationId).externalCalendar(productId, { ical_url: icalUrl, ...fields });
 }
 
 /** A direct booking (bookings row + CONFIRMED event + guest contact); returns its reference and event id. */
 export async function createBooking(db: Queryable, organizationId: string, productId: string, start: string, end: string, guest = { first: 'Anna', last: 'de Vries' }, padding = 0, status = 'CONFIRMED'): Promise<{ reference: string; eventId: string; bookingId: string }> {
-  const booking = (await db.query<{ id: string; reference: string }>(
-    'INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id, reference', [organizationId])).rows[0]!;
-  const contact = (await db.query<{ id: string }>(
-    'INSERT INTO api.contacts (organization_id, first_name, last_name) VALUES ($1, $2, $3) RETURNING id',
-    [organizationId, guest.first, guest.last])).rows[0]!;
-  await db.query('INSERT INTO api.contact_bookings (organization_id, booking_id, contact_id) VALUES ($1, $2, $3)',
-    [organizationId, booking.id, contact.id]);
-  const event = (await db.query<{ id: string }>(
-    `INSERT INTO api.calendar_events (organization_id, product_id, booking_id, type, status, start_date, end_date, padding, title, origin)
-     VALUES ($1, $2, $3, 'booking', $8, $4, $5, $6, $7, 'api') RETURNING id`,
-    [organizationId, productId, booking.id, start, end, padding, `${guest.first} ${guest.last}`, status])).rows[0]!;
-  return { reference: booking.reference, eventId: event.id, bookingId: booking.id };
+  const f = fixtures(db, organizationId);
+  const booking = await f.row<Row & { reference: string }>('bookings');
+  await f.guest(booking.id, { first_name: guest.first, last_name: guest.last });
+  const eventId = await f.event(productId, {
+    booking_id: booking.id, status, start_date: start, end_date: end, padding, title: `${guest.first} ${guest.last}`, origin: 'api',
+  });
+  return { reference: booking.reference, eventId, bookingId: booking.id };
 }
 
 export async function createBlock(db: Queryable, organizationId: string, productId: string, start: string, end: string, title = 'Owner stay'): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO api.calendar_events (organization_id, product_id, type, status, start_date, end_date, title, origin)
-     VALUES ($1, $2, 'blocked period', 'CONFIRMED', $3, $4, $5, 'api') RETURNING id`,
-    [organizationId, productId, start, end, title]);
-  return rows[0]!.id;
+  return fixtures(db, organizationId).event(productId, { type: 'blocked period', start_date: start, end_date: end, title, origin: 'api' });
 }
 
 export interface EventRow {

@@ -2,6 +2,7 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 import { syncCalendar } from '../../src/ical/sync.js';
 import { availability } from '../../src/booking/availability.js';
 import {
@@ -242,8 +243,7 @@ forEachBackend('iCal import', (ctx) => {
 
   it('availability after a sync: imported blocks are unavailable, the direct booking stays booked, a conflict frees nothing', async () => {
     const product = await createProduct(ctx.db, org, 'Availability Flat');
-    await ctx.db.query(`INSERT INTO api.product_configurations (organization_id, product_id, intervals, rates)
-                        VALUES ($1, $2, '{[2000-01-01,2200-01-01)}', '[{"duration": 1, "occupancy": 1, "rate": 10000}]')`, [org, product.id]);
+    await fixtures(ctx.db, org).configuration(product.id, { intervals: '{[2000-01-01,2200-01-01)}' });
     await createBooking(ctx.db, org, product.id, day(3), day(5));
     const calendar = await createCalendar(ctx.db, org, product.id, server.url('/availability.ics'));
     server.set('/availability.ics', airbnbFeed([airbnbReservation('av1', 7, 9), airbnbBlock('av2', 4, 6)]));

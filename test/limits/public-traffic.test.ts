@@ -135,7 +135,8 @@ describe('a burst of widget visitors leaves the organization its slots [postgres
   it('public requests hold every public slot and queue place; a secret-key request is served at once, the next public one refused', async () => {
     await blocker.query('BEGIN');
     try {
-      // Uncommitted, so the bookings' availability check passes and their insert waits on the exclusion constraint.
+      // Uncommitted, so the bookings' availability check passes and their insert waits on the exclusion constraint. Raw: on a
+      // node-postgres client of its own, outside the Database interface fixtures() takes.
       await blocker.query(
         `INSERT INTO api.calendar_events (organization_id, product_id, type, status, start_date, end_date)
          VALUES ($1, $2, 'blocked period', 'CONFIRMED', '2027-04-05', '2027-04-08')`,

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import type { Queryable } from '../../src/db/types.js';
 import { asApi, createOrganization, rejectsWith, type Organization } from './helpers.js';
 
@@ -27,24 +28,13 @@ forEachBackend('schema: calendar events', (ctx) => {
     o = await createOrganization(ctx.db);
   });
 
-  async function newProduct(): Promise<string> {
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.products (organization_id, name, rent_period, timezone)
-       VALUES ($1, '{"default": "Unit"}', 'nightly', 'UTC') RETURNING id`, [o.id]);
-    return rows[0]!.id;
-  }
-
-  async function newBooking(): Promise<string> {
-    const { rows } = await ctx.db.query<{ id: string }>(`INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id`, [o.id]);
-    return rows[0]!.id;
-  }
+  const newProduct = () => fixtures(ctx.db, o.id).product({ name: { default: 'Unit' }, timezone: 'UTC' });
+  const newBooking = () => fixtures(ctx.db, o.id).booking();
 
   function addEvent(db: Queryable, e: EventInput): Promise<string> {
-    return db.query<{ id: string }>(
-      `INSERT INTO api.calendar_events (organization_id, product_id, start_date, end_date, type, status, padding, booking_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-      [o.id, e.product, e.start, e.end, e.type ?? 'booking', e.status ?? 'CONFIRMED', e.padding ?? 0, e.booking ?? null],
-    ).then((r) => r.rows[0]!.id);
+    return fixtures(db, o.id).event(e.product, {
+      start_date: e.start, end_date: e.end, type: e.type, status: e.status, padding: e.padding, booking_id: e.booking,
+    });
   }
 
   it('rejects an overlapping booking on the same unit (23P01, calendar_events_no_overlap)', async () => {
@@ -139,7 +129,7 @@ forEachBackend('schema: calendar events', (ctx) => {
     const product = await newProduct();
     const booking = await newBooking();
     const userId = randomUUID();
-    await ctx.db.query(`INSERT INTO api.user_profiles (organization_id, user_id, name) VALUES ($1, $2, 'Ed')`, [o.id, userId]);
+    await fixtures(ctx.db, o.id).row('user_profiles', { user_id: userId, name: 'Ed' });
     const event = await addEvent(ctx.db, { product, start: '2031-05-01', end: '2031-05-03', status: 'TENTATIVE', booking });
     await ctx.db.transaction(async (tx) => {
       await tx.query(`SET LOCAL ROLE staykit_api`);

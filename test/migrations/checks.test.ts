@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { createOrganization, inRollback, type Organization } from './helpers.js';
 
 /** Column → SQL expression. */
@@ -396,19 +397,18 @@ forEachBackend('schema: CHECK constraints', (ctx) => {
   before(async () => {
     o = await createOrganization(ctx.db);
     parents = await ctx.db.transaction(async (tx) => {
-      const one = async (sql: string, values: unknown[] = []) => (await tx.query<{ id: string }>(sql, values)).rows[0]!.id;
-      await tx.query(`INSERT INTO api.capacity_groups (organization_id, name) VALUES ($1, '{"default": "Pets"}')`, [o.id]);
-      await tx.query(`INSERT INTO api.attributes (organization_id, name) VALUES ($1, '{"default": "View"}')`, [o.id]);
+      const f = fixtures(tx, o.id);
+      const one = async (table: string, fields: Record<string, unknown> = {}) => (await f.row(table, fields)).id;
+      await f.group('Pets');
+      await f.row('attributes', { name: { default: 'View' } });
       return {
-        lineItemId: await one(`INSERT INTO api.line_items (organization_id, booking_id, amount, name)
-          VALUES ($1, $2, 1000, '{"default": "Rent"}') RETURNING id`, [o.id, o.bookingId]),
+        lineItemId: await one('line_items', { booking_id: o.bookingId, amount: 1000 }),
         // Paid: only a paid payment can be refunded (migration 0120).
-        paymentId: await one(`INSERT INTO api.payments (organization_id, amount, status) VALUES ($1, 500, 'paid') RETURNING id`, [o.id]),
-        messageId: await one(`INSERT INTO api.messages (organization_id, to_address) VALUES ($1, 'g@mail.example') RETURNING id`, [o.id]),
-        sitePageId: await one(`INSERT INTO api.site_pages (organization_id, site_id, slug, title)
-          VALUES ($1, $2, '{"default": "a"}', '{"default": "A"}') RETURNING id`, [o.id, o.siteId]),
-        taskTemplateId: await one(`INSERT INTO api.task_templates (organization_id, label) VALUES ($1, 'Clean') RETURNING id`, [o.id]),
-        planId: await one(`INSERT INTO api.paddle_plans (paddle_price_id, name) VALUES (gen_random_uuid()::text, 'Basic') RETURNING id`),
+        paymentId: await one('payments', { amount: 500, status: 'paid' }),
+        messageId: await one('messages', { to_address: 'g@mail.example' }),
+        sitePageId: await one('site_pages', { site_id: o.siteId, slug: { default: 'a' }, title: { default: 'A' } }),
+        taskTemplateId: await one('task_templates'),
+        planId: (await insert(tx, 'paddle_plans', {})).id,
       };
     });
   });

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures, organization } from '../support/fixtures.js';
 
 const UUID = 'uuid';
 const TS = 'timestamp with time zone';
@@ -294,13 +295,9 @@ forEachBackend('schema: tables and columns', (ctx) => {
 
   it('fills fts from the text fields, including every language of localized fields', async () => {
     const { rows } = await ctx.db.transaction(async (tx) => {
-      const org = await tx.query<{ id: string }>(`INSERT INTO api.organizations (name) VALUES ('fts') RETURNING id`);
-      return tx.query<{ fts: string }>(
-        `INSERT INTO api.products (organization_id, name, description, rent_period, timezone)
-         VALUES ($1, '{"default": "Seaside cabin", "nl-NL": "Strandhuisje"}', '{"default": "Quiet dunes"}', 'nightly', 'UTC')
-         RETURNING fts::text AS fts`,
-        [org.rows[0]!.id],
-      );
+      const product = await fixtures(tx, await organization(tx, { name: 'fts' })).product({
+        name: { default: 'Seaside cabin', 'nl-NL': 'Strandhuisje' }, description: { default: 'Quiet dunes' } });
+      return tx.query<{ fts: string }>(`SELECT fts::text AS fts FROM api.products WHERE id = $1`, [product]);
     });
     for (const word of ['seaside', 'cabin', 'strandhuisje', 'quiet', 'dunes']) assert.match(rows[0]!.fts, new RegExp(`'${word}'`));
   });

@@ -13,16 +13,14 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { BACKENDS, createTestDatabase, forEachBackend, type TestDatabase } from '../support/databases.js';
 import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
+import { fixtures, type Row } from '../support/fixtures.js';
 import { buildApp } from '../../src/http/app.js';
 import { migrate, MIGRATIONS_DIR } from '../../src/db/migrate.js';
 
 const HINT = /between 1900-01-01 and 2199-12-31/;
 
 async function createProduct(db: TestDatabase['db'], organizationId: string): Promise<{ id: string; ical_export_secret: string }> {
-  const { rows } = await db.query<{ id: string; ical_export_secret: string }>(
-    `INSERT INTO api.products (organization_id, name, rent_period, timezone) VALUES ($1, '{"default": "Dune House"}', 'nightly', 'UTC')
-     RETURNING id, ical_export_secret`, [organizationId]);
-  return rows[0]!;
+  return fixtures(db, organizationId).row<Row & { ical_export_secret: string }>('products', { timezone: 'UTC' });
 }
 
 forEachBackend('dates outside 1900–2199 are refused', (ctx) => {
@@ -119,6 +117,7 @@ describe('rows stored before the date ranges existed', () => {
         org = await createOrganization(testDb.db, 'Old rows');
         product = await createProduct(testDb.db, org.id);
         other = await createProduct(testDb.db, org.id);
+        // Raw: dates only SQL can write (infinity, BC, year 10000), as the schema before 0093 allowed them.
         await testDb.db.query(
           `INSERT INTO api.calendar_events (organization_id, product_id, start_date, end_date, padding, title)
            VALUES ($1, $2, current_date + 10, 'infinity', 2, 'Blocked forever'),

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '../../src/db/types.js';
+import { fixtures, organization } from '../support/fixtures.js';
 
 class RolledBack extends Error {}
 
@@ -77,38 +78,26 @@ export async function createOrganization(db: Database, name = 'Test org'): Promi
     webhookId: randomUUID(), taxId: randomUUID(), calendarEventId: randomUUID(),
   };
   await db.transaction(async (tx) => {
-    await tx.query(`INSERT INTO api.organizations (id, name) VALUES ($1, $2)`, [o.id, name]);
-    await tx.query(
-      `INSERT INTO api.products (id, organization_id, name, rent_period, timezone)
-       VALUES ($1, $3, '{"default": "Cabin"}', 'nightly', 'Europe/Amsterdam'),
-              ($2, $3, '{"default": "Loft"}', 'daily', 'UTC')`,
-      [o.productId, o.otherProductId, o.id],
-    );
-    await tx.query(`INSERT INTO api.bookings (id, organization_id) VALUES ($1, $2)`, [o.bookingId, o.id]);
-    await tx.query(`INSERT INTO api.capacity_groups (id, organization_id, name) VALUES ($1, $2, '{"default": "Adults"}')`,
-      [o.capacityGroupId, o.id]);
-    await tx.query(`INSERT INTO api.services (id, organization_id, name) VALUES ($1, $2, '{"default": "Cleaning"}')`,
-      [o.serviceId, o.id]);
-    await tx.query(`INSERT INTO api.contacts (id, organization_id, first_name) VALUES ($1, $2, 'Ada')`, [o.contactId, o.id]);
-    await tx.query(`INSERT INTO api.user_profiles (organization_id, user_id, name) VALUES ($1, $2, 'Owner')`, [o.id, o.userId]);
-    await tx.query(`INSERT INTO api.members (id, organization_id, name, user_id) VALUES ($1, $2, 'Bea', $3)`,
-      [o.memberId, o.id, o.userId]);
-    await tx.query(`INSERT INTO api.sites (id, organization_id, name) VALUES ($1, $2, 'Site')`, [o.siteId, o.id]);
-    await tx.query(`INSERT INTO api.widgets (id, organization_id, name) VALUES ($1, $2, 'Widget')`, [o.widgetId, o.id]);
-    await tx.query(
-      `INSERT INTO api.coupons (id, organization_id, code, definition) VALUES ($1, $2, 'WELCOME', '{"type": "fixed", "value": 500}')`,
-      [o.couponId, o.id],
-    );
-    await tx.query(
-      `INSERT INTO api.webhooks (id, organization_id, endpoint, events) VALUES ($1, $2, 'https://hooks.example.com/x', '{*}')`,
-      [o.webhookId, o.id],
-    );
-    await tx.query(`INSERT INTO api.taxes (id, organization_id, name, percentage) VALUES ($1, $2, 'VAT', 9)`, [o.taxId, o.id]);
-    await tx.query(
-      `INSERT INTO api.calendar_events (id, organization_id, product_id, booking_id, start_date, end_date, type, status)
-       VALUES ($1, $2, $3, $4, '2030-06-01', '2030-06-05', 'booking', 'TENTATIVE')`,
-      [o.calendarEventId, o.id, o.productId, o.bookingId],
-    );
+    await organization(tx, { id: o.id, name });
+    const f = fixtures(tx, o.id);
+    await f.rows('products', [
+      { id: o.productId, name: { default: 'Cabin' }, rent_period: 'nightly', timezone: 'Europe/Amsterdam' },
+      { id: o.otherProductId, name: { default: 'Loft' }, rent_period: 'daily', timezone: 'UTC' },
+    ]);
+    await f.booking({ id: o.bookingId });
+    await f.group('Adults', { id: o.capacityGroupId });
+    await f.row('services', { id: o.serviceId, name: { default: 'Cleaning' } });
+    await f.contact({ id: o.contactId, first_name: 'Ada' });
+    await f.row('user_profiles', { user_id: o.userId, name: 'Owner' });
+    await f.member({ id: o.memberId, name: 'Bea', user_id: o.userId });
+    await f.row('sites', { id: o.siteId, name: 'Site' });
+    await f.row('widgets', { id: o.widgetId, name: 'Widget' });
+    await f.row('coupons', { id: o.couponId, code: 'WELCOME', definition: { type: 'fixed', value: 500 } });
+    await f.webhook({ id: o.webhookId, endpoint: 'https://hooks.example.com/x' });
+    await f.row('taxes', { id: o.taxId, name: 'VAT', percentage: 9 });
+    await f.event(o.productId, {
+      id: o.calendarEventId, booking_id: o.bookingId, start_date: '2030-06-01', end_date: '2030-06-05', status: 'TENTATIVE',
+    });
   });
   return o;
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { before, it } from 'node:test';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures, type Row } from '../support/fixtures.js';
 import { asApi, createOrganization, rejectsWith, type Organization } from './helpers.js';
 
 const REFERENCE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ2-9]{3}-[ABCDEFGHJKLMNPQRSTUVWXYZ2-9]{4}$/;
@@ -19,14 +20,10 @@ forEachBackend('schema: soft deletes, logs and generated values', (ctx) => {
   });
 
   it('soft deletes a coupon on DELETE and lets a new coupon reuse its code', async () => {
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.coupons (organization_id, code, definition) VALUES ($1, 'SUMMER', '{"type": "percentage", "value": 15}') RETURNING id`,
-      [o.id]);
-    const id = rows[0]!.id;
+    const f = fixtures(ctx.db, o.id);
+    const id = await f.coupon({ code: 'SUMMER', definition: { type: 'percentage', value: 15 } });
     // Codes are unique among active coupons, case-insensitively.
-    await rejectsWith(ctx.db.query(
-      `INSERT INTO api.coupons (organization_id, code, definition) VALUES ($1, 'summer', '{"type": "fixed", "value": 100}')`, [o.id]),
-    '23505', /coupons_code_unique/);
+    await rejectsWith(f.coupon({ code: 'summer' }), '23505', /coupons_code_unique/);
 
     await ctx.db.transaction(async (tx) => {
       await tx.query(`SET LOCAL ROLE staykit_api`);
@@ -43,19 +40,17 @@ forEachBackend('schema: soft deletes, logs and generated values', (ctx) => {
     const again = await ctx.db.query<{ deleted_at: string }>(`SELECT deleted_at FROM api.coupons WHERE id = $1`, [id]);
     assert.equal(again.rows[0]!.deleted_at, deletedAt, 'a second DELETE keeps the first deletion time');
 
-    await ctx.db.query(
-      `INSERT INTO api.coupons (organization_id, code, definition) VALUES ($1, 'Summer', '{"type": "fixed", "value": 100}')`, [o.id]);
+    await f.coupon({ code: 'Summer' });
     // The same code stays free in another organization all along.
     const other = await createOrganization(ctx.db, 'other');
-    await ctx.db.query(
-      `INSERT INTO api.coupons (organization_id, code, definition) VALUES ($1, 'SUMMER', '{"type": "fixed", "value": 100}')`, [other.id]);
+    await fixtures(ctx.db, other.id).coupon({ code: 'SUMMER' });
   });
 
   it('writes one booking_updates row per update of a booking, with the acting user when known', async () => {
     const userId = randomUUID();
-    await ctx.db.query(`INSERT INTO api.user_profiles (organization_id, user_id, name) VALUES ($1, $2, 'Fay')`, [o.id, userId]);
-    const { rows } = await ctx.db.query<{ id: string }>(`INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id`, [o.id]);
-    const booking = rows[0]!.id;
+    const f = fixtures(ctx.db, o.id);
+    await f.row('user_profiles', { user_id: userId, name: 'Fay' });
+    const booking = await f.booking();
 
     await ctx.db.transaction(async (tx) => {
       await tx.query(`SET LOCAL ROLE staykit_api`);
@@ -91,32 +86,28 @@ forEachBackend('schema: soft deletes, logs and generated values', (ctx) => {
     assert.ok(Date.parse(after.rows[0]!.updated_at) > Date.parse(rows[0]!.updated_at), 'updated_at moved');
     assert.equal(after.rows[0]!.created_at, rows[0]!.created_at);
 
-    const cal = await ctx.db.query<{ id: string; updated_at: string | null }>(
-      `INSERT INTO api.external_calendars (organization_id, product_id, ical_url) VALUES ($1, $2, 'https://cal.example/x.ics')
-       RETURNING id, updated_at`, [o.id, o.productId]);
-    assert.equal(cal.rows[0]!.updated_at, null);
-    await ctx.db.query(`UPDATE api.external_calendars SET name = 'Airbnb' WHERE id = $1`, [cal.rows[0]!.id]);
+    const cal = await fixtures(ctx.db, o.id).row('external_calendars', { product_id: o.productId });
+    assert.equal(cal.updated_at, null);
+    await ctx.db.query(`UPDATE api.external_calendars SET name = 'Airbnb' WHERE id = $1`, [cal.id]);
     const calAfter = await ctx.db.query<{ updated_at: string | null }>(
-      `SELECT updated_at FROM api.external_calendars WHERE id = $1`, [cal.rows[0]!.id]);
+      `SELECT updated_at FROM api.external_calendars WHERE id = $1`, [cal.id]);
     assert.equal(calAfter.rows[0]!.updated_at, null);
   });
 
   it('generates short unambiguous booking references and 32-character secrets', async () => {
-    const { rows } = await ctx.db.query<{ reference: string; secret: string }>(
-      `INSERT INTO api.bookings (organization_id) SELECT $1 FROM generate_series(1, 200) RETURNING reference, secret`, [o.id]);
+    const f = fixtures(ctx.db, o.id);
+    const rows = await f.rows<Row & { reference: string; secret: string }>('bookings', Array.from({ length: 200 }, () => ({})));
     for (const row of rows) {
       assert.match(row.reference, REFERENCE);
       assert.match(row.secret, /^[A-Za-z0-9]{32}$/);
     }
     assert.equal(new Set(rows.map((r) => r.reference)).size, 200);
     assert.equal(new Set(rows.map((r) => r.secret)).size, 200);
-    const explicitNull = await ctx.db.query<{ reference: string; secret: string }>(
-      `INSERT INTO api.bookings (organization_id, reference, secret) VALUES ($1, NULL, NULL) RETURNING reference, secret`, [o.id]);
-    assert.match(explicitNull.rows[0]!.reference, REFERENCE);
-    assert.match(explicitNull.rows[0]!.secret, /^[A-Za-z0-9]{32}$/);
+    const explicitNull = await f.row<Row & { reference: string; secret: string }>('bookings', { reference: null, secret: null });
+    assert.match(explicitNull.reference, REFERENCE);
+    assert.match(explicitNull.secret, /^[A-Za-z0-9]{32}$/);
     // A reference is unique per organization.
-    await rejectsWith(ctx.db.query(`INSERT INTO api.bookings (organization_id, reference) VALUES ($1, $2)`,
-      [o.id, rows[0]!.reference]), '23505', /bookings_reference_unique/);
+    await rejectsWith(f.row('bookings', { reference: rows[0]!.reference }), '23505', /bookings_reference_unique/);
   });
 
   it('rotates secrets when they are set to null, and keeps a supplied one', async () => {
@@ -137,6 +128,7 @@ forEachBackend('schema: soft deletes, logs and generated values', (ctx) => {
         `UPDATE api.products SET ical_export_secret = NULL WHERE id = $1
          RETURNING ical_export_secret AS s1, ical_export_secret_no_details AS s2`, [o.productId]);
       await tx.query('SET LOCAL ROLE staykit_api');
+      // Raw: as the API role, which may neither name organization_id nor read signing_secret back (RETURNING *).
       await tx.query(`INSERT INTO api.webhooks (endpoint, events) VALUES ('https://hooks.example.com/y', '{bookings.created}')`);
       const w = await webhookSecret('https://hooks.example.com/y');
       await tx.query(`UPDATE api.webhooks SET signing_secret = NULL WHERE endpoint = 'https://hooks.example.com/y'`);

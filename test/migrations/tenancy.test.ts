@@ -95,6 +95,7 @@ forEachBackend('schema: tenancy, privileges and row-level security', (ctx) => {
     for (const [table, columns, values] of cases) {
       const params = values(a, b);
       const placeholders = params.map((_, i) => `$${i + 2}`).join(', ');
+      // Raw here and below: each statement is what is tested (foreign keys across organizations, the API role's grants and policies).
       await rejectsWith(
         inRollback(ctx.db, (tx) =>
           tx.query(`INSERT INTO api.${table} (organization_id, ${columns}) VALUES ($1, ${placeholders})`, [a.id, ...params])),

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 import { buildApp } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';
 import { syncDueCalendars } from '../../src/ical/worker.js';
@@ -156,9 +157,8 @@ forEachBackend('tenant-scoped constraints', (ctx) => {
         coupons: [{ coupon_id: id, amount: 100 }],
       })]));
     // A's one use is committed (asApi rolls back, so it is written as the owner here).
-    const booking = await ctx.db.query<{ id: string }>(`INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING id`, [a.id]);
-    await ctx.db.query(`INSERT INTO api.coupon_uses (organization_id, coupon_id, booking_id, amount) VALUES ($1, $2, $3, 100)`,
-      [a.id, id, booking.rows[0]!.id]);
+    const f = fixtures(ctx.db, a.id);
+    await f.row('coupon_uses', { coupon_id: id, booking_id: await f.booking(), amount: 100 });
     await assert.rejects(book(a, productA.id, '2032-01-01', '2032-01-03'), (error: { code?: string }) => error.code === 'SK615');
     const inB = await book(b, productB.id, '2032-01-01', '2032-01-03');
     assert.equal(inB.rows.length, 1);

@@ -11,7 +11,8 @@ import type { FastifyInstance } from 'fastify';
 import { addDays } from '../../src/common/dates.js';
 import { forEachBackend } from '../support/databases.js';
 import { createKey, createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 
 const POLICY = [{ days_before_arrival: 30, refund_percentage: 100 }, { days_before_arrival: 7, refund_percentage: 50 }];
 

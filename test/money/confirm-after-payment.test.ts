@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp, type Fixtures } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
 import { resourceClient, type Json } from './support.js';
 
 forEachBackend('confirm after the initial payment', (ctx) => {
@@ -31,9 +32,10 @@ forEachBackend('confirm after the initial payment', (ctx) => {
     const product = await f.product({ interaction: 'request', request_status: 'TENTATIVE', confirm_after_initial_payment: confirmAfterPayment });
     await f.configuration(product, { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] });
     const service = await f.service(product, { type: 'text', name: { default: 'Remarks' } });
-    await ctx.db.query(`INSERT INTO api.service_payment_moments (organization_id, service_id, moment, value)
-      VALUES ($1, $2, '{"type": "confirmation", "offset": 0}', '{"type": "percentage", "value": 25}'),
-             ($1, $2, '{"type": "check-in", "offset": -30}', '{"type": "percentage", "value": 75}')`, [org.id, service]);
+    await f.rows('service_payment_moments', [
+      { service_id: service, moment: { type: 'confirmation', offset: 0 }, value: { type: 'percentage', value: 25 } },
+      { service_id: service, moment: { type: 'check-in', offset: -30 }, value: { type: 'percentage', value: 75 } },
+    ]);
     return product;
   };
   const book = async (product: string) => {

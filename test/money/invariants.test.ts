@@ -6,8 +6,10 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../../src/db/types.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, startApp } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 import { assertRefused, bookingFixture, resourceClient, type Booked } from './support.js';
 
 forEachBackend('money invariants', (ctx) => {
@@ -96,19 +98,19 @@ forEachBackend('money invariants', (ctx) => {
 
   it('two refunds racing past the payment: one is refused', { skip: ctx.backend !== 'postgres' && 'needs two connections (PostgreSQL)' }, async () => {
     const payment = await paidPayment(10000);
-    const refund = (amount: number) => `INSERT INTO api.refunds (organization_id, payment_id, amount) VALUES ('${org.id}', '${String(payment.id)}', ${amount})`;
+    const refund = (tx: Queryable, amount: number) => fixtures(tx, org.id).row('refunds', { payment_id: payment.id, amount });
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     let firstInserted!: () => void;
     const inserted = new Promise<void>((resolve) => { firstInserted = resolve; });
     // The first transaction writes its refund and stays open; the second starts while it is open.
     const first = ctx.db.transaction(async (tx) => {
-      await tx.query(refund(6000));
+      await refund(tx, 6000);
       firstInserted();
       await held;
     });
     await inserted;
-    const second = ctx.db.transaction((tx) => tx.query(refund(6000)));
+    const second = ctx.db.transaction((tx) => refund(tx, 6000));
     let secondFinished = false;
     second.then(() => { secondFinished = true; }, () => { secondFinished = true; });
     // Wait (by observation, not by time) until the second is blocked on the payment's row lock — or has finished

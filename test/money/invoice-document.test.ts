@@ -15,7 +15,8 @@ import type { FastifyInstance } from 'fastify';
 import { INVOICE_DOCUMENT_TABLES } from '../../src/money/invoice-queries.js';
 import { forEachBackend } from '../support/databases.js';
 import { createKey, createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 
 const run = promisify(execFile);
 

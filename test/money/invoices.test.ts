@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, startApp } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 import { assertRefused, bookingFixture, resourceClient, type Booked, type Json } from './support.js';
 
 const run = promisify(execFile);
@@ -145,9 +146,8 @@ forEachBackend('invoices', (ctx) => {
   it('creates and issues the invoice of a booking when it is confirmed (setting)', async () => {
     await ctx.db.query(`UPDATE api.organizations SET settings = '{"invoices": {"on_confirmation": "issue"}}' WHERE id = $1`, [org.id]);
     const request = await bookingFixture(ctx.db, org.id, { status: 'TENTATIVE' });
-    await ctx.db.query(
-      `INSERT INTO api.line_items (organization_id, booking_id, amount, name) VALUES ($1, $2, 42000, '{"default": "Rent"}'), ($1, $2, 3000, '{"default": "Linen"}')`,
-      [org.id, request.bookingId]);
+    await fixtures(ctx.db, org.id).rows('line_items', [
+      { booking_id: request.bookingId, amount: 42000, name: { default: 'Rent' } }, { booking_id: request.bookingId, amount: 3000, name: { default: 'Linen' } }]);
     const none = await api.call('GET', `invoices?booking_id=eq.${request.bookingId}`);
     assert.deepEqual(none.json(), []);
     const events = await api.call('PATCH', `calendar_events?booking_id=eq.${request.bookingId}`, { status: 'CONFIRMED' });
@@ -165,9 +165,7 @@ forEachBackend('invoices', (ctx) => {
     const freshBooking = await bookingFixture(ctx.db, fresh.id);
     const drafts: string[] = [];
     for (let i = 0; i < 2; i += 1) {
-      const { rows } = await ctx.db.query<{ id: string }>(
-        'INSERT INTO api.invoices (organization_id, booking_id) VALUES ($1, $2) RETURNING id', [fresh.id, freshBooking.bookingId]);
-      drafts.push(rows[0]!.id);
+      drafts.push((await fixtures(ctx.db, fresh.id).row('invoices', { booking_id: freshBooking.bookingId })).id);
     }
     const issue = (id: string) => `UPDATE api.invoices SET status = 'issued' WHERE id = '${id}' RETURNING number`;
     let release!: () => void;

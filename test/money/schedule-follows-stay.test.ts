@@ -13,7 +13,8 @@ import Stripe from 'stripe';
 import { loadConfig } from '../../src/config.js';
 import { forEachBackend } from '../support/databases.js';
 import { createKey, createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { assertRefused, resourceClient, type Json } from './support.js';
 import { startFakeStripe, type FakeStripe } from './stripe-server.js';
 
@@ -47,9 +48,10 @@ forEachBackend('payments follow a changed stay', (ctx) => {
     product = await f.product({ interaction: 'request', request_status: 'TENTATIVE', confirm_after_initial_payment: true });
     await f.configuration(product, { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] });
     const service = await f.service(product, { type: 'text', name: { default: 'Remarks' } });
-    await ctx.db.query(`INSERT INTO api.service_payment_moments (organization_id, service_id, moment, value)
-      VALUES ($1, $2, '{"type": "confirmation", "offset": 0}', '{"type": "percentage", "value": 30}'),
-             ($1, $2, '{"type": "check-in", "offset": -14}', '{"type": "percentage", "value": 70}')`, [org.id, service]);
+    await f.rows('service_payment_moments', [
+      { service_id: service, moment: { type: 'confirmation', offset: 0 }, value: { type: 'percentage', value: 30 } },
+      { service_id: service, moment: { type: 'check-in', offset: -14 }, value: { type: 'percentage', value: 70 } },
+    ]);
     const saved = await app.inject({
       method: 'PUT', url: '/v1/payment-settings', headers: { authorization: `Bearer ${org.key}` },
       payload: { stripe_secret_key: 'sk_test_51StaykitLocalOnly0000abcd', stripe_webhook_secret: WEBHOOK_SECRET, success_url: 'https://stay.example/thanks', cancel_url: 'https://stay.example/cancelled' },

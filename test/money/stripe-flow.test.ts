@@ -16,7 +16,8 @@ import { stripeClientFactory } from '../../src/money/stripe-client.js';
 import { silentLogger } from '../../src/observability/index.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { createWebhook, startReceiver, type Receiver } from '../webhooks/support.js';
 import { assertRefused, type Json } from './support.js';
 import { startFakeStripe, type FakeStripe } from './stripe-server.js';
@@ -55,8 +56,7 @@ forEachBackend('online payments with Stripe', (ctx) => {
     const form = await f.service(product, { type: 'text', name: { default: 'Remarks' } });
     for (const [moment, value] of [[{ type: 'confirmation', offset: 0 }, { type: 'percentage', value: 30 }],
       [{ type: 'check-in', offset: -14 }, { type: 'percentage', value: 70 }]]) {
-      await ctx.db.query('INSERT INTO api.service_payment_moments (organization_id, service_id, moment, value) VALUES ($1, $2, $3, $4)',
-        [org.id, form, JSON.stringify(moment), JSON.stringify(value)]);
+      await f.row('service_payment_moments', { service_id: form, moment, value });
     }
     const hook = await createWebhook(ctx.db, org.id, receiver.url, ['payments.paid']);
     receiver.secret = hook.signing_secret;

@@ -5,7 +5,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import assert from 'node:assert/strict';
 import type { Queryable } from '../../src/db/types.js';
-import { insert } from '../booking/support.js';
+import { insert } from '../support/fixtures.js';
 
 export interface Booked {
   productId: string;

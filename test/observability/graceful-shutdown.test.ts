@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,11 +32,7 @@ describe('graceful shutdown of staykit serve [postgres]', { skip: !BACKENDS.incl
 
   it('finishes the in-flight PATCH after SIGTERM, refuses new work, and exits 0', async () => {
     const org = await createOrganization(testDb.db, 'shutdown');
-    const { rows } = await testDb.db.query<{ id: string }>(
-      `INSERT INTO api.coupons (organization_id, code, definition, scope) VALUES ($1, 'SLOW', '{"type": "fixed", "value": 100}', 'global') RETURNING id`,
-      [org.id],
-    );
-    const couponId = rows[0]!.id;
+    const couponId = await fixtures(testDb.db, org.id).coupon({ code: 'SLOW', definition: { type: 'fixed', value: 100 }, scope: 'global' });
     server = await startServerProcess({ DATABASE_URL: testDb.url! });
     // Draining needs observability wired into serve (it answers `Connection: close` while closing); without it
     // the finished request's keep-alive connection would hold the process for Fastify's 72 s.

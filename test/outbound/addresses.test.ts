@@ -12,6 +12,7 @@ import { forbiddenAddressReason } from '../../src/outbound/addresses.js';
 import { outboundRequest } from '../../src/outbound/request.js';
 import { OutboundRefusedError } from '../../src/outbound/errors.js';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
 
 /** [range, first address, last address] — written out by hand, not derived from the code's table. */
@@ -135,15 +136,12 @@ forEachBackend('webhook refusals seen by the client', (ctx) => {
 
   it('a test send to a name resolving to loopback answers "target not allowed" without the address', async () => {
     // Stored directly: the write guard would refuse it, but DNS can change after a webhook was accepted.
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://localhost:9/hook', '{*}') RETURNING id`,
-      [org.id],
-    );
+    const webhook = await fixtures(ctx.db, org.id).webhook({ endpoint: 'https://localhost:9/hook' });
     const response = await app.inject({
       method: 'POST',
       url: '/v1/webhook-test',
       headers: { ...bearer(org.key), 'content-type': 'application/json' },
-      payload: { webhook_id: rows[0]!.id },
+      payload: { webhook_id: webhook },
     });
     assert.equal(response.statusCode, 200);
     const body = response.json<{ ok: boolean; status: number | null; response: string }>();

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { bearer, createKey, createOrganization, startApp } from '../support/app.js';
 import { buildRestApp } from '../../src/http/rest-app.js';
 
@@ -465,7 +466,7 @@ forEachBackend('computed relationships on /v1: the target table needs the key\'s
       GRANT EXECUTE ON FUNCTION api.own_contacts(api.organizations) TO staykit_api;`);
     app = await startApp(ctx.db);
     org = await createOrganization(ctx.db, 'Computed');
-    await ctx.db.query(`INSERT INTO api.contacts (organization_id, first_name) VALUES ($1, 'Ada')`, [org.id]);
+    await fixtures(ctx.db, org.id).contact({ first_name: 'Ada' });
   });
   after(() => app.close());
 

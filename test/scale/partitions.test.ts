@@ -8,6 +8,7 @@ import { before, after, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { LOG_RETENTION_DEFAULTS, type LogTable } from '../../src/config.js';
 import { maintainLogPartitions, MONTHS_AHEAD, startPartitionMaintenance } from '../../src/partitions/maintenance.js';
@@ -25,9 +26,7 @@ async function partitionMonths(db: Queryable, table: LogTable): Promise<string[]
 }
 
 async function logRequest(db: Queryable, organizationId: string, path: string, createdAt: string): Promise<void> {
-  await db.query(
-    `INSERT INTO api.api_requests (organization_id, method, path, status, created_at) VALUES ($1, 'GET', $2, 200, $3)`,
-    [organizationId, path, createdAt]);
+  await fixtures(db, organizationId).row('api_requests', { path, created_at: createdAt });
 }
 
 forEachBackend('partitioned logs', (ctx) => {
@@ -93,13 +92,11 @@ forEachBackend('partitioned logs', (ctx) => {
   });
 
   it('drops a month of webhook notifications even while a delivery of one is still queued', async () => {
-    const { rows: [webhook] } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{*}') RETURNING id`, [org.id]);
+    const f = fixtures(ctx.db, org.id);
+    const webhook = await f.webhook();
     await maintainLogPartitions(ctx.db, new Date('2032-01-01T00:00:00Z'), KEEP_ALL);
-    const { rows: [notification] } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.webhook_notifications (organization_id, webhook_id, event_type, created_at)
-       VALUES ($1, $2, 'bookings.created', '2032-01-05T00:00:00Z') RETURNING id`, [org.id, webhook!.id]);
-    const queued = async () => (await ctx.db.query(`SELECT 1 FROM staykit_internal.webhook_queue WHERE notification_id = $1`, [notification!.id])).rows.length;
+    const notification = await f.row('webhook_notifications', { webhook_id: webhook, event_type: 'bookings.created', created_at: '2032-01-05T00:00:00Z' });
+    const queued = async () => (await ctx.db.query(`SELECT 1 FROM staykit_internal.webhook_queue WHERE notification_id = $1`, [notification.id])).rows.length;
     assert.equal(await queued(), 1);
     const changes = await maintainLogPartitions(ctx.db, new Date('2032-06-01T00:00:00Z'), { ...KEEP_ALL, webhook_notifications: 3 });
     assert.ok(changes.some((change) => change.table === 'webhook_notifications' && change.month === '2032-01-01' && change.action === 'dropped'));

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { Database } from '../../src/db/types.js';
 import { createApiKey } from '../../src/auth/api-key-store.js';
+import { organization } from './fixtures.js';
 
 /** The real app; `options` only for what a test varies (clock, limits, …). */
 export async function startApp(db: Database, options: Omit<AppOptions, 'db'> = {}): Promise<FastifyInstance> {
@@ -36,8 +37,7 @@ export interface TestOrganization {
 
 /** An organization with a key of the given scopes (default read,write). */
 export async function createOrganization(db: Database, name: string, scopes = ['read', 'write']): Promise<TestOrganization> {
-  const { rows } = await db.query<{ id: string }>('INSERT INTO api.organizations (name) VALUES ($1) RETURNING id', [name]);
-  const id = rows[0]!.id;
+  const id = await organization(db, { name });
   const key = await createApiKey(db, { organizationId: id, name: 'test', scopes, expiresAt: null });
   return { id, key: key.api_key };
 }

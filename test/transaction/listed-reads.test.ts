@@ -8,7 +8,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, type TestOrganization } from '../support/app.js';
-import { insert } from '../booking/support.js';
+import { insert } from '../support/fixtures.js';
 import { Authenticator } from '../../src/auth/authenticate.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { fixtures, startBookingApp } from '../booking/support.js';
+import { startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { createUser, login, type Session } from './support.js';
 
 forEachBackend('booking with a member grant', (ctx) => {
@@ -23,9 +24,10 @@ forEachBackend('booking with a member grant', (ctx) => {
     productId = await f.product();
     await f.configuration(productId, { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] });
     const service = await f.service(productId, { type: 'text', name: { default: 'Remarks' } });
-    await ctx.db.query(`INSERT INTO api.service_payment_moments (organization_id, service_id, moment, value)
-      VALUES ($1, $2, '{"type": "confirmation", "offset": 0}', '{"type": "percentage", "value": 30}'),
-             ($1, $2, '{"type": "check-in", "offset": -14}', '{"type": "percentage", "value": 70}')`, [org.id, service]);
+    await f.rows('service_payment_moments', [
+      { service_id: service, moment: { type: 'confirmation', offset: 0 }, value: { type: 'percentage', value: 30 } },
+      { service_id: service, moment: { type: 'check-in', offset: -14 }, value: { type: 'percentage', value: 70 } },
+    ]);
     const agent = await createUser(ctx.db, org.id, 'agent@dunes.example', {
       role: 'staff', permissions: [{ resource: 'bookings', access: 'write' }],
     });

@@ -13,6 +13,7 @@ import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/data
 import { openPGlite } from '../../src/db/pglite.js';
 import type { Database } from '../../src/db/types.js';
 import { startApp } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 
 interface Run {
   code: number | null;
@@ -155,7 +156,7 @@ for (const backend of BACKENDS) {
       };
       // Added on the dashboard's members page: a member with an e-mail address and no login.
       const db: Database = testDb ? testDb.db : await openPGlite(dataDir);
-      await db.query("INSERT INTO api.members (organization_id, name, email, role) VALUES ($1, 'Cleo the cleaner', 'Cleo@Example.com', 'cleaner')", [orgId]);
+      await fixtures(db, orgId).member({ name: 'Cleo the cleaner', email: 'Cleo@Example.com', role: 'cleaner' });
       if (!testDb) await db.close();
       const run = await staykit(['user', 'create', '--org', orgId, '--email', 'cleo@example.com', '--role', 'cleaner', '--password-stdin'], env, 'tidy dunes at dawn\n');
       assert.equal(run.code, 0, run.stderr);

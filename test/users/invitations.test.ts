@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, startApp } from '../support/app.js';
+import { fixtures } from '../support/fixtures.js';
 import { startSmtpServer, type TestSmtpServer } from '../automations/support.js';
 import { createUser, login, type Session } from './support.js';
 
@@ -25,8 +26,7 @@ forEachBackend('inviting members from the dashboard', (ctx) => {
   let smtp: TestSmtpServer;
 
   const member = async (name: string, email: string | null, role = 'cleaner') =>
-    (await ctx.db.query<{ id: string }>('INSERT INTO api.members (organization_id, name, email, role) VALUES ($1, $2, $3, $4) RETURNING id',
-      [org.id, name, email, role])).rows[0]!.id;
+    fixtures(ctx.db, org.id).member({ name, email, role });
   const invite = (session: Session, memberId: string, csrf = session.csrf, on = app) =>
     on.inject({ method: 'POST', url: '/admin/api/invitations', headers: { cookie: session.cookie, 'x-csrf-token': csrf }, payload: { member_id: memberId } });
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, startApp, type TestOrganization } from '../support/app.js';
-import { fixtures, insert } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
 import { memberScopes } from '../../src/auth/session-permissions.js';
 import { createUser, login, type Session, type TestUser } from './support.js';
@@ -83,13 +83,10 @@ forEachBackend('member permissions', (ctx) => {
     });
 
     it('gets a new grant at its next request, and loses it the same way', async () => {
-      const { rows } = await ctx.db.query<{ id: string }>(
-        `INSERT INTO api.permissions (organization_id, member_id, resource, access) VALUES ($1, $2, 'contacts', 'read') RETURNING id`,
-        [org.id, cleaner.memberId],
-      );
+      const grant = await fixtures(ctx.db, org.id).row('permissions', { member_id: cleaner.memberId, resource: 'contacts', access: 'read' });
       const granted = await get(cleanerSession, '/v1/contacts?select=email');
       assert.deepEqual(granted.json(), [{ email: 'ada@example.com' }]);
-      await ctx.db.query('DELETE FROM api.permissions WHERE id = $1', [rows[0]!.id]);
+      await ctx.db.query('DELETE FROM api.permissions WHERE id = $1', [grant.id]);
       assert.equal((await get(cleanerSession, '/v1/contacts?select=email')).statusCode, 403);
     });
   });
@@ -121,6 +118,7 @@ forEachBackend('member permissions', (ctx) => {
 
     it('refuses its inserts into, and hides from its updates, a table it may only read', async () => {
       await assert.rejects(
+        // Raw: the statement is the cleaner's own, under row-level security.
         asCleaner((query) => query(`INSERT INTO api.calendar_events (product_id, type, status, start_date, end_date)
                                     VALUES ('${productId}', 'note', 'CONFIRMED', '2027-05-01', '2027-05-02')`)),
         /row-level security/,

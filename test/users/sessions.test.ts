@@ -14,7 +14,7 @@ import { createPasswordToken } from '../../src/users/password-links.js';
 import Fastify from 'fastify';
 import { sessionCookies, setSessionCookie } from '../../src/auth/session-cookie.js';
 import { createUser, HOUR, login, testClock, type TestUser } from './support.js';
-import { fixtures } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { hashPassword } from '../../src/users/password.js';
 import { setPasswordHash } from '../../src/users/user-store.js';
 

@@ -4,6 +4,7 @@ import type { Database } from '../../src/db/types.js';
 import { hashPassword } from '../../src/users/password.js';
 import { addMembership, ensureUser, setPasswordHash, type MemberRole } from '../../src/users/user-store.js';
 import type { MemberPermission } from '../../src/auth/session-permissions.js';
+import { fixtures } from '../support/fixtures.js';
 
 export interface TestUser {
   id: string;
@@ -22,8 +23,7 @@ export async function createUser(
   await setPasswordHash(db, user.id, await hashPassword(password), new Date());
   const memberId = await addMembership(db, { userId: user.id, email, organizationId, name: email.split('@')[0]!, role: options.role ?? 'owner' });
   for (const permission of options.permissions ?? []) {
-    await db.query('INSERT INTO api.permissions (organization_id, member_id, resource, access) VALUES ($1, $2, $3, $4)',
-      [organizationId, memberId, permission.resource, permission.access]);
+    await fixtures(db, organizationId).row('permissions', { member_id: memberId, ...permission });
   }
   return { id: user.id, email, password, memberId };
 }

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { fixtures, insert } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 import { PAYLOAD_SCHEMAS } from '../../src/webhooks/payload-schemas.js';
 import { emitDueProductEvents } from '../../src/webhooks/product-events.js';
 
@@ -34,7 +34,7 @@ forEachBackend('availability.changed and rates.changed webhook events', (ctx) =>
   before(async () => {
     org = await createOrganization(ctx.db, 'Availability events');
     f = fixtures(ctx.db, org.id);
-    await ctx.db.query(`INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{availability.changed,rates.changed}')`, [org.id]);
+    await f.webhook({ events: ['availability.changed', 'rates.changed'] });
   });
 
   it('a burst of five calendar changes to one unit within a second is one availability.changed with the merged dates', async () => {

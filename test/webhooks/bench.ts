@@ -232,6 +232,7 @@ export async function benchWebhookDeliveries(options: WebhookBenchOptions = {}):
   try {
     const org = await createOrganization(testDb.db);
     await createWebhook(testDb.db, org, receiver.url, ['contacts.created']);
+    // Raw: any number of contacts in one statement, made by the database (parameters have a limit).
     await testDb.db.query(
       `INSERT INTO api.contacts (organization_id, first_name) SELECT $1, 'Guest ' || i FROM generate_series(1, $2) AS i`,
       [org, warmup + count],

@@ -5,7 +5,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
-import { client, fixtures, startBookingApp } from '../booking/support.js';
+import { client, startBookingApp } from '../booking/support.js';
+import { fixtures } from '../support/fixtures.js';
 import { PAYLOAD_SCHEMAS } from '../../src/webhooks/payload-schemas.js';
 
 interface BookingPayload {
@@ -45,7 +46,7 @@ forEachBackend('booking.* webhook events', (ctx) => {
     await f.configuration(product, { rates: [{ duration: 1, occupancy: 0, rate: 10000 }] });
     adults = await f.group('Adults');
     await f.capacity(product, adults, 0, 6);
-    await ctx.db.query(`INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, 'https://example.com/hook', '{booking.created,booking.updated,booking.confirmed,booking.cancelled}')`, [org.id]);
+    await f.webhook({ events: ['booking.created', 'booking.updated', 'booking.confirmed', 'booking.cancelled'] });
   });
   after(() => app.close());
 

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import type { Database } from '../../src/db/types.js';
 import { startWebhookWorker, type WorkerConfig } from '../../src/webhooks/worker.js';
@@ -28,10 +29,7 @@ async function countByStatus(db: Database, webhookId: string): Promise<Record<st
 
 /** `count` contacts in one statement: `count` contacts.created notifications per subscribed webhook. */
 async function createContacts(db: Database, organizationId: string, count: number): Promise<void> {
-  await db.query(
-    `INSERT INTO api.contacts (organization_id, first_name) SELECT $1, 'Guest ' || i FROM generate_series(1, $2) AS i`,
-    [organizationId, count],
-  );
+  await fixtures(db, organizationId).rows('contacts', Array.from({ length: count }, (_, i) => ({ first_name: `Guest ${i + 1}` })));
 }
 
 function receiptsById(receiver: Receiver): Map<string, number> {

@@ -1,6 +1,7 @@
 import { afterEach, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { claimNotifications, deliverDue, startWebhookWorker, type WorkerConfig } from '../../src/webhooks/worker.js';
 import { attempt } from '../../src/webhooks/deliver.js';
 import { requeueNotifications } from '../../src/webhooks/redeliver.js';
@@ -70,9 +71,8 @@ forEachBackend('webhook delivery', (ctx) => {
   it("numbers a transaction's notifications in the order of its changes: created before updated, whatever the arrival", async () => {
     await setUp(() => ({ status: 204 }), ['contacts.created', 'contacts.updated']);
     await ctx.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO api.contacts (organization_id, first_name) VALUES ($1, 'Ada') RETURNING id`, [org]);
-      await tx.query(`UPDATE api.contacts SET first_name = 'Grace' WHERE id = $1`, [rows[0]!.id]);
+      const contact = await fixtures(tx, org).contact({ first_name: 'Ada' });
+      await tx.query(`UPDATE api.contacts SET first_name = 'Grace' WHERE id = $1`, [contact]);
     });
     await deliverDue(ctx.db, config);
     const received = receiver!.receipts.map((receipt) => JSON.parse(receipt.body) as { event_type: string; sequence: number });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import { startWebhookWorker, type WebhookWorker, type WorkerConfig } from '../../src/webhooks/worker.js';
 import { createContact, createOrganization, createWebhook, startReceiver, waitFor, type Receiver } from './support.js';
 
@@ -76,10 +77,7 @@ forEachBackend('webhook deliveries are fair between organizations', (ctx) => {
   it('an endpoint that never answers, with 1,000 queued, holds at most its cap while another organization is served', async () => {
     const orgA = await createOrganization(ctx.db, 'Stuck');
     await createWebhook(ctx.db, orgA, `${hole.url}/a`, ['contacts.created']);
-    await ctx.db.query(
-      `INSERT INTO api.contacts (organization_id, first_name) SELECT $1, 'Guest ' || i FROM generate_series(1, 1000) AS i`,
-      [orgA],
-    );
+    await fixtures(ctx.db, orgA).rows('contacts', Array.from({ length: 1000 }, (_, i) => ({ first_name: `Guest ${i + 1}` })));
     await oneNotificationForAnotherOrganization();
     let stuckBeforeOther: number | undefined;
     receiver.reply = () => {
@@ -108,10 +106,7 @@ forEachBackend('webhook deliveries are fair between organizations', (ctx) => {
     await ctx.db.query('DELETE FROM staykit_internal.webhook_queue');
     const orgA = await createOrganization(ctx.db, 'Many hooks');
     for (let i = 0; i < 10; i += 1) await createWebhook(ctx.db, orgA, `${hole.url}/hook-${i}`, ['contacts.created']);
-    await ctx.db.query(
-      `INSERT INTO api.contacts (organization_id, first_name) SELECT $1, 'Guest ' || i FROM generate_series(1, 20) AS i`,
-      [orgA],
-    );
+    await fixtures(ctx.db, orgA).rows('contacts', Array.from({ length: 20 }, (_, i) => ({ first_name: `Guest ${i + 1}` })));
     await oneNotificationForAnotherOrganization();
     start();
     try {

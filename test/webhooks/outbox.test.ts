@@ -1,6 +1,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
+import { fixtures } from '../support/fixtures.js';
 import type { Queryable } from '../../src/db/types.js';
 import { CHANGE_TYPES, EVENT_RESOURCES } from '../../src/webhooks/events.js';
 import { createContact, createOrganization, createWebhook, notifications } from './support.js';
@@ -83,14 +84,9 @@ forEachBackend('webhook outbox', (ctx) => {
   it('leaves secrets and the search vector out of row snapshots', async () => {
     const org = await createOrganization(ctx.db);
     const hook = await createWebhook(ctx.db, org, ENDPOINT, ['products.created', 'coupons.created']);
-    await ctx.db.query(
-      `INSERT INTO api.products (organization_id, name, rent_period, timezone) VALUES ($1, '{"default": "Cabin"}', 'nightly', 'UTC')`,
-      [org],
-    );
-    await ctx.db.query(
-      `INSERT INTO api.coupons (organization_id, code, definition) VALUES ($1, 'SUMMER', '{"type": "fixed", "value": 500}')`,
-      [org],
-    );
+    const f = fixtures(ctx.db, org);
+    await f.product({ name: { default: 'Cabin' } });
+    await f.coupon({ code: 'SUMMER', definition: { type: 'fixed', value: 500 } });
     const [product, coupon] = (await notifications(ctx.db, hook.id)).map((row) => (row.payload.payload as { new: Record<string, unknown> }).new);
     assert.ok(product && coupon);
     assert.equal(product.name && (product.name as { default: string }).default, 'Cabin');
@@ -102,11 +98,8 @@ forEachBackend('webhook outbox', (ctx) => {
   it('a soft delete of a coupon emits coupons.deleted', async () => {
     const org = await createOrganization(ctx.db);
     const hook = await createWebhook(ctx.db, org, ENDPOINT, ['coupons.deleted', 'coupons.updated']);
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.coupons (organization_id, code, definition) VALUES ($1, 'GONE', '{"type": "fixed", "value": 1}') RETURNING id`,
-      [org],
-    );
-    await ctx.db.query('UPDATE api.coupons SET deleted_at = now() WHERE id = $1', [rows[0]?.id]);
+    const coupon = await fixtures(ctx.db, org).coupon({ code: 'GONE', definition: { type: 'fixed', value: 1 } });
+    await ctx.db.query('UPDATE api.coupons SET deleted_at = now() WHERE id = $1', [coupon]);
     const emitted = await notifications(ctx.db, hook.id);
     assert.deepEqual(emitted.map((row) => row.event_type), ['coupons.deleted']);
     const payload = emitted[0]?.payload.payload as { new: { deleted_at: string }; old: { deleted_at: null } };
@@ -117,36 +110,19 @@ forEachBackend('webhook outbox', (ctx) => {
   it('emits the semantic events: confirmed, cancelled, completed, paid, sync_failed', async () => {
     const org = await createOrganization(ctx.db);
     const hook = await createWebhook(ctx.db, org, ENDPOINT);
-    const { rows: products } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.products (organization_id, name, rent_period, timezone) VALUES ($1, '{"default": "Loft"}', 'nightly', 'UTC') RETURNING id`,
-      [org],
-    );
-    const { rows: events } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.calendar_events (organization_id, product_id, start_date, end_date, status, type)
-       VALUES ($1, $2, '2030-01-01', '2030-01-05', 'TENTATIVE', 'booking') RETURNING id`,
-      [org, products[0]?.id],
-    );
-    const eventId = events[0]?.id;
+    const f = fixtures(ctx.db, org);
+    const product = await f.product({ name: { default: 'Loft' } });
+    const eventId = await f.event(product, { start_date: '2030-01-01', end_date: '2030-01-05', status: 'TENTATIVE' });
     await ctx.db.query(`UPDATE api.calendar_events SET status = 'CONFIRMED' WHERE id = $1`, [eventId]);
     await ctx.db.query(`UPDATE api.calendar_events SET status = 'CANCELLED' WHERE id = $1`, [eventId]);
-    const { rows: tasks } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.calendar_event_tasks (organization_id, calendar_event_id, due_at, label)
-       VALUES ($1, $2, now(), 'Clean') RETURNING id`,
-      [org, eventId],
-    );
-    await ctx.db.query('UPDATE api.calendar_event_tasks SET completed_at = now() WHERE id = $1', [tasks[0]?.id]);
-    const { rows: payments } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.payments (organization_id, amount) VALUES ($1, 1000) RETURNING id`,
-      [org],
-    );
-    await ctx.db.query(`UPDATE api.payments SET status = 'paid', paid_at = now() WHERE id = $1`, [payments[0]?.id]);
-    const { rows: calendars } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.external_calendars (organization_id, product_id, ical_url) VALUES ($1, $2, 'https://feeds.example/a.ics') RETURNING id`,
-      [org, products[0]?.id],
-    );
-    await ctx.db.query(`UPDATE api.external_calendars SET last_synced = now() WHERE id = $1`, [calendars[0]?.id]);
-    await ctx.db.query(`UPDATE api.external_calendars SET error = 'HTTP 404', last_synced = now() WHERE id = $1`, [calendars[0]?.id]);
-    await ctx.db.query(`UPDATE api.external_calendars SET error = 'HTTP 404', last_synced = now() WHERE id = $1`, [calendars[0]?.id]);
+    const task = await f.row('calendar_event_tasks', { calendar_event_id: eventId, label: 'Clean' });
+    await ctx.db.query('UPDATE api.calendar_event_tasks SET completed_at = now() WHERE id = $1', [task.id]);
+    const payment = await f.row('payments', { amount: 1000 });
+    await ctx.db.query(`UPDATE api.payments SET status = 'paid', paid_at = now() WHERE id = $1`, [payment.id]);
+    const calendar = await f.externalCalendar(product, { ical_url: 'https://feeds.example/a.ics' });
+    await ctx.db.query(`UPDATE api.external_calendars SET last_synced = now() WHERE id = $1`, [calendar]);
+    await ctx.db.query(`UPDATE api.external_calendars SET error = 'HTTP 404', last_synced = now() WHERE id = $1`, [calendar]);
+    await ctx.db.query(`UPDATE api.external_calendars SET error = 'HTTP 404', last_synced = now() WHERE id = $1`, [calendar]);
 
     // One statement's notifications share created_at: compare as sets.
     const types = (await notifications(ctx.db, hook.id)).map((row) => row.event_type).sort();
@@ -192,6 +168,7 @@ forEachBackend('webhook outbox under the API role', (ctx) => {
     const org = await createOrganization(ctx.db);
     const hook = await createWebhook(ctx.db, org, ENDPOINT, ['contacts.created', 'coupons.deleted']);
     await asApi(org, async (tx) => {
+      // Raw: written as the API role, which may not name organization_id (fixtures() writes as the owner).
       await tx.query(`INSERT INTO api.contacts (first_name) VALUES ('Api')`);
       const { rows } = await tx.query<{ id: string }>(
         `INSERT INTO api.coupons (code, definition) VALUES ('API', '{"type": "fixed", "value": 1}') RETURNING id`);

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database, Queryable } from '../../src/db/types.js';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
+import { fixtures, organization, type Row } from '../support/fixtures.js';
 
 type StandardWebhook = { verify(payload: string, headers: Record<string, string>): unknown };
 type StandardWebhookConstructor = new (secret: string) => StandardWebhook;
@@ -131,8 +132,7 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
 }
 
 export async function createOrganization(db: Queryable, name = 'Test organization'): Promise<string> {
-  const { rows } = await db.query<{ id: string }>('INSERT INTO api.organizations (name) VALUES ($1) RETURNING id', [name]);
-  return (rows[0] as { id: string }).id;
+  return organization(db, { name });
 }
 
 export interface TestWebhook {
@@ -141,19 +141,12 @@ export interface TestWebhook {
 }
 
 export async function createWebhook(db: Queryable, organizationId: string, endpoint: string, events: string[] = ['*']): Promise<TestWebhook> {
-  const { rows } = await db.query<TestWebhook>(
-    'INSERT INTO api.webhooks (organization_id, endpoint, events) VALUES ($1, $2, $3) RETURNING id, signing_secret',
-    [organizationId, endpoint, events],
-  );
-  return rows[0] as TestWebhook;
+  const { id, signing_secret } = await fixtures(db, organizationId).row<TestWebhook & Row>('webhooks', { endpoint, events });
+  return { id, signing_secret };
 }
 
 export async function createContact(db: Queryable, organizationId: string, firstName = 'Ada'): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
-    'INSERT INTO api.contacts (organization_id, first_name) VALUES ($1, $2) RETURNING id',
-    [organizationId, firstName],
-  );
-  return (rows[0] as { id: string }).id;
+  return fixtures(db, organizationId).contact({ first_name: firstName });
 }
 
 export interface NotificationRow {

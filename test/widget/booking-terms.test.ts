@@ -190,6 +190,7 @@ forEachBackend('booking terms and the cancellation policy', (ctx) => {
     const inKeyTransaction = (accepted: boolean) => ctx.db.transaction(async (tx) => {
       await tx.query("SELECT set_config('staykit.organization_id', $1, true), set_config('staykit.key_id', $2, true)", [org.id, pk]);
       if (accepted) await tx.query("SELECT set_config('staykit.booking_terms_accepted', 'true', true)");
+      // Raw: the trigger's answer to a plain INSERT in a publishable key's transaction, compared with now() in the statement.
       const { rows } = await tx.query<{ accepted: boolean }>(
         'INSERT INTO api.bookings (organization_id) VALUES ($1) RETURNING terms_accepted_at = now() AS accepted', [org.id]);
       inserted = rows[0];

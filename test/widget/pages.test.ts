@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
-import { insert, startBookingApp } from '../booking/support.js';
+import { startBookingApp } from '../booking/support.js';
+import { insert } from '../support/fixtures.js';
 import { ALLOWED_ORIGIN, publishableKeyFor, widgetOrganization, type WidgetOrganization } from './support.js';
 
 forEachBackend('widget pages and site keys', (ctx) => {

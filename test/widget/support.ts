@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/types.js';
 import { createOrganization } from '../support/app.js';
-import { fixtures, insert } from '../booking/support.js';
+import { fixtures, insert } from '../support/fixtures.js';
 
 export interface WidgetOrganization {
   id: string;

@@ -35,8 +35,12 @@
  *   - Rules that need the database (an unknown product, a capacity group) stay in code, with their own codes.
  *   - Authorization runs before validation (preValidation): a request without a valid key is a 401 whatever its body.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
-import type { Static, TObject, TSchema } from 'typebox';
+import type {
+  FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RawRequestDefaultExpression, RawServerDefault, RouteGenericInterface,
+  RouteOptions,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TObject, TSchema } from 'typebox';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import Format from 'typebox/format';
@@ -287,14 +291,14 @@ function valueAt(value: unknown, instancePath: string): unknown {
 // ---------------------------------------------------------------------------------------------------------------
 // Registration.
 
-/** What a route's handler gets: its request with typed body and query, the reply, and who asked. */
+/** A route's request, its body and query typed from the definition's schemas by Fastify's TypeBox type provider. */
+export type RouteRequest<Body extends TSchema | undefined, Query extends TObject | undefined> = FastifyRequest<
+  RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression, { body: Body; querystring: Query }, TypeBoxTypeProvider
+>;
+
+/** What a route's handler gets: its typed request, the reply, and who asked. */
 export type RouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined> = (
-  request: FastifyRequest<{
-    Body: Body extends TSchema ? Static<Body> : undefined;
-    Querystring: Query extends TObject ? Static<Query> : Record<string, never>;
-  }>,
-  reply: FastifyReply,
-  principal: Principal,
+  request: RouteRequest<Body, Query>, reply: FastifyReply, principal: Principal,
 ) => Promise<unknown>;
 
 /** The principal of a request that passed its route's scope (set in preValidation, read by the handler). */
@@ -329,7 +333,7 @@ export function routeOptions<Body extends TSchema | undefined, Query extends TOb
     handler: async (request, reply) => {
       const principal = principals.get(request);
       if (scope && !principal) throw new Error(`route ${definition.url}: no principal after preValidation`);
-      return handler(request as Parameters<RouteHandler<Body, Query>>[0], reply, principal as Principal);
+      return handler(request as unknown as RouteRequest<Body, Query>, reply, principal as Principal);
     },
   };
 }

@@ -28,8 +28,9 @@
  *   - A refusal names the field and what it must be, derived from the schema ("interval.start must be a date
  *     (YYYY-MM-DD)"); where the schema's keywords say it badly (a pattern), `expected` gives the words: `Type.String(
  *     { pattern: '^[A-Z]{3}$', expected: 'an ISO 4217 code like EUR' })`. `expected` is not in the served document.
- *   - `component('Name', schema)` makes a schema a named component of the document (`$ref`); `documentRef('name')`
- *     points at a component the document has from elsewhere (a table's row), for answers only: it validates nothing.
+ *   - `component('Name', schema)` makes a schema a named component of the document (`$ref`); `sharedComponent` one
+ *     the document has from elsewhere but requests validate with; `documentRef('name')` points at a component the
+ *     document has from elsewhere (a table's row), for answers only: it validates nothing (schema-component.ts).
  *   - Answers are documented and validated by tests against the served document, never stripped or reshaped at run
  *     time: they are sent with JSON.stringify, as without a schema.
  *   - Rules that need the database (an unknown product, a capacity group) stay in code, with their own codes.
@@ -41,7 +42,6 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TObject, TSchema } from 'typebox';
-import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import Format from 'typebox/format';
 import { Value } from 'typebox/value';
@@ -51,6 +51,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Access } from '../auth/scopes.js';
 import { isDate } from '../common/dates.js';
 import { EMAIL, UUID } from '../common/patterns.js';
+import { COMPONENT, SHARED_COMPONENT } from './schema-component.js';
 
 // The project's own definitions of the formats it checks, so a schema accepts exactly what the code does elsewhere.
 Format.Set('date', isDate);
@@ -112,18 +113,9 @@ export function defineRoute<Body extends TSchema | undefined, Query extends TObj
   return definition;
 }
 
-/** A schema that is a named component of the document (`#/components/schemas/<name>`) wherever it is used. */
-export function component<T extends TSchema>(name: string, schema: T): T {
-  return { ...schema, [COMPONENT]: name };
-}
+export { component, documentRef, orNull, sharedComponent } from './schema-component.js';
 
-/** A component the document has from elsewhere (a table's row schema): documents an answer, validates nothing. */
-export function documentRef<T = JsonObject>(name: string): TSchema & { static: T } {
-  return Type.Unsafe<T>({ $ref: `#/components/schemas/${name}` }) as unknown as TSchema & { static: T };
-}
-
-const COMPONENT = 'x-component';
-const ANNOTATIONS_NOT_SERVED = new Set([COMPONENT, 'expected']);
+const ANNOTATIONS_NOT_SERVED = new Set([COMPONENT, SHARED_COMPONENT, 'expected']);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Validation: the definition's schemas checked by TypeBox's compiler, refusals worded from the schema.
@@ -216,8 +208,11 @@ const prefixed = (path: string, key: string): string => (path === '' ? key : `${
  * always did), else the first error — or, inside alternatives (`anyOf`) none of which fit the value's type, the
  * alternatives as a whole ("name must be a non-empty string or a JSON object").
  */
-function mainError(errors: SchemaError[]): SchemaError | undefined {
-  const relevant = errors.filter((error) => error.keyword !== 'boolean');
+function mainError(schema: TSchema, errors: SchemaError[]): SchemaError | undefined {
+  // Left out: the per-key echoes of `additionalProperties: false` and of `propertyNames` (each reported once, whole),
+  // and an `additionalProperties` schema's summary (its value's own error says more).
+  const relevant = errors.filter((error) => error.keyword !== 'boolean' && !error.schemaPath.endsWith('/propertyNames')
+    && !(error.keyword === 'additionalProperties' && schemaAt(schema, error.schemaPath).additionalProperties !== false));
   const unknown = relevant.find((error) => error.keyword === 'additionalProperties');
   if (unknown) return unknown;
   const first = relevant.find((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf');
@@ -234,7 +229,7 @@ function mainError(errors: SchemaError[]): SchemaError | undefined {
 
 /** The refusal of a value `schema` did not accept: `invalid(message, details)` naming the field. */
 export function refusal(schema: TSchema, value: unknown, errors: SchemaError[], part: Part, invalid: RouteDefinition['invalid']): ApiError {
-  const error = mainError(errors);
+  const error = mainError(schema, errors);
   if (!error) return invalid(`${part === 'body' ? 'The request body' : 'The query'} is not valid`, null);
   const field = fieldName(error.instancePath, part);
   const path = error.instancePath === '' ? '' : field;
@@ -251,6 +246,10 @@ export function refusal(schema: TSchema, value: unknown, errors: SchemaError[], 
       const missing = required.find((key) => !(key in present)) ?? required[0]!;
       const property = ((node.properties ?? {}) as Record<string, JsonObject>)[missing] ?? {};
       return invalid(`${prefixed(path, missing)} is required: ${expectation(property)}`, null);
+    }
+    case 'propertyNames': {
+      const names = error.params.propertyNames as string[];
+      return invalid(`${field} keys must each be ${expectation(node.propertyNames as JsonObject)}`, `got ${names.map((name) => JSON.stringify(name)).join(', ')}`);
     }
     default:
       return invalid(`${field} must be ${expectation(node)}`, null);
@@ -353,6 +352,7 @@ function servedSchema(schema: unknown, components: Record<string, JsonObject>): 
   if (Array.isArray(schema)) return schema.map((item) => servedSchema(item, components));
   if (typeof schema !== 'object' || schema === null) return schema;
   const node = schema as JsonObject;
+  if (typeof node[SHARED_COMPONENT] === 'string') return { $ref: `#/components/schemas/${node[SHARED_COMPONENT]}` };
   const name = node[COMPONENT];
   const entries = Object.entries(node).filter(([key]) => !ANNOTATIONS_NOT_SERVED.has(key));
   const plain = Object.fromEntries(entries.map(([key, value]) => [key, servedSchema(value, components)]));

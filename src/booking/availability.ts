@@ -12,9 +12,10 @@ import { invalidInput, productNotFound } from './errors.js';
 import type { AvailabilityParameters } from './request-schemas.js';
 import { AVAILABILITY_QUERY_OPTIONS, availabilityQuery, CATEGORIES } from './availability-queries.js';
 import { toLabelledRanges, type AvailabilityRow } from './availability-ranges.js';
+import type { ProductAvailability } from './answer-schemas.js';
 import { toShowOptions, type ShowOptions } from './show-options.js';
 import {
-  statusOf, toDays, toIntervals, toStatusIntervals, type Category, type Day, type DayStatus, type Interval, type ProductTimeline,
+  statusOf, toDays, toIntervals, toStatusIntervals, type Category, type DayStatus, type ProductTimeline,
 } from './timeline.js';
 
 export interface AvailabilityQuery extends ShowOptions {
@@ -24,12 +25,6 @@ export interface AvailabilityQuery extends ShowOptions {
   includeDays: boolean;
   /** Sync the products' external calendars first (bounded wait; docs/ical.md). */
   performSync: boolean;
-}
-
-export interface ProductAvailability {
-  product_id: string;
-  intervals: Interval[];
-  days?: Day[];
 }
 
 export const MAX_RANGE_DAYS = 1100;

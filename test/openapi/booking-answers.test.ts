@@ -13,6 +13,7 @@ import { forEachBackend } from '../support/databases.js';
 import { createKey, createOrganization } from '../support/app.js';
 import { client, fixtures, startBookingApp } from '../booking/support.js';
 import { BOOKING_FLOW_ROUTES } from '../../src/booking/flow-definitions.js';
+import { publishableKeyFor, widgetOrganization } from '../widget/support.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 type Operation = { responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> };
@@ -132,6 +133,16 @@ forEachBackend('Booking flow: real answers match the served OpenAPI document', (
     await post('/v1/booking-change', { booking_id: '00000000-0000-4000-8000-000000000000' }, 404);
     await post('/v1/booking-cancel', { booking_id: bookingId, reason: 'Plans changed' }, 200);
     await post('/v1/booking-cancel', { booking_id: bookingId, refund: true }, 400);
+  });
+
+  it("a widget's booking (a publishable key) answers as documented, with the guest's page", async () => {
+    const site = await widgetOrganization(ctx.db, 'Answers widget');
+    const pk = await publishableKeyFor(app, site.secretKey, site.widget);
+    const booked = conforms('POST', '/v1/book', await client(app, pk).post('/v1/book', {
+      product_id: site.listed, interval: { start: '2027-09-01', end: '2027-09-04' }, occupancy: { [site.adults]: 2 },
+      form_values: { [site.email]: 'guest@example.com' }, contact: { first_name: 'Ana' },
+    }), 201);
+    assert.ok(booked.json().guest_url);
   });
 
   it('every booking-flow route was driven to a success', () => {

@@ -6,12 +6,11 @@
  */
 import { invalidInput, unknownCapacityGroup } from './errors.js';
 import { UUID } from '../common/patterns.js';
-import type { BookingBody, BookingOptionsBody } from './request-schemas.js';
+import type { Static } from 'typebox';
+import type { BookingBody, BookingOptionsBody, Interval as IntervalSchema } from './request-schemas.js';
 
-export interface Interval {
-  start: string;
-  end: string;
-}
+/** A stay's dates as a request gives them (request-schemas.ts). */
+export type Interval = Static<typeof IntervalSchema>;
 
 export interface ContactInput {
   first_name?: string;

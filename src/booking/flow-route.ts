@@ -31,7 +31,7 @@ export interface FlowContext {
 }
 
 export interface Flow<Body extends TSchema | undefined, Query extends TObject | undefined, Input, Answer> {
-  route: RouteDefinition<Body, Query> & { scope: RouteScope };
+  route: RouteDefinition<Body, Query, undefined> & { scope: RouteScope };
   /** The validated request → the flow's input: what the schema cannot check (several fields, the shape of a key). */
   parse: (request: RouteRequest<Body, Query>) => Input;
   /** The tables the transaction may read (FLOW_TRANSACTION for the booking flow; `{}`: what the key's scopes allow). */

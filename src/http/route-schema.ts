@@ -18,14 +18,15 @@
  *     errors: ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'],   // components/responses by name
  *   });
  *   registerRoute(app, cancelRoute, authorize, async (request, reply, principal) => … request.body.booking_id …);
- *   // (registerPublicRoute for a definition without a scope; routeOptions to add hooks of the route's own)
+ *   // A public route says `scope: undefined` and is registered with registerPublicRoute; routeOptions gives the
+ *   // Fastify options to add hooks of the route's own; `params: Type.Object({id: …})` types and checks `/x/:id`.
  *   export const cancelPaths = openApiPaths([cancelRoute]);  // { paths, schemas } for src/openapi/document.ts
  *
  * Rules:
  *   - Objects say `additionalProperties: false`: an unknown field is a 400 naming it ("Unknown field: price"), never
  *     silently dropped. Nothing is coerced or defaulted in a body (the handler sees what the client sent; defaults
- *     are documented with `default` and applied by the code). Query parameters are strings converted to the
- *     schema's type (`perform_sync=true` → true); a parameter given twice counts with its last value.
+ *     are documented with `default` and applied by the code). Query and path parameters are strings converted to
+ *     the schema's type (`perform_sync=true` → true); a query parameter given twice counts with its last value.
  *   - A refusal names the field and what it must be, derived from the schema ("interval.start must be a date
  *     (YYYY-MM-DD)"); where the schema's keywords say it badly (a pattern), `expected` gives the words: `Type.String(
  *     { pattern: '^[A-Z]{3}$', expected: 'an ISO 4217 code like EUR' })`. `expected` is not in the served document.
@@ -64,7 +65,7 @@ type JsonObject = Record<string, unknown>;
 /** The responses of src/openapi/components.ts a route may answer with, by name, and their statuses. */
 const ERROR_RESPONSES = {
   BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409,
-  PayloadTooLarge: 413, UnprocessableContent: 422,
+  PayloadTooLarge: 413, UriTooLong: 414, RangeNotSatisfiable: 416, UnprocessableContent: 422,
 } as const;
 export type ErrorResponse = keyof typeof ERROR_RESPONSES;
 
@@ -83,7 +84,10 @@ export interface RouteScope {
   sideEffects?: (request: FastifyRequest) => boolean;
 }
 
-export interface RouteDefinition<Body extends TSchema | undefined = TSchema | undefined, Query extends TObject | undefined = TObject | undefined> {
+export interface RouteDefinition<
+  Body extends TSchema | undefined = TSchema | undefined, Query extends TObject | undefined = TObject | undefined,
+  Params extends TObject | undefined = TObject | undefined,
+> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Relative to the plugin's prefix (`/v1`), as the document's paths are. */
   url: string;
@@ -97,6 +101,8 @@ export interface RouteDefinition<Body extends TSchema | undefined = TSchema | un
   /** Whether a body must be sent (default true when there is a body schema); without one the handler sees `{}`. */
   bodyRequired?: boolean;
   query?: Query;
+  /** The path's parameters (`/webhooks/:id`: `{id}`), converted from strings to the schema's types. */
+  params?: Params;
   /** Further parameters of the operation, as OpenAPI parameter objects or `$ref`s (an Idempotency-Key header). */
   parameters?: JsonObject[];
   /** The answers the route gives on success, by status. */
@@ -108,9 +114,10 @@ export interface RouteDefinition<Body extends TSchema | undefined = TSchema | un
 }
 
 /** Returns the definition: a place for TypeScript to check it and keep its schemas' (and its scope's) types. */
-export function defineRoute<Body extends TSchema | undefined, Query extends TObject | undefined, Scope extends RouteScope | undefined>(
-  definition: RouteDefinition<Body, Query> & { scope: Scope },
-): RouteDefinition<Body, Query> & { scope: Scope } {
+export function defineRoute<
+  Body extends TSchema | undefined, Query extends TObject | undefined, Scope extends RouteScope | undefined,
+  Params extends TObject | undefined = undefined,
+>(definition: RouteDefinition<Body, Query, Params> & { scope: Scope }): RouteDefinition<Body, Query, Params> & { scope: Scope } {
   return definition;
 }
 
@@ -119,7 +126,10 @@ const ANNOTATIONS_NOT_SERVED = new Set([COMPONENT, SHARED_COMPONENT, 'expected']
 // ---------------------------------------------------------------------------------------------------------------
 // Validation: the definition's schemas checked by TypeBox's compiler, refusals worded from the schema.
 
-type Part = 'body' | 'querystring';
+type Part = 'body' | 'querystring' | 'params';
+
+/** How a refusal names a whole part of the request. */
+const PART_NAMES: Record<Part, string> = { body: 'The request body', querystring: 'The query', params: 'The path' };
 
 interface SchemaError {
   keyword: string;
@@ -189,7 +199,7 @@ function typeExpectation(type: string, schema: JsonObject): string {
 
 /** `/cart/items/0/interval/start` → `cart.items[0].interval.start`; the root is named by the part. */
 function fieldName(instancePath: string, part: Part): string {
-  if (instancePath === '') return part === 'body' ? 'The request body' : 'The query';
+  if (instancePath === '') return PART_NAMES[part];
   return instancePath.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`), '');
 }
@@ -233,7 +243,7 @@ function mainError(schema: TSchema, errors: SchemaError[]): SchemaError | undefi
 /** The refusal of a value `schema` did not accept: `invalid(message, details)` naming the field. */
 function refusal(schema: TSchema, value: unknown, errors: SchemaError[], part: Part, invalid: RouteDefinition['invalid']): ApiError {
   const error = mainError(schema, errors);
-  if (!error) return invalid(`${part === 'body' ? 'The request body' : 'The query'} is not valid`, null);
+  if (!error) return invalid(`${PART_NAMES[part]} is not valid`, null);
   const field = fieldName(error.instancePath, part);
   const path = error.instancePath === '' ? '' : field;
   const node = schemaAt(schema, error.schemaPath);
@@ -269,13 +279,13 @@ type Validation = { value: unknown } | { error: Error };
 
 /** A validator for one part of a request, answering Fastify's validator-compiler contract. */
 function validatorFor(definition: RouteDefinition, part: Part): ((value: unknown) => Validation) | undefined {
-  const schema = part === 'body' ? definition.body : definition.query;
+  const schema = { body: definition.body, querystring: definition.query, params: definition.params }[part];
   if (!schema) return undefined;
   const check = Compile(schema);
   const required = part === 'body' ? definition.bodyRequired ?? true : false;
   return (input) => {
     // Fastify passes null for an absent body (and for a JSON `null`); an optional body is then empty.
-    let value = part === 'querystring' ? Value.Convert(schema, lastValues(input ?? {})) : input;
+    let value = part === 'body' ? input : Value.Convert(schema, part === 'querystring' ? lastValues(input ?? {}) : input ?? {});
     if (value === null && !required) value = {};
     if (check.Check(value)) return { value };
     // The error is the route's ApiError; Fastify answers it through the app's error handler.
@@ -294,18 +304,18 @@ function valueAt(value: unknown, instancePath: string): unknown {
 // Registration.
 
 /** A route's request, its body and query typed from the definition's schemas by Fastify's TypeBox type provider. */
-export type RouteRequest<Body extends TSchema | undefined, Query extends TObject | undefined> = FastifyRequest<
-  RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression, { body: Body; querystring: Query }, TypeBoxTypeProvider
+export type RouteRequest<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined> = FastifyRequest<
+  RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression, { body: Body; querystring: Query; params: Params }, TypeBoxTypeProvider
 >;
 
 /** What a route's handler gets: its typed request, the reply, and who asked. */
-export type RouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined> = (
-  request: RouteRequest<Body, Query>, reply: FastifyReply, principal: Principal,
+export type RouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined> = (
+  request: RouteRequest<Body, Query, Params>, reply: FastifyReply, principal: Principal,
 ) => Promise<unknown>;
 
 /** What a public route's handler gets: its typed request and the reply. */
-export type PublicRouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined> = (
-  request: RouteRequest<Body, Query>, reply: FastifyReply,
+export type PublicRouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined> = (
+  request: RouteRequest<Body, Query, Params>, reply: FastifyReply,
 ) => Promise<unknown>;
 
 /** The route's schemas, their validation and the answers' serialization (JSON.stringify: a schema never reshapes). */
@@ -313,13 +323,14 @@ function schemaOptions(definition: RouteDefinition): Pick<RouteOptions, 'method'
   const schema: FastifySchema = {
     ...(definition.body ? { body: definition.body } : {}),
     ...(definition.query ? { querystring: definition.query } : {}),
+    ...(definition.params ? { params: definition.params } : {}),
     response: Object.fromEntries(Object.entries(definition.responses).filter(([, answer]) => answer.schema).map(([status, answer]) => [status, answer.schema])),
   };
   return {
     method: definition.method,
     url: definition.url,
     schema,
-    validatorCompiler: ({ httpPart }) => validatorFor(definition, httpPart === 'body' ? 'body' : 'querystring') ?? ((value: unknown) => ({ value })),
+    validatorCompiler: ({ httpPart }) => validatorFor(definition, httpPart as Part) ?? ((value: unknown) => ({ value })),
     serializerCompiler: () => (data: unknown) => JSON.stringify(data),
   };
 }
@@ -328,8 +339,8 @@ function schemaOptions(definition: RouteDefinition): Pick<RouteOptions, 'method'
  * The Fastify route of a scoped definition: `authorize` checks its scope in preValidation, before the body is looked
  * at, and the handler gets the principal. For a route that needs more (a hook of its own): `app.route({...routeOptions(…), …})`.
  */
-export function routeOptions<Body extends TSchema | undefined, Query extends TObject | undefined>(
-  definition: RouteDefinition<Body, Query> & { scope: RouteScope }, authorize: Authorize, handler: RouteHandler<Body, Query>,
+export function routeOptions<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined>(
+  definition: RouteDefinition<Body, Query, Params> & { scope: RouteScope }, authorize: Authorize, handler: RouteHandler<Body, Query, Params>,
 ): RouteOptions {
   const { scope } = definition;
   const principals = new WeakMap<FastifyRequest, Principal>();
@@ -342,25 +353,25 @@ export function routeOptions<Body extends TSchema | undefined, Query extends TOb
     handler: async (request, reply) => {
       const principal = principals.get(request);
       if (!principal) throw new Error(`route ${definition.url}: no principal after preValidation`);
-      return handler(request as unknown as RouteRequest<Body, Query>, reply, principal);
+      return handler(request as unknown as RouteRequest<Body, Query, Params>, reply, principal);
     },
   };
 }
 
 /** Registers a scoped definition on `app` (see routeOptions). */
-export function registerRoute<Body extends TSchema | undefined, Query extends TObject | undefined>(
-  app: FastifyInstance, definition: RouteDefinition<Body, Query> & { scope: RouteScope }, authorize: Authorize, handler: RouteHandler<Body, Query>,
+export function registerRoute<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined>(
+  app: FastifyInstance, definition: RouteDefinition<Body, Query, Params> & { scope: RouteScope }, authorize: Authorize, handler: RouteHandler<Body, Query, Params>,
 ): void {
   app.route(routeOptions(definition, authorize, handler));
 }
 
 /** Registers a definition without a scope (the handler authenticates itself, or nobody need). */
-export function registerPublicRoute<Body extends TSchema | undefined, Query extends TObject | undefined>(
-  app: FastifyInstance, definition: RouteDefinition<Body, Query> & { scope?: undefined }, handler: PublicRouteHandler<Body, Query>,
+export function registerPublicRoute<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined>(
+  app: FastifyInstance, definition: RouteDefinition<Body, Query, Params> & { scope?: undefined }, handler: PublicRouteHandler<Body, Query, Params>,
 ): void {
   app.route({
     ...schemaOptions(definition as RouteDefinition),
-    handler: async (request, reply) => handler(request as unknown as RouteRequest<Body, Query>, reply),
+    handler: async (request, reply) => handler(request as unknown as RouteRequest<Body, Query, Params>, reply),
   });
 }
 
@@ -385,18 +396,22 @@ function servedSchema(schema: unknown, components: Record<string, JsonObject>): 
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 
-/** The query schema's properties as OpenAPI query parameters. */
-function queryParameters(query: TObject, components: Record<string, JsonObject>): JsonObject[] {
-  const required = new Set((query as unknown as { required?: string[] }).required ?? []);
-  return Object.entries(query.properties as Record<string, JsonObject>).map(([name, schema]) => {
-    const { description, ...rest } = servedSchema(schema, components) as JsonObject;
-    return { name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: rest };
+/** An object schema's properties as OpenAPI parameters `in` the query or the path. */
+function parametersOf(schema: TObject, where: 'query' | 'path', components: Record<string, JsonObject>): JsonObject[] {
+  const required = new Set((schema as unknown as { required?: string[] }).required ?? []);
+  return Object.entries(schema.properties as Record<string, JsonObject>).map(([name, property]) => {
+    const { description, ...rest } = servedSchema(property, components) as JsonObject;
+    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest };
   });
 }
 
 /** The operation of one definition. */
 function operationOf(definition: RouteDefinition, components: Record<string, JsonObject>): JsonObject {
-  const parameters = [...(definition.query ? queryParameters(definition.query, components) : []), ...(definition.parameters ?? [])];
+  const parameters = [
+    ...(definition.params ? parametersOf(definition.params, 'path', components) : []),
+    ...(definition.query ? parametersOf(definition.query, 'query', components) : []),
+    ...(definition.parameters ?? []),
+  ];
   const answers = Object.entries(definition.responses).map(([status, answer]) => [status, {
     description: answer.description,
     ...(answer.headers ? { headers: answer.headers } : {}),
@@ -416,7 +431,8 @@ export function openApiPaths(definitions: readonly RouteDefinition[]): { paths: 
   const schemas: Record<string, JsonObject> = {};
   const paths: Record<string, JsonObject> = {};
   for (const definition of definitions) {
-    const item = (paths[definition.url] ??= {});
+    // Fastify's `/webhooks/:id` is OpenAPI's `/webhooks/{id}`.
+    const item = (paths[definition.url.replace(/:(\w+)/g, '{$1}')] ??= {});
     item[definition.method.toLowerCase()] = operationOf(definition, schemas);
   }
   return { paths, schemas };

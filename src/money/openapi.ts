@@ -1,25 +1,21 @@
-/** The payment and invoice operations in the OpenAPI document (src/openapi/document.ts adds them to its paths and schemas). */
+/**
+ * The payment and invoice operations in the OpenAPI document (src/openapi/document.ts adds them to its paths and
+ * schemas); their bodies are the schemas the routes use (bodies.ts).
+ */
+import { PaymentLink, PaymentLinkRequest, PaymentSettings, PaymentSettingsInput, StripeEventReceipt } from './bodies.js';
+
 type Json = Record<string, unknown>;
 
 const ref = (kind: 'schemas' | 'responses', name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 const uuid = { type: 'string', format: 'uuid' };
 const json = (schema: Json) => ({ 'application/json': { schema } });
-const STATUS: Record<string, number> = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409 };
+const STATUS: Record<string, number> = {
+  BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409, BadGateway: 502,
+};
 const errors = (...names: string[]) => Object.fromEntries(names.map((name) => [STATUS[name], ref('responses', name)]));
 const tags = ['payments'];
 
-export const moneySchemas: Record<string, Json> = {
-  PaymentSettings: {
-    type: 'object',
-    description: 'Which Stripe account is set up: never the keys themselves (docs/payments.md#stripe).',
-    properties: {
-      provider: { type: ['string', 'null'], enum: ['stripe', null] },
-      secret_key_hint: { type: 'string', description: 'The last four characters of the secret key.' },
-      success_url: { type: 'string' }, cancel_url: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' },
-    },
-    required: ['provider'],
-  },
-};
+export const moneySchemas: Record<string, Json> = { PaymentSettings };
 
 export const moneyPaths: Record<string, Json> = {
   '/payment-settings': {
@@ -30,18 +26,9 @@ export const moneyPaths: Record<string, Json> = {
     },
     put: {
       tags, operationId: 'payment_settings_put', summary: 'Set up Stripe',
-      description: 'Stores the keys encrypted (AES-256-GCM with the server\'s STAYKIT_SECRET_KEY); they are never shown again. Scope `organizations:write`.',
-      requestBody: {
-        required: true,
-        content: json({
-          type: 'object',
-          properties: {
-            stripe_secret_key: { type: 'string', pattern: '^(sk|rk)_' }, stripe_webhook_secret: { type: 'string', pattern: '^whsec_' },
-            success_url: { type: 'string', format: 'uri' }, cancel_url: { type: 'string', format: 'uri' },
-          },
-          required: ['stripe_secret_key', 'stripe_webhook_secret', 'success_url', 'cancel_url'],
-        }),
-      },
+      description: 'Stores the keys encrypted (AES-256-GCM with the server\'s STAYKIT_SECRET_KEY); they are never shown again. Scope `organizations:write`. '
+        + 'A server without STAYKIT_SECRET_KEY answers 409 (SK678).',
+      requestBody: { required: true, content: json(PaymentSettingsInput) },
       responses: { 200: { description: 'Stored.', content: json(ref('schemas', 'PaymentSettings')) }, ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'Conflict') },
     },
     delete: {
@@ -53,19 +40,12 @@ export const moneyPaths: Record<string, Json> = {
   '/payment-link': {
     post: {
       tags, operationId: 'payment_link', summary: 'A Stripe Checkout link for a booking\'s next payment',
-      description: 'The next payment still to pay (pending, failed or expired; the earliest due first). Scope `payments:write`.',
-      requestBody: { required: true, content: json({ type: 'object', properties: { booking_id: uuid }, required: ['booking_id'] }) },
+      description: 'The next payment still to pay (pending, failed or expired; the earliest due first). Scope `payments:write`. '
+        + 'No such payment (or booking): 404 (SK676); Stripe not set up: 409 (SK671).',
+      requestBody: { required: true, content: json(PaymentLinkRequest) },
       responses: {
-        200: {
-          description: 'The link.',
-          content: json({
-            type: 'object',
-            properties: { payment_id: uuid, amount: { type: 'integer' }, currency: { type: 'string' }, payment_url: { type: 'string', format: 'uri' } },
-            required: ['payment_id', 'amount', 'currency', 'payment_url'],
-          }),
-        },
-        ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'Conflict'),
-        502: { description: 'Stripe refused the request or could not be reached (`SK672`); nothing changed.' },
+        200: { description: 'The link.', content: json(PaymentLink) },
+        ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'Conflict', 'BadGateway'),
       },
     },
   },
@@ -75,10 +55,7 @@ export const moneyPaths: Record<string, Json> = {
       description: 'Verified by the `Stripe-Signature` header with the organization\'s webhook signing secret; each event id is applied once (docs/payments.md#stripe).',
       parameters: [{ name: 'organization_id', in: 'path', required: true, schema: uuid }, { name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
       requestBody: { required: true, content: json({ type: 'object', description: 'A Stripe event.' }) },
-      responses: {
-        200: { description: 'Received.', content: json({ type: 'object', properties: { received: { const: true }, duplicate: { type: 'boolean' } }, required: ['received', 'duplicate'] }) },
-        ...errors('BadRequest', 'NotFound'),
-      },
+      responses: { 200: { description: 'Received.', content: json(StripeEventReceipt) }, ...errors('BadRequest', 'NotFound') },
     },
   },
   '/invoices/{id}': {

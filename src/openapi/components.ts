@@ -17,6 +17,7 @@ import { fromDatabaseError } from '../errors/database-error.js';
 import { apiError } from '../errors/registry.js';
 import { notAvailable, productNotFound, stayRulesViolated } from '../booking/errors.js';
 import { uriTooLong } from '../limits/errors.js';
+import { stripeRefused } from '../money/errors.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** An example body, made by the constructor that makes the real one, so the two cannot drift apart. */
@@ -31,7 +32,7 @@ function errorResponse(description: string, examples: Record<string, { value: un
   };
 }
 
-export const responses: Record<string, JsonSchema> = {
+export const responses = {
   BadRequest: errorResponse('The request is malformed: a query parameter, header or body could not be used.', {
     parse: errorExample(queryParamError('"failed to parse filter (eq)" (line 1, column 4)', 'unexpected end of input expecting value')),
     column: errorExample(undefinedColumn('bookings', 'nope')),
@@ -68,7 +69,13 @@ export const responses: Record<string, JsonSchema> = {
   UnprocessableContent: errorResponse('The stay breaks a rule (stay rules, occupancy, rates, coupons), or an idempotency key was reused with another body.', {
     rules: errorExample(stayRulesViolated(['Check-in is not possible on Tuesday'])),
   }),
-};
+  Gone: errorResponse('What the request points at is no longer kept.', {
+    cursor: errorExample(apiError('SK741')),
+  }),
+  BadGateway: errorResponse('A service the request needs (Stripe, the mail server) refused it or could not be reached; nothing changed here.', {
+    stripe: errorExample(stripeRefused('No such customer')),
+  }),
+} satisfies Record<string, JsonSchema>;
 
 export const parameters: Record<string, JsonSchema> = {
   select: {

@@ -107,7 +107,7 @@ const documentPath: JsonSchema = {
     description: 'Also served at `GET /v1/`. With `tag`, only that tag\'s operations and the components they use (a complete document on its own; the reference page at `/docs` loads one tag at a time).',
     parameters: [{ name: 'tag', in: 'query', required: false, description: 'One of the document\'s tags, e.g. `bookings`.', schema: { type: 'string' }, example: 'bookings' }],
     responses: {
-      200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+      200: { description: 'OpenAPI 3.1 document.', content: { 'application/openapi+json': { schema: { type: 'object' } } } },
       404: { $ref: '#/components/responses/NotFound' },
       414: URI_TOO_LONG,
     },

@@ -14,12 +14,10 @@ import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/registry.js';
 import { CHANGE_TYPES, EVENT_RESOURCES } from '../webhooks/events.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ChangePage } from './bodies.js';
 import { FEED_START, decodeCursor, encodeCursor, type FeedPosition } from './cursor.js';
 import { cursorExpired, readChanges } from './feed.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
-
-export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 1000;
 
 /** The row-change types the feed holds: `<resource>.created|updated|deleted`. */
 const FEED_TYPES = new Set(CHANGE_TYPES);
@@ -98,6 +96,7 @@ export const changeRoutes: FastifyPluginAsync<ChangeRouteDeps> = async (app, { d
       result: await readChanges(tx, { after, resources, types, limit }),
       rollback: false,
     }));
-    return reply.send({ changes: page.changes, next: encodeCursor(page.next), has_more: page.changes.length === limit });
+    const answer: ChangePage = { changes: page.changes, next: encodeCursor(page.next), has_more: page.changes.length === limit };
+    return reply.send(answer);
   });
 };

@@ -8,14 +8,14 @@ type Json = Record<string, unknown>;
 
 const ref = (kind: 'schemas' | 'responses', name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 const uuid = { type: 'string', format: 'uuid' };
-const json = (schema: Json) => ({ 'application/json': { schema } });
+const json = (schema: object) => ({ 'application/json': { schema } });
 const STATUS: Record<string, number> = {
   BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409, BadGateway: 502,
 };
 const errors = (...names: string[]) => Object.fromEntries(names.map((name) => [STATUS[name], ref('responses', name)]));
 const tags = ['payments'];
 
-export const moneySchemas: Record<string, Json> = { PaymentSettings };
+export const moneySchemas: Record<string, object> = { PaymentSettings };
 
 export const moneyPaths: Record<string, Json> = {
   '/payment-settings': {

@@ -8,7 +8,8 @@ import { bookingPaths, bookingSchemas } from './booking.js';
 import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import { moneyPaths, moneySchemas } from '../money/openapi.js';
-import { changePaths, webhookOperations, webhookSchemas } from '../webhooks/openapi.js';
+import { webhookOperations, webhookPaths, webhookSchemas } from '../webhooks/openapi.js';
+import { changePaths, changeSchemas } from '../changes/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
 import type { OrderIndexes } from './order-indexes.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
@@ -137,8 +138,8 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     Object.assign(schemas, moneySchemas);
     Object.assign(schemas, widgetSchemas);
   }
-  Object.assign(paths, changePaths);
-  Object.assign(schemas, webhookSchemas);
+  Object.assign(paths, webhookPaths, changePaths);
+  Object.assign(schemas, webhookSchemas, changeSchemas);
   paths['/openapi.json'] = documentPath;
   Object.assign(paths, healthPaths());
   return {

@@ -1,13 +1,18 @@
 /**
- * The change feed operation and the webhook payloads in the OpenAPI document (src/openapi/document.ts adds them to
- * its paths, schemas and the OpenAPI 3.1 `webhooks` section).
+ * The webhook operations and the webhook payloads in the OpenAPI document (src/openapi/document.ts adds them to its
+ * paths, schemas and the OpenAPI 3.1 `webhooks` section); the operations' bodies are the schemas the routes use
+ * (bodies.ts).
  */
+import { Redelivered, RedeliverRequest, WebhookEventType, WebhookTestRequest, WebhookTestResult } from './bodies.js';
 import { AVAILABILITY_PAYLOAD_SCHEMA, BOOKING_PAYLOAD_SCHEMA, CANCELLATION_REQUEST_PAYLOAD_SCHEMA, RATES_PAYLOAD_SCHEMA } from './payload-schemas.js';
 
 type Json = Record<string, unknown>;
 
 const ref = (kind: 'schemas' | 'responses', name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 /** The payload schema without its `$schema`: the OpenAPI 3.1 document sets the dialect for all its schemas. */
+const json = (schema: object) => ({ 'application/json': { schema } });
+const STATUS: Record<string, number> = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404 };
+const errors = (...names: string[]) => Object.fromEntries(names.map((name) => [STATUS[name], ref('responses', name)]));
 const withoutDialect = (schema: object): Json => Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema'));
 
 /** The body POSTed for some event types, with the payload schema of `payloadSchema`. */
@@ -23,7 +28,7 @@ const eventBody = (description: string, eventTypes: string[], payloadSchema: str
   },
 });
 
-export const webhookSchemas: Record<string, Json> = {
+export const webhookSchemas: Record<string, object> = {
   BookingEventPayload: withoutDialect(BOOKING_PAYLOAD_SCHEMA),
   BookingEvent: eventBody(
     'The body POSTed for booking.created|updated|confirmed|cancelled|requested (docs/webhooks.md#booking-events).',
@@ -45,41 +50,10 @@ export const webhookSchemas: Record<string, Json> = {
     'The body POSTed for rates.changed (docs/webhooks.md#availability-and-rate-events).',
     ['rates.changed'], 'RatesEventPayload', 'When the coalesced changes were sent, unix seconds.',
   ),
-  WebhookEventType: {
-    type: 'object',
-    required: ['name', 'resource', 'description', 'read_scopes', 'allowed'],
-    properties: {
-      name: { type: 'string', description: 'The event type, as `webhooks.events` and `event_type` name it.' },
-      resource: { type: 'string', description: 'What it reports on: a table for `<table>.*` events, `booking`, `availability` or `rates`.' },
-      description: { type: 'string' },
-      read_scopes: { type: 'array', items: { type: 'string' }, description: 'The tables whose read scope receiving it takes.' },
-      allowed: { type: 'boolean', description: 'Whether this key holds those read scopes, and so may subscribe to it.' },
-    },
-  },
-  Change: {
-    type: 'object',
-    required: ['event_id', 'type', 'resource', 'id', 'data', 'changed_at'],
-    properties: {
-      event_id: { type: 'string', format: 'uuid', description: 'The change id, also `event_id` in its webhook notifications.' },
-      type: { type: 'string', description: '<resource>.created|updated|deleted' },
-      resource: { type: 'string' },
-      id: { type: 'string' },
-      data: { type: ['object', 'null'], description: 'The row as this change committed it; null for a deletion.' },
-      changed_at: { type: 'string', format: 'date-time' },
-    },
-  },
-  ChangePage: {
-    type: 'object',
-    required: ['changes', 'next', 'has_more'],
-    properties: {
-      changes: { type: 'array', items: ref('schemas', 'Change') },
-      next: { type: 'string', description: 'Opaque cursor: pass it as `since` for the next page.' },
-      has_more: { type: 'boolean' },
-    },
-  },
+  WebhookEventType,
 };
 
-export const changePaths: Record<string, Json> = {
+export const webhookPaths: Record<string, Json> = {
   '/webhook-events': {
     get: {
       tags: ['operations'],
@@ -92,29 +66,35 @@ export const changePaths: Record<string, Json> = {
           description: 'The catalogue, in the order events were added.',
           content: { 'application/json': { schema: { type: 'array', items: ref('schemas', 'WebhookEventType') } } },
         },
-        401: ref('responses', 'Unauthorized'),
-        403: ref('responses', 'Forbidden'),
+        ...errors('Unauthorized', 'Forbidden'),
       },
     },
   },
-  '/changes': {
-    get: {
-      tags: ['operations'],
-      operationId: 'changes',
-      summary: "The organization's changes since a cursor, in commit order",
-      description: 'Every create, update and delete of the webhook catalogue resources the key may read '
-        + '(docs/webhooks.md#change-feed). A cursor older than the retention answers 410 (SK741).',
-      parameters: [
-        { name: 'since', in: 'query', schema: { type: 'string' }, description: 'The `next` of a previous page.' },
-        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
-        { name: 'types', in: 'query', schema: { type: 'string' }, description: 'Comma-separated <resource>.created|updated|deleted.' },
-      ],
+  '/webhook-test': {
+    post: {
+      tags: ['webhooks'],
+      operationId: 'webhook_test',
+      summary: 'Send a signed test message to a webhook now',
+      description: 'One `webhook.test` message `{"webhook_id"}`, sent now and recorded in the delivery log; a disabled webhook may be tested. '
+        + 'Scope `webhooks:write`.',
+      requestBody: { required: true, content: json(WebhookTestRequest) },
       responses: {
-        200: { description: 'A page of changes.', content: { 'application/json': { schema: ref('schemas', 'ChangePage') } } },
-        400: ref('responses', 'BadRequest'),
-        401: ref('responses', 'Unauthorized'),
-        403: ref('responses', 'Forbidden'),
-        410: { description: 'The cursor is older than the feed keeps: resynchronize.', content: { 'application/json': { schema: ref('schemas', 'Error') } } },
+        200: { description: 'What the endpoint answered (`ok` false when it failed or could not be reached).', content: json(WebhookTestResult) },
+        ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'),
+      },
+    },
+  },
+  '/webhook-redeliver': {
+    post: {
+      tags: ['webhook_notifications'],
+      operationId: 'webhook_redeliver',
+      summary: 'Send notifications again',
+      description: 'The notifications become pending again, due now. Scope `webhooks:write`, and the read scopes of their events\' payloads '
+        + '(403 SK742 otherwise: docs/webhooks.md#event-scopes).',
+      requestBody: { required: true, content: json(RedeliverRequest) },
+      responses: {
+        200: { description: 'The notifications requeued.', content: json(Redelivered) },
+        ...errors('BadRequest', 'Unauthorized', 'Forbidden'),
       },
     },
   },

@@ -29,9 +29,9 @@ import { loadEventCatalogue } from './catalogue.js';
 import { hasScope } from '../auth/scopes.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 import { generateSigningSecret } from './signature.js';
+import { MAX_REDELIVER_IDS, type WebhookEventType, type WebhookTestResult } from './bodies.js';
 import type { WebhookWorker, WorkerConfig } from './worker.js';
 
-export const MAX_REDELIVER_IDS = 1000;
 /** The endpoint guard waits this long for DNS at most; a slow or failing lookup is left to delivery time. */
 const GUARD_DNS_TIMEOUT_MS = 2_000;
 
@@ -120,17 +120,19 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, d
     const result = await sendTestEvent(db, config, principal.organizationId, webhookId);
     if (!result) throw notFound(`No webhook ${webhookId}`);
     if (result.refusedDetail !== undefined) request.log.warn({ webhook_id: webhookId, detail: result.refusedDetail }, 'webhook test target refused');
-    return reply.send({ id: result.id, ok: result.ok, status: result.status ?? null, response: result.response });
+    const answer: WebhookTestResult = { id: result.id, ok: result.ok, status: result.status ?? null, response: result.response };
+    return reply.send(answer);
   });
 
   refuseOtherMethods(app, '/webhook-events', ['GET']);
   app.get('/webhook-events', async (request, reply) => {
     const principal = await authorize(request, 'webhooks', 'read');
     const catalogue = await loadEventCatalogue(db);
-    return reply.send(catalogue.map((event) => ({
+    const answer: WebhookEventType[] = catalogue.map((event) => ({
       ...event,
       allowed: event.read_scopes.every((table) => hasScope(principal.scopes, table, 'read')),
-    })));
+    }));
+    return reply.send(answer);
   });
 
   app.post('/webhook-redeliver', async (request, reply) => {

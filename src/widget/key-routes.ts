@@ -10,6 +10,7 @@ import { UUID } from '../common/patterns.js';
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { widgetErrors } from './errors.js';
+import { MAX_KEY_NAME_LENGTH } from './bodies.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 
 export interface PublishableKeyRouteOptions {
@@ -37,7 +38,7 @@ export function parseNewKey(body: unknown): NewKeyBody {
   const siteId = optionalId(fields, 'site_id');
   if ((widgetId === null) === (siteId === null)) throw widgetErrors.badRequest('Give exactly one of widget_id and site_id');
   const name = fields.name ?? '';
-  if (typeof name !== 'string' || name.length > 200) throw widgetErrors.badRequest('name must be a string of at most 200 characters');
+  if (typeof name !== 'string' || name.length > MAX_KEY_NAME_LENGTH) throw widgetErrors.badRequest(`name must be a string of at most ${MAX_KEY_NAME_LENGTH} characters`);
   return { widgetId, siteId, name };
 }
 

@@ -4,14 +4,13 @@
  */
 import { parseScopes, ScopeError } from '../auth/scopes.js';
 import { invalidBody } from '../errors/catalogue.js';
+import { MAX_KEY_NAME_LENGTH as MAX_NAME_LENGTH } from './bodies.js';
 
 export interface NewKeyInput {
   name: string;
   scopes: string[];
   expiresAt: string | null;
 }
-
-const MAX_NAME_LENGTH = 100;
 
 export function newKeyInput(body: unknown, resources: ReadonlySet<string>, now: Date): NewKeyInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidBody('The body must be a JSON object');

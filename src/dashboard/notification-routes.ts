@@ -3,7 +3,7 @@
  * migration 0219) — each member chooses their own, whatever their permissions; members:write may set anyone's
  * through the API. GET answers `{notify, chosen, available}` (the notifications they get; `chosen` false while they
  * follow their role's default; every notification there is, from the database). PUT `{"notify": [...]}` sets them (null: back to the role's default), with the session's
- * CSRF token; an unknown notification is the CHECK's 400.
+ * CSRF token; an unknown notification is a 400 naming the ones there are.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { SessionAuthenticator } from '../auth/session-authenticate.js';
@@ -42,6 +42,12 @@ export const notificationRoutes: FastifyPluginAsync<NotificationRouteOptions> = 
     const notify = (request.body as { notify?: unknown } | null)?.notify;
     if (notify !== null && !(Array.isArray(notify) && notify.every((name) => typeof name === 'string'))) {
       throw invalidBody('"notify" must be a list of notification names, or null for the role\'s default');
+    }
+    // Checked here for a 400 that names them; the column's CHECK would refuse them too, as a 500 from this connection.
+    const { available } = (await mine(session.member.id, session.organization.id))!;
+    const unknown = (notify ?? []).filter((name) => !available.includes(name));
+    if (unknown.length > 0) {
+      throw invalidBody(`Unknown notification ${unknown.map((name) => JSON.stringify(name)).join(', ')}; the notifications are ${available.join(', ')}`);
     }
     await db.query('UPDATE api.members SET notify = $3 WHERE id = $1 AND organization_id = $2',
       [session.member.id, session.organization.id, notify === null ? null : [...new Set(notify)]]);

@@ -18,6 +18,7 @@ import { apiError } from '../errors/registry.js';
 import { notAvailable, productNotFound, stayRulesViolated } from '../booking/errors.js';
 import { uriTooLong } from '../limits/errors.js';
 import { stripeRefused } from '../money/errors.js';
+import { SESSION_COOKIE } from '../auth/session-cookie.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** An example body, made by the constructor that makes the real one, so the two cannot drift apart. */
@@ -69,6 +70,9 @@ export const responses = {
   UnprocessableContent: errorResponse('The stay breaks a rule (stay rules, occupancy, rates, coupons), or an idempotency key was reused with another body.', {
     rules: errorExample(stayRulesViolated(['Check-in is not possible on Tuesday'])),
   }),
+  TooManyRequests: errorResponse('Too many tries: wait `Retry-After` seconds.', {
+    limit: errorExample(apiError('SK429', { details: 'The "login" rate-limit policy is exhausted; retry in 60 s' })),
+  }, { 'Retry-After': { schema: { type: 'integer' } } }),
   Gone: errorResponse('What the request points at is no longer kept.', {
     cursor: errorExample(apiError('SK741')),
   }),
@@ -132,6 +136,11 @@ export const parameters: Record<string, JsonSchema> = {
     name: 'Prefer', in: 'header', required: false,
     description: 'Comma-separated: `return=minimal|representation|headers-only`, `resolution=merge-duplicates|ignore-duplicates` (POST upsert), `missing=default|null`, `count=exact`, `tx=rollback` (dry run), `handling=strict|lenient`.',
     schema: { type: 'string' }, examples: { representation: { value: 'return=representation' } },
+  },
+  csrfToken: {
+    name: 'X-CSRF-Token', in: 'header', required: true,
+    description: 'The `csrf_token` of the session (from `POST /auth/login` or `GET /auth/session`): every write with the session cookie carries it.',
+    schema: { type: 'string' },
   },
   'Idempotency-Key': {
     name: 'Idempotency-Key', in: 'header', required: false,
@@ -211,6 +220,12 @@ export const sharedSchemas: Record<string, JsonSchema> = {
 };
 
 export const securitySchemes: Record<string, JsonSchema> = {
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'A dashboard session, set by `POST /auth/login` (docs/dashboard.md#sessions-api). Writes also need the session\'s `X-CSRF-Token`.',
+  },
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',

@@ -10,6 +10,7 @@ import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import { moneyPaths, moneySchemas } from '../money/openapi.js';
 import { webhookOperations, webhookPaths, webhookSchemas } from '../webhooks/openapi.js';
 import { changePaths, changeSchemas } from '../changes/openapi.js';
+import { DASHBOARD_TAG, dashboardPaths } from '../dashboard/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
 import type { OrderIndexes } from './order-indexes.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
@@ -141,7 +142,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
   Object.assign(paths, webhookPaths, changePaths);
   Object.assign(schemas, webhookSchemas, changeSchemas);
   paths['/openapi.json'] = documentPath;
-  Object.assign(paths, healthPaths());
+  Object.assign(paths, healthPaths(), dashboardPaths);
   return {
     openapi: '3.1.0',
     info: {
@@ -156,6 +157,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
       ...(options.bookingFlow !== false ? [{ name: 'booking flow', description: 'Availability, search, quote, book, cart, create-product.' }] : []),
       ...tables.map((table) => ({ name: table.name, ...(table.comment ? { description: table.comment } : {}) })),
       { name: 'operations', description: 'Health, readiness and this document.' },
+      DASHBOARD_TAG,
     ],
     paths,
     webhooks: webhookOperations,

@@ -18,7 +18,7 @@ import { expireChanges } from '../../src/changes/feed.js';
 import { createPasswordToken } from '../../src/users/password-links.js';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createKey, createOrganization, type TestOrganization } from '../support/app.js';
-import { client, fixtures, insert, startBookingApp } from '../booking/support.js';
+import { client, fixtures, insert, NOW, startBookingApp } from '../booking/support.js';
 import { bookableUnit } from '../automations/support.js';
 import { createContact, createWebhook, startReceiver, type Receiver } from '../webhooks/support.js';
 import { settled } from '../changes/support.js';
@@ -220,7 +220,7 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await switchTo({ organization_id: org.id }, 'not-the-token'), 403);
     status(await call('post', '/auth/logout', { url: '/auth/logout', headers: { ...cookie, 'x-csrf-token': session.csrf } }), 204);
 
-    const token = await createPasswordToken(ctx.db, user.id, new Date());
+    const token = await createPasswordToken(ctx.db, user.id, NOW);
     const setPassword = (payload: unknown) => call('post', '/auth/set-password', { url: '/auth/set-password', payload: payload as object });
     status(await setPassword({ token, password: 'short' }), 400);
     status(await setPassword({ token, password: 'a brand new passphrase for sam' }), 200);

@@ -114,6 +114,7 @@ export function webhookWriteHook(config: Pick<WorkerConfig, 'outboundAllowPrivat
 export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, deps) => {
   const { db, authorize, config } = deps;
 
+  refuseOtherMethods(app, '/webhook-test', ['POST']);
   app.post('/webhook-test', async (request, reply) => {
     const principal = await authorize(request, 'webhooks', 'write');
     const webhookId = uuidField(objectBody(request).webhook_id, 'webhook_id');
@@ -135,6 +136,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, d
     return reply.send(answer);
   });
 
+  refuseOtherMethods(app, '/webhook-redeliver', ['POST']);
   app.post('/webhook-redeliver', async (request, reply) => {
     const principal = await authorize(request, 'webhooks', 'write');
     const ids = objectBody(request).ids;

@@ -21,6 +21,7 @@ import { BOOKING_RECORD_TABLES, loadBookingRecord } from './context.js';
 import { composeMessage } from './rendering.js';
 import { fromHeader, namedAddress } from './runtime.js';
 import { loadTemplate } from './template-queries.js';
+import type { TemplatePreview } from './bodies.js';
 
 export interface AutomationRouteDeps {
   db: Database;
@@ -81,7 +82,7 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
     const rendered = await composeMessage(compute, template, record, config.publicUrl, now());
     if ('problem' in rendered) throw apiError('SK680', { params: { field: 'The template', message: rendered.problem } });
     const composed = rendered.message;
-    return reply.send({
+    const preview: TemplatePreview = {
       to: record.contact?.email ?? null,
       from: fromHeader(config.emailFrom, record.organization.name),
       reply_to: record.reply_to ? namedAddress(record.reply_to.name, record.reply_to.email) : null,
@@ -91,6 +92,7 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
       attachments: composed.attachments.map((file) => ({
         filename: file.filename, content_type: file.contentType, size: Buffer.from(file.content, 'base64').length,
       })),
-    });
+    };
+    return reply.send(preview);
   });
 };

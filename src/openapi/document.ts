@@ -15,6 +15,7 @@ import type { CheckConstraints } from './check-enums.js';
 import type { OrderIndexes } from './order-indexes.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
+import { Health, Readiness } from '../http/routes/health-bodies.js';
 import { exposedTables, filterParameters, FILTER_OPERATORS, tablePathItem, tableSchemas } from './resources.js';
 
 export interface OpenApiOptions {
@@ -55,16 +56,7 @@ const healthPaths = (): Record<string, JsonSchema> => {
             description: 'Up.',
             content: {
               'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    status: { const: 'ok' },
-                    backend: { type: 'string', enum: ['pglite', 'postgres'] },
-                    postgres_version: { type: ['string', 'null'] },
-                    migration: { type: ['string', 'null'] },
-                  },
-                  required: ['status', 'backend'],
-                },
+                schema: Health,
                 example: { status: 'ok', backend: 'postgres', postgres_version: '16.4', migration: '0060_booking_flow' },
               },
             },
@@ -92,17 +84,6 @@ const healthPaths = (): Record<string, JsonSchema> => {
   };
 };
 
-const readiness: JsonSchema = {
-  type: 'object',
-  properties: {
-    ready: { type: 'boolean' },
-    migration: { type: ['string', 'null'] },
-    pending: { type: 'array', items: { type: 'string' } },
-    database: { const: 'unreachable' },
-  },
-  required: ['ready'],
-};
-
 const documentPath: JsonSchema = {
   get: {
     tags: ['operations'], operationId: 'openapi', summary: 'This OpenAPI document', security: [],
@@ -120,7 +101,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
   const checks = options.checks ?? { enums: new Map(), predicates: new Map() };
   const tables = exposedTables(cache);
   const paths: Record<string, JsonSchema> = {};
-  const schemas: Record<string, JsonSchema> = { ...sharedSchemas, Readiness: readiness };
+  const schemas: Record<string, object> = { ...sharedSchemas, Readiness };
   const allParameters: Record<string, JsonSchema> = { ...parameters };
   if (options.bookingFlow !== false) {
     Object.assign(paths, bookingPaths);

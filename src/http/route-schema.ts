@@ -1,0 +1,403 @@
+/**
+ * One definition per route — method, url, scope, documentation, body/query schema, answers — from which everything
+ * else is derived, so a body is never described twice (docs/design.md#route-definitions):
+ *
+ *   - the Fastify route, validating its body and query with the definition's TypeBox schemas (the handler gets them
+ *     typed: `Static<typeof Body>`), a refusal answered in the API's error shape with the definition's own code;
+ *   - the TypeScript types of bodies and answers (`Static<typeof Schema>`), used by the code and the widget;
+ *   - the OpenAPI operation (`openApiPaths`, pure data: the document never needs a running app).
+ *
+ * Use:
+ *
+ *   const Body = Type.Object({ booking_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+ *   export const cancelRoute = defineRoute({
+ *     method: 'POST', url: '/booking-cancel', scope: { resource: 'bookings', access: 'write' },
+ *     operationId: 'booking_cancel', summary: '…', description: '…', tags: ['booking flow'],
+ *     body: Body, invalid: invalidInput,                       // a refused body: 400 invalidInput(message, details)
+ *     responses: { 200: { description: 'The booking, cancelled.', schema: Cancelled } },
+ *     errors: ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'],   // components/responses by name
+ *   });
+ *   registerRoute(app, cancelRoute, authorize, async (request, reply, principal) => … request.body.booking_id …);
+ *   export const cancelPaths = openApiPaths([cancelRoute]);  // { paths, schemas } for src/openapi/document.ts
+ *
+ * Rules:
+ *   - Objects say `additionalProperties: false`: an unknown field is a 400 naming it ("Unknown field: price"), never
+ *     silently dropped. Nothing is coerced or defaulted in a body (the handler sees what the client sent; defaults
+ *     are documented with `default` and applied by the code). Query parameters are strings converted to the
+ *     schema's type (`perform_sync=true` → true); a parameter given twice counts with its last value.
+ *   - A refusal names the field and what it must be, derived from the schema ("interval.start must be a date
+ *     (YYYY-MM-DD)"); where the schema's keywords say it badly (a pattern), `expected` gives the words: `Type.String(
+ *     { pattern: '^[A-Z]{3}$', expected: 'an ISO 4217 code like EUR' })`. `expected` is not in the served document.
+ *   - `component('Name', schema)` makes a schema a named component of the document (`$ref`); `sharedComponent` one
+ *     the document has from elsewhere but requests validate with; `documentRef('name')` points at a component the
+ *     document has from elsewhere (a table's row), for answers only: it validates nothing (schema-component.ts).
+ *   - Answers are documented and validated by tests against the served document, never stripped or reshaped at run
+ *     time: they are sent with JSON.stringify, as without a schema.
+ *   - Rules that need the database (an unknown product, a capacity group) stay in code, with their own codes.
+ *   - Authorization runs before validation (preValidation): a request without a valid key is a 401 whatever its body.
+ */
+import type {
+  FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RawRequestDefaultExpression, RawServerDefault, RouteGenericInterface,
+  RouteOptions,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TObject, TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import Format from 'typebox/format';
+import { Value } from 'typebox/value';
+import type { ApiError } from '../errors/api-error.js';
+import type { Authorize } from '../auth/authorize.js';
+import type { Principal } from '../auth/principal.js';
+import type { Access } from '../auth/scopes.js';
+import { isDate } from '../common/dates.js';
+import { EMAIL, UUID } from '../common/patterns.js';
+import { COMPONENT, SHARED_COMPONENT } from './schema-component.js';
+
+// The project's own definitions of the formats it checks, so a schema accepts exactly what the code does elsewhere.
+Format.Set('date', isDate);
+Format.Set('uuid', (value) => UUID.test(value));
+Format.Set('email', (value) => EMAIL.test(value));
+
+type JsonObject = Record<string, unknown>;
+
+/** The responses of src/openapi/components.ts a route may answer with, by name, and their statuses. */
+export const ERROR_RESPONSES = {
+  BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409,
+  PayloadTooLarge: 413, UnprocessableContent: 422,
+} as const;
+export type ErrorResponse = keyof typeof ERROR_RESPONSES;
+
+export interface RouteAnswer {
+  description: string;
+  /** The body's schema; none for an empty answer (204). */
+  schema?: TSchema;
+  /** Response headers as OpenAPI header objects, by name. */
+  headers?: Record<string, JsonObject>;
+}
+
+export interface RouteScope {
+  resource: string;
+  access: Access;
+  /** A read that changes something (a GET that syncs calendars): see AuthorizeOptions.sideEffects. */
+  sideEffects?: (request: FastifyRequest) => boolean;
+}
+
+export interface RouteDefinition<Body extends TSchema | undefined = TSchema | undefined, Query extends TObject | undefined = TObject | undefined> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to the plugin's prefix (`/v1`), as the document's paths are. */
+  url: string;
+  /** The scope the request needs; none for a public route. */
+  scope?: RouteScope;
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  body?: Body;
+  /** Whether a body must be sent (default true when there is a body schema); without one the handler sees `{}`. */
+  bodyRequired?: boolean;
+  query?: Query;
+  /** Further parameters of the operation, as OpenAPI parameter objects or `$ref`s (an Idempotency-Key header). */
+  parameters?: JsonObject[];
+  /** The answers the route gives on success, by status. */
+  responses: Record<number, RouteAnswer>;
+  /** The error answers, by the name of their shared response (components/responses). */
+  errors: ErrorResponse[];
+  /** The ApiError of a refused body or query (the route's "malformed input" code): 400 with this message. */
+  invalid: (message: string, details: string | null) => ApiError;
+}
+
+/** Returns the definition: a place for TypeScript to check it and keep its schemas' types. */
+export function defineRoute<Body extends TSchema | undefined, Query extends TObject | undefined>(
+  definition: RouteDefinition<Body, Query>,
+): RouteDefinition<Body, Query> {
+  return definition;
+}
+
+export { component, documentRef, orNull, sharedComponent } from './schema-component.js';
+
+const ANNOTATIONS_NOT_SERVED = new Set([COMPONENT, SHARED_COMPONENT, 'expected']);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Validation: the definition's schemas checked by TypeBox's compiler, refusals worded from the schema.
+
+type Part = 'body' | 'querystring';
+
+interface SchemaError {
+  keyword: string;
+  schemaPath: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+const FORMATS: Record<string, string> = {
+  date: 'a date (YYYY-MM-DD)', 'date-time': 'a date and time (RFC 3339)', uuid: 'a uuid', email: 'an e-mail address',
+  uri: 'a URI', url: 'a URL',
+};
+
+/** What a value under `schema` must be, in words: "a uuid", "one of nightly, daily", "a non-negative integer". */
+export function expectation(schema: JsonObject): string {
+  if (typeof schema.expected === 'string') return schema.expected;
+  const branches = (schema.anyOf ?? schema.oneOf) as JsonObject[] | undefined;
+  if (branches) {
+    const described = branches.filter((branch) => branch.type !== 'null').map(expectation);
+    return [...new Set(described)].join(' or ');
+  }
+  if ('const' in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.filter((value) => value !== null).join(', ')}`;
+  if (typeof schema.format === 'string') return FORMATS[schema.format] ?? `a ${schema.format}`;
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== 'null') as string[];
+  if (types.length !== 1) return types.map((type) => expectation({ type })).join(' or ') || 'a value';
+  return typeExpectation(types[0]!, schema);
+}
+
+function typeExpectation(type: string, schema: JsonObject): string {
+  switch (type) {
+    case 'string': {
+      if (typeof schema.pattern === 'string') return `a string matching ${schema.pattern}`;
+      const shortest = Number(schema.minLength ?? 0);
+      const longest = schema.maxLength as number | undefined;
+      const base = shortest > 0 ? 'a non-empty string' : 'a string';
+      return longest === undefined ? base : `${base} of at most ${longest} characters`;
+    }
+    case 'integer':
+    case 'number': {
+      const noun = type === 'integer' ? 'an integer' : 'a number';
+      const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
+      if (minimum !== undefined && maximum !== undefined) return `${noun} from ${minimum} to ${maximum}`;
+      if (minimum === 0) return `a non-negative ${type}`;
+      if (minimum !== undefined) return `${noun} of at least ${minimum}`;
+      return noun;
+    }
+    case 'boolean':
+      return 'a boolean';
+    case 'object':
+      return 'a JSON object';
+    case 'array': {
+      // What each item must be is said when an item is wrong (the error then names it: `coupon_codes[0]`).
+      const bounds = schema.maxItems !== undefined ? ` of at most ${String(schema.maxItems)} items` : '';
+      return `${Number(schema.minItems ?? 0) > 0 ? 'a non-empty array' : 'an array'}${bounds}`;
+    }
+    case 'null':
+      return 'null';
+    default:
+      return 'a value';
+  }
+}
+
+/** `/cart/items/0/interval/start` → `cart.items[0].interval.start`; the root is named by the part. */
+function fieldName(instancePath: string, part: Part): string {
+  if (instancePath === '') return part === 'body' ? 'The request body' : 'The query';
+  return instancePath.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`), '');
+}
+
+/** The schema node a TypeBox error's `schemaPath` (`#/properties/interval/properties/start`) points at. */
+function schemaAt(root: TSchema, schemaPath: string): JsonObject {
+  let node: unknown = root;
+  for (const segment of schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean)) node = (node as JsonObject)[segment];
+  return (node ?? {}) as JsonObject;
+}
+
+/** The keywords that fail when a value is not of a branch's kind at all. */
+const TYPE_KEYWORDS = new Set(['type', 'anyOf', 'oneOf', 'const', 'enum']);
+
+const prefixed = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+
+/**
+ * The one error a client is told about, of all the schema found: an unknown field first (as rejectUnknownFields
+ * always did), else the first error — or, inside alternatives (`anyOf`) none of which fit the value's type, the
+ * alternatives as a whole ("name must be a non-empty string or a JSON object").
+ */
+function mainError(schema: TSchema, errors: SchemaError[]): SchemaError | undefined {
+  // Left out: the per-key echoes of `additionalProperties: false` and of `propertyNames` (each reported once, whole),
+  // and an `additionalProperties` schema's summary (its value's own error says more).
+  const relevant = errors.filter((error) => error.keyword !== 'boolean' && !error.schemaPath.endsWith('/propertyNames')
+    && !(error.keyword === 'additionalProperties' && schemaAt(schema, error.schemaPath).additionalProperties !== false));
+  const unknown = relevant.find((error) => error.keyword === 'additionalProperties');
+  if (unknown) return unknown;
+  const first = relevant.find((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf');
+  if (!first) return relevant[0];
+  const alternatives = relevant
+    .filter((error) => (error.keyword === 'anyOf' || error.keyword === 'oneOf') && first.schemaPath.startsWith(`${error.schemaPath}/`))
+    .sort((a, b) => a.schemaPath.length - b.schemaPath.length)[0];
+  if (!alternatives) return first;
+  // A branch whose type fit and that failed deeper (inside the value, or a bound) is what the client meant: its error.
+  const deeper = relevant.find((error) => error.schemaPath.startsWith(`${alternatives.schemaPath}/`)
+    && (error.instancePath.length > alternatives.instancePath.length || !TYPE_KEYWORDS.has(error.keyword)));
+  return deeper ?? alternatives;
+}
+
+/** The refusal of a value `schema` did not accept: `invalid(message, details)` naming the field. */
+export function refusal(schema: TSchema, value: unknown, errors: SchemaError[], part: Part, invalid: RouteDefinition['invalid']): ApiError {
+  const error = mainError(schema, errors);
+  if (!error) return invalid(`${part === 'body' ? 'The request body' : 'The query'} is not valid`, null);
+  const field = fieldName(error.instancePath, part);
+  const path = error.instancePath === '' ? '' : field;
+  const node = schemaAt(schema, error.schemaPath);
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const unknown = (error.params.additionalProperties as string[]).map((key) => prefixed(path, key));
+      const allowed = Object.keys((node.properties ?? {}) as JsonObject).map((key) => prefixed(path, key));
+      return invalid(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `allowed: ${allowed.join(', ')}`);
+    }
+    case 'required': {
+      const present = valueAt(value, error.instancePath) as JsonObject;
+      const required = error.params.requiredProperties as string[];
+      const missing = required.find((key) => !(key in present)) ?? required[0]!;
+      const property = ((node.properties ?? {}) as Record<string, JsonObject>)[missing] ?? {};
+      return invalid(`${prefixed(path, missing)} is required: ${expectation(property)}`, null);
+    }
+    case 'propertyNames': {
+      const names = error.params.propertyNames as string[];
+      return invalid(`${field} keys must each be ${expectation(node.propertyNames as JsonObject)}`, `got ${names.map((name) => JSON.stringify(name)).join(', ')}`);
+    }
+    default:
+      return invalid(`${field} must be ${expectation(node)}`, null);
+  }
+}
+
+/** Query parameters are single values: the last one counts when a parameter is repeated. */
+function lastValues(query: unknown): unknown {
+  if (typeof query !== 'object' || query === null) return query;
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, Array.isArray(value) ? value.at(-1) : value]));
+}
+
+type Validation = { value: unknown } | { error: Error };
+
+/** A validator for one part of a request, answering Fastify's validator-compiler contract. */
+export function validatorFor(definition: RouteDefinition, part: Part): ((value: unknown) => Validation) | undefined {
+  const schema = part === 'body' ? definition.body : definition.query;
+  if (!schema) return undefined;
+  const check = Compile(schema);
+  const required = part === 'body' ? definition.bodyRequired ?? true : false;
+  return (input) => {
+    // Fastify passes null for an absent body (and for a JSON `null`); an optional body is then empty.
+    let value = part === 'querystring' ? Value.Convert(schema, lastValues(input ?? {})) : input;
+    if (value === null && !required) value = {};
+    if (check.Check(value)) return { value };
+    // The error is the route's ApiError; Fastify answers it through the app's error handler.
+    return { error: refusal(schema, value, check.Errors(value) as unknown as SchemaError[], part, definition.invalid) };
+  };
+}
+
+/** The part of `value` at a JSON pointer (`/cart/items/0`). */
+function valueAt(value: unknown, instancePath: string): unknown {
+  let node = value;
+  for (const segment of instancePath.split('/').filter(Boolean)) node = (node as JsonObject | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return node;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Registration.
+
+/** A route's request, its body and query typed from the definition's schemas by Fastify's TypeBox type provider. */
+export type RouteRequest<Body extends TSchema | undefined, Query extends TObject | undefined> = FastifyRequest<
+  RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression, { body: Body; querystring: Query }, TypeBoxTypeProvider
+>;
+
+/** What a route's handler gets: its typed request, the reply, and who asked. */
+export type RouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined> = (
+  request: RouteRequest<Body, Query>, reply: FastifyReply, principal: Principal,
+) => Promise<unknown>;
+
+/** The principal of a request that passed its route's scope (set in preValidation, read by the handler). */
+const principals = new WeakMap<FastifyRequest, Principal>();
+
+/** The Fastify route of `definition`; `authorize` checks its scope before anything else looks at the request. */
+export function routeOptions<Body extends TSchema | undefined, Query extends TObject | undefined>(
+  definition: RouteDefinition<Body, Query>, authorize: Authorize, handler: RouteHandler<Body, Query>,
+): RouteOptions {
+  const general = definition as RouteDefinition;
+  const schema: FastifySchema = {
+    ...(definition.body ? { body: definition.body } : {}),
+    ...(definition.query ? { querystring: definition.query } : {}),
+    response: Object.fromEntries(Object.entries(definition.responses).filter(([, answer]) => answer.schema).map(([status, answer]) => [status, answer.schema])),
+  };
+  const { scope } = definition;
+  return {
+    method: definition.method,
+    url: definition.url,
+    schema,
+    validatorCompiler: ({ httpPart }) => {
+      const validate = validatorFor(general, httpPart === 'body' ? 'body' : 'querystring');
+      return validate ?? ((value: unknown) => ({ value }));
+    },
+    // Answers go out as JSON.stringify makes them (as without a schema): a schema documents, it never reshapes.
+    serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+    preValidation: async (request) => {
+      if (!scope) return;
+      const sideEffects = scope.sideEffects?.(request) ?? false;
+      principals.set(request, await authorize(request, scope.resource, scope.access, sideEffects ? { sideEffects } : {}));
+    },
+    handler: async (request, reply) => {
+      const principal = principals.get(request);
+      if (scope && !principal) throw new Error(`route ${definition.url}: no principal after preValidation`);
+      return handler(request as unknown as RouteRequest<Body, Query>, reply, principal as Principal);
+    },
+  };
+}
+
+/** Registers `definition` on `app` (see routeOptions). */
+export function registerRoute<Body extends TSchema | undefined, Query extends TObject | undefined>(
+  app: FastifyInstance, definition: RouteDefinition<Body, Query>, authorize: Authorize, handler: RouteHandler<Body, Query>,
+): void {
+  app.route(routeOptions(definition, authorize, handler));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The OpenAPI document's share: pure data from the definitions.
+
+/** A schema as served: plain JSON, named components as `$ref`s (collected into `components`), no validator annotations. */
+function servedSchema(schema: unknown, components: Record<string, JsonObject>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => servedSchema(item, components));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const node = schema as JsonObject;
+  if (typeof node[SHARED_COMPONENT] === 'string') return { $ref: `#/components/schemas/${node[SHARED_COMPONENT]}` };
+  const name = node[COMPONENT];
+  const entries = Object.entries(node).filter(([key]) => !ANNOTATIONS_NOT_SERVED.has(key));
+  const plain = Object.fromEntries(entries.map(([key, value]) => [key, servedSchema(value, components)]));
+  if (typeof name !== 'string') return plain;
+  const existing = components[name];
+  if (existing && JSON.stringify(existing) !== JSON.stringify(plain)) throw new Error(`component ${name} is defined twice, differently`);
+  components[name] = plain;
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+
+/** The query schema's properties as OpenAPI query parameters. */
+function queryParameters(query: TObject, components: Record<string, JsonObject>): JsonObject[] {
+  const required = new Set((query as unknown as { required?: string[] }).required ?? []);
+  return Object.entries(query.properties as Record<string, JsonObject>).map(([name, schema]) => {
+    const { description, ...rest } = servedSchema(schema, components) as JsonObject;
+    return { name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: rest };
+  });
+}
+
+/** The operation of one definition. */
+function operationOf(definition: RouteDefinition, components: Record<string, JsonObject>): JsonObject {
+  const parameters = [...(definition.query ? queryParameters(definition.query, components) : []), ...(definition.parameters ?? [])];
+  const answers = Object.entries(definition.responses).map(([status, answer]) => [status, {
+    description: answer.description,
+    ...(answer.headers ? { headers: answer.headers } : {}),
+    ...(answer.schema ? { content: json(servedSchema(answer.schema, components)) } : {}),
+  }]);
+  const errors = definition.errors.map((name) => [String(ERROR_RESPONSES[name]), { $ref: `#/components/responses/${name}` }]);
+  return {
+    tags: definition.tags, operationId: definition.operationId, summary: definition.summary, description: definition.description,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(definition.body ? { requestBody: { required: definition.bodyRequired ?? true, content: json(servedSchema(definition.body, components)) } } : {}),
+    responses: Object.fromEntries([...answers, ...errors]),
+  };
+}
+
+/** The paths and component schemas of `definitions`, for src/openapi/document.ts to merge. */
+export function openApiPaths(definitions: readonly RouteDefinition[]): { paths: Record<string, JsonObject>; schemas: Record<string, JsonObject> } {
+  const schemas: Record<string, JsonObject> = {};
+  const paths: Record<string, JsonObject> = {};
+  for (const definition of definitions) {
+    const item = (paths[definition.url] ??= {});
+    item[definition.method.toLowerCase()] = operationOf(definition, schemas);
+  }
+  return { paths, schemas };
+}

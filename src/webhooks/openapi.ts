@@ -1,18 +1,16 @@
 /**
  * The webhook operations and the webhook payloads in the OpenAPI document (src/openapi/document.ts adds them to its
- * paths, schemas and the OpenAPI 3.1 `webhooks` section); the operations' bodies are the schemas the routes use
- * (bodies.ts).
+ * paths, schemas and the OpenAPI 3.1 `webhooks` section); the operations are those of the route definitions (bodies.ts).
  */
-import { Redelivered, RedeliverRequest, WebhookEventType, WebhookTestRequest, WebhookTestResult } from './bodies.js';
+import { openApiPaths } from '../http/route-schema.js';
+import { WEBHOOK_ROUTES } from './bodies.js';
 import { AVAILABILITY_PAYLOAD_SCHEMA, BOOKING_PAYLOAD_SCHEMA, CANCELLATION_REQUEST_PAYLOAD_SCHEMA, RATES_PAYLOAD_SCHEMA } from './payload-schemas.js';
 
 type Json = Record<string, unknown>;
 
 const ref = (kind: 'schemas' | 'responses', name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 /** The payload schema without its `$schema`: the OpenAPI 3.1 document sets the dialect for all its schemas. */
-const json = (schema: object) => ({ 'application/json': { schema } });
-const STATUS: Record<string, number> = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404 };
-const errors = (...names: string[]) => Object.fromEntries(names.map((name) => [STATUS[name], ref('responses', name)]));
+const defined = openApiPaths(WEBHOOK_ROUTES);
 const withoutDialect = (schema: object): Json => Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema'));
 
 /** The body POSTed for some event types, with the payload schema of `payloadSchema`. */
@@ -50,55 +48,10 @@ export const webhookSchemas: Record<string, object> = {
     'The body POSTed for rates.changed (docs/webhooks.md#availability-and-rate-events).',
     ['rates.changed'], 'RatesEventPayload', 'When the coalesced changes were sent, unix seconds.',
   ),
-  WebhookEventType,
+  ...defined.schemas,
 };
 
-export const webhookPaths: Record<string, Json> = {
-  '/webhook-events': {
-    get: {
-      tags: ['operations'],
-      operationId: 'webhook_events',
-      summary: 'The webhook event catalogue',
-      description: 'Every event a webhook may subscribe to, what it reports and the read scopes receiving it takes '
-        + '(docs/webhooks.md#the-event-catalogue); `allowed` says whether this key may subscribe to it.',
-      responses: {
-        200: {
-          description: 'The catalogue, in the order events were added.',
-          content: { 'application/json': { schema: { type: 'array', items: ref('schemas', 'WebhookEventType') } } },
-        },
-        ...errors('Unauthorized', 'Forbidden'),
-      },
-    },
-  },
-  '/webhook-test': {
-    post: {
-      tags: ['webhooks'],
-      operationId: 'webhook_test',
-      summary: 'Send a signed test message to a webhook now',
-      description: 'One `webhook.test` message `{"webhook_id"}`, sent now and recorded in the delivery log; a disabled webhook may be tested. '
-        + 'Scope `webhooks:write`.',
-      requestBody: { required: true, content: json(WebhookTestRequest) },
-      responses: {
-        200: { description: 'What the endpoint answered (`ok` false when it failed or could not be reached).', content: json(WebhookTestResult) },
-        ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'),
-      },
-    },
-  },
-  '/webhook-redeliver': {
-    post: {
-      tags: ['webhook_notifications'],
-      operationId: 'webhook_redeliver',
-      summary: 'Send notifications again',
-      description: 'The notifications become pending again, due now. Scope `webhooks:write`, and the read scopes of their events\' payloads '
-        + '(403 SK742 otherwise: docs/webhooks.md#event-scopes).',
-      requestBody: { required: true, content: json(RedeliverRequest) },
-      responses: {
-        200: { description: 'The notifications requeued.', content: json(Redelivered) },
-        ...errors('BadRequest', 'Unauthorized', 'Forbidden'),
-      },
-    },
-  },
-};
+export const webhookPaths: Record<string, Json> = defined.paths;
 
 const eventWebhook = (event: string, summary: string, body: string): Json => ({
   post: {

@@ -1,19 +1,22 @@
 /**
- * The request and response bodies of the widget's API (publishable-api.ts, key-routes.ts), each written once as a
- * TypeBox schema: JSON Schema for the OpenAPI document (openapi.ts) and, through `Static`, TypeScript types. The
- * catalogue mirrors what catalogue-queries.ts builds in SQL, field for field: the answers test
+ * The widget's API written once per route (src/http/route-schema.ts): method, url, scope, documentation and the
+ * TypeBox schemas of bodies and answers, from which publishable-api.ts and key-routes.ts register the routes
+ * (validated, typed) and openapi.ts documents them; revoking (a path parameter) is registered by hand, its answer
+ * from here. The catalogue mirrors what catalogue-queries.ts builds in SQL, field for field: the answers test
  * (test/openapi/route-answers.test.ts) fails when the two part ways.
  */
 import Type, { type Static } from 'typebox';
+import { component, defineRoute, orNull } from '../http/route-schema.js';
+import { widgetErrors } from './errors.js';
 
 const uuid = Type.String({ format: 'uuid' });
-const nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const nullable = orNull;
 /** A localized text: `default` plus locale keys (the document's MultiLanguageString). */
 const text = Type.Record(Type.String(), Type.String(), { description: 'MultiLanguageString: {"default": …, "<language>": …}' });
 const json = Type.Unknown({ description: 'As stored.' });
 const order = Type.Integer({ description: 'Display order, ascending.' });
 
-export const PublishableKey = Type.Object({
+export const PublishableKey = component('PublishableKey', Type.Object({
   id: uuid,
   organization_id: uuid,
   widget_id: nullable(uuid),
@@ -22,16 +25,16 @@ export const PublishableKey = Type.Object({
   name: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: nullable(Type.String({ format: 'date-time' })),
-}, { description: 'A publishable key (docs/widget.md): public, for one widget or one site.' });
+}, { description: 'A publishable key (docs/widget.md): public, for one widget or one site.' }));
 export type PublishableKey = Static<typeof PublishableKey>;
 
-export const MAX_KEY_NAME_LENGTH = 200;
+const MAX_KEY_NAME_LENGTH = 200;
 
-export const NewPublishableKey = Type.Object({
+const NewPublishableKey = component('NewPublishableKey', Type.Object({
   widget_id: Type.Optional(nullable(uuid)),
   site_id: Type.Optional(nullable(uuid)),
   name: Type.Optional(Type.String({ maxLength: MAX_KEY_NAME_LENGTH })),
-}, { description: 'Exactly one of widget_id and site_id.' });
+}, { description: 'Exactly one of widget_id and site_id.', additionalProperties: false }));
 
 const CatalogueProduct = Type.Object({
   id: uuid,
@@ -91,7 +94,7 @@ const CatalogueAttribute = Type.Object({
   options: Type.Array(Type.Object({ id: uuid, name: text, order })),
 });
 
-export const WidgetCatalogue = Type.Object({
+const WidgetCatalogue = component('WidgetCatalogue', Type.Object({
   widget: nullable(Type.Object({
     id: uuid, name: Type.String(), type: Type.String(), language: Type.String(), settings: Type.Record(Type.String(), Type.Unknown()),
   })),
@@ -107,5 +110,36 @@ export const WidgetCatalogue = Type.Object({
     description: 'The organization\'s booking terms (settings.booking_terms): text or a MultiLanguageString; null without. '
       + 'When set, a booking with a publishable key needs `"accept_terms": true` (422 SK649 otherwise).',
   }),
-}, { description: 'The public catalogue of the key\'s widget or site: the listed units with their public fields only.' });
+}, { description: 'The public catalogue of the key\'s widget or site: the listed units with their public fields only.' }));
 export type WidgetCatalogue = Static<typeof WidgetCatalogue>;
+
+const keyScopes = 'A secret key with the `widgets:write` scope (listing: `widgets:read`); publishable keys get 403 `SK720`.';
+
+export const widgetCatalogue = defineRoute({
+  method: 'GET', url: '/widget',
+  operationId: 'widget_catalogue', summary: 'The public catalogue of a publishable key\'s widget or site', tags: ['widgets'],
+  description: 'With a publishable key (`Authorization: Bearer pk_…`) only, from a page of an allowed origin (403 SK722 otherwise); '
+    + 'counts a `view` in widget_analytics (docs/widget.md).',
+  responses: { 200: { description: 'The catalogue.', schema: WidgetCatalogue } },
+  errors: ['Unauthorized', 'Forbidden'], invalid: widgetErrors.badRequest,
+});
+
+export const publishableKeysList = defineRoute({
+  method: 'GET', url: '/publishable-keys', scope: { resource: 'widgets', access: 'read' },
+  operationId: 'publishable_keys_list', summary: 'The organization\'s publishable keys', tags: ['widgets'], description: keyScopes,
+  responses: { 200: { description: 'Every key, revoked ones too.', schema: Type.Array(PublishableKey) } },
+  errors: ['Unauthorized', 'Forbidden'], invalid: widgetErrors.badRequest,
+});
+
+export const publishableKeysCreate = defineRoute({
+  method: 'POST', url: '/publishable-keys', scope: { resource: 'widgets', access: 'write' },
+  operationId: 'publishable_keys_create', summary: 'Create a publishable key for a widget or site', tags: ['widgets'], description: keyScopes,
+  body: NewPublishableKey,
+  responses: { 201: { description: 'The key.', schema: PublishableKey } },
+  errors: ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'], invalid: widgetErrors.badRequest,
+});
+
+export const publishableKeyRoutes = [publishableKeysList, publishableKeysCreate];
+
+/** Revoking (DELETE /publishable-keys/{id}) says this of its scopes. */
+export const REVOKE_SCOPES = `${keyScopes} Every server process stops accepting the key within 2 seconds.`;

@@ -1,11 +1,13 @@
 /**
  * The dashboard's login API (/auth, src/auth/session-routes.ts) and its own API (/admin/api: API keys, invitations,
  * a member's notifications) in the OpenAPI document, outside /v1 (each path names the server root), under the tag
- * `dashboard`; src/openapi/document.ts adds them. Their bodies are the schemas the routes use (bodies.ts,
- * src/auth/session-bodies.ts). A session cookie authenticates them, never an API key.
+ * `dashboard`; src/openapi/document.ts adds them. The /admin/api operations are those of their route definitions
+ * (bodies.ts) at the prefixes they are mounted on; the /auth ones are written here, with the bodies of
+ * src/auth/session-bodies.ts. A session cookie authenticates them, never an API key.
  */
 import { LoggedIn, LoginRequest, OrganizationRequest, PasswordSet, SessionState, SetPasswordRequest } from '../auth/session-bodies.js';
-import { ApiKey, CreatedApiKey, Invitation, InvitationRequest, MyNotifications, MyNotificationsRequest, NewApiKey } from './bodies.js';
+import { openApiPaths, type RouteDefinition } from '../http/route-schema.js';
+import { DASHBOARD_ROUTES, KEYS_PATH, RevokedApiKey } from './bodies.js';
 
 type Json = Record<string, unknown>;
 
@@ -66,51 +68,23 @@ export const dashboardPaths: Record<string, Json> = {
       responses: { 200: answer('Set: log in with it.', PasswordSet), ...errors('BadRequest') },
     },
   },
-  '/admin/api/keys': {
-    servers,
-    get: {
-      tags, operationId: 'admin_api_keys_list', summary: "The organization's API keys", security: session,
-      description: 'Permission `api_keys:read`. Never a secret.',
-      responses: { 200: answer('Every key, revoked ones too.', { type: 'array', items: ApiKey }), ...errors('Unauthorized', 'Forbidden') },
-    },
-    post: {
-      tags, operationId: 'admin_api_keys_create', summary: 'Create an API key', security: session, parameters: csrf,
-      description: 'Permission `api_keys:write`; a key never gets a scope its creator lacks (403 SK703).',
-      requestBody: body(NewApiKey),
-      responses: { 201: answer('The key, with its secret shown this once.', CreatedApiKey), ...errors('BadRequest', 'Unauthorized', 'Forbidden') },
-    },
-  },
-  '/admin/api/keys/{id}': {
+  [`${KEYS_PATH}/{id}`]: {
     servers,
     delete: {
       tags, operationId: 'admin_api_keys_revoke', summary: 'Revoke an API key', security: session, parameters: [
         ...csrf, { name: 'id', in: 'path', required: true, description: 'The key\'s id or key_id.', schema: { type: 'string' } },
       ],
       description: 'Permission `api_keys:write`.',
-      responses: { 200: answer('The revoked key.', ApiKey), ...errors('Unauthorized', 'Forbidden', 'NotFound') },
+      responses: { 200: answer('The revoked key.', RevokedApiKey), ...errors('Unauthorized', 'Forbidden', 'NotFound') },
     },
   },
-  '/admin/api/invitations': {
-    servers,
-    post: {
-      tags, operationId: 'admin_invite', summary: 'E-mail a member a link to log in', security: session, parameters: csrf,
-      description: 'Permission `members:write`, for a member of the inviter\'s role or below (403 SK708). A member without an e-mail '
-        + 'address, a former member or one with a login already: 409 (SK709). A mail server that does not take it: 502 (SK710).',
-      requestBody: body(InvitationRequest),
-      responses: { 201: answer('Sent.', Invitation), ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'Conflict', 'BadGateway') },
-    },
-  },
-  '/admin/api/my-notifications': {
-    servers,
-    get: {
-      tags, operationId: 'admin_my_notifications', summary: 'The e-mail notifications of the logged-in member', security: session,
-      responses: { 200: answer('Theirs, and every one there is.', MyNotifications), ...errors('Unauthorized') },
-    },
-    put: {
-      tags, operationId: 'admin_my_notifications_set', summary: 'Choose the e-mail notifications of the logged-in member', security: session, parameters: csrf,
-      description: 'An unknown notification is refused (400).',
-      requestBody: body(MyNotificationsRequest),
-      responses: { 200: answer('Set.', MyNotifications), ...errors('BadRequest', 'Unauthorized', 'Forbidden') },
-    },
-  },
+  ...mounted(DASHBOARD_ROUTES),
 };
+
+/** The operations of the definitions, at the prefix each is mounted on, served from the root with the session cookie. */
+function mounted(routes: readonly { prefix: string; definitions: readonly RouteDefinition[] }[]): Record<string, Json> {
+  return Object.fromEntries(routes.flatMap(({ prefix, definitions }) => Object.entries(openApiPaths(definitions).paths).map(([path, item]) => [
+    path === '/' ? prefix : `${prefix}${path}`,
+    { servers, ...Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, { ...(operation as Json), security: session }])) },
+  ])));
+}

@@ -15,7 +15,7 @@ import { notFound } from '../errors/catalogue.js';
 import { newKeyInput } from './api-key-input.js';
 import { apiKeysCreate, apiKeysList } from './bodies.js';
 import { registerRoute } from '../http/route-schema.js';
-import { dashboardAuthorization } from './session-authorize.js';
+import { dashboardAuthorization } from '../auth/session-authorize.js';
 
 export interface ApiKeyRouteOptions {
   db: Database;

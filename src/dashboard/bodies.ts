@@ -8,7 +8,7 @@
 import Type, { type Static } from 'typebox';
 import { defineRoute } from '../http/route-schema.js';
 import { invalidBody } from '../errors/catalogue.js';
-import { OWN_SETTINGS } from './session-authorize.js';
+import { OWN_SETTINGS } from '../auth/session-authorize.js';
 import { DASHBOARD_PATH } from './static-app.js';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -20,7 +20,7 @@ import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { registerRoute } from '../http/route-schema.js';
 import { invite } from './bodies.js';
-import { dashboardAuthorization } from './session-authorize.js';
+import { dashboardAuthorization } from '../auth/session-authorize.js';
 import { apiError } from '../errors/registry.js';
 import { createPasswordToken, passwordLink } from '../users/password-links.js';
 import { addMembership, ensureUser, type MemberRole } from '../users/user-store.js';

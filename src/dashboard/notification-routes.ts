@@ -11,7 +11,7 @@ import type { Database } from '../db/types.js';
 import { invalidBody } from '../errors/catalogue.js';
 import { registerRoute } from '../http/route-schema.js';
 import { myNotificationsGet, myNotificationsPut, type MyNotifications } from './bodies.js';
-import { dashboardAuthorization } from './session-authorize.js';
+import { dashboardAuthorization } from '../auth/session-authorize.js';
 
 export interface NotificationRouteOptions {
   db: Database;

@@ -14,7 +14,9 @@ import { bearerToken } from '../../src/auth/bearer.js';
 import { isPublishableKey, publishableToken } from '../../src/auth/publishable-key-format.js';
 import { hasScope, parseScopes, readableTables, requiredScope, ScopeError, writableTables } from '../../src/auth/scopes.js';
 import { memberScopes } from '../../src/auth/session-permissions.js';
-import { emailAddress, loginBody, organizationBody, setPasswordBody } from '../../src/auth/session-input.js';
+import { emailAddress } from '../../src/auth/session-input.js';
+import { loginRoute, organizationRoute, setPasswordRoute } from '../../src/auth/session-bodies.js';
+import { validatorFor, type RouteDefinition } from '../../src/http/route-schema.js';
 import { LoginLimits } from '../../src/auth/session-login-limits.js';
 import { missingScope } from '../../src/auth/session-errors.js';
 import { clearSessionCookie, SESSION_COOKIE, sessionCookie, sessionCookies, setSessionCookie } from '../../src/auth/session-cookie.js';
@@ -166,35 +168,42 @@ describe('scopes', () => {
 
 describe('/auth bodies', () => {
   const badInput = (text: RegExp) => apiErrorWith(400, 'SK705', text);
+  /** The body as its route's definition takes or refuses it (src/auth/session-bodies.ts). */
+  const check = (definition: RouteDefinition, body: unknown) => {
+    const result = validatorFor(definition, 'body')!(body);
+    if ('error' in result) throw result.error;
+    return result.value;
+  };
 
-  test('login: an object with a non-empty e-mail address and password; the address trimmed', () => {
-    assert.deepEqual(loginBody({ email: ' ana@example.org ', password: 'x' }), { email: 'ana@example.org', password: 'x' });
-    for (const body of [null, [], 'text', 42]) assert.throws(() => loginBody(body), badInput(/^The body must be a JSON object/));
-    assert.throws(() => loginBody({ password: 'x' }), badInput(/^"email" is required and must be a string/));
-    assert.throws(() => loginBody({ email: '', password: 'x' }), badInput(/"email" is required/));
-    assert.throws(() => loginBody({ email: 'ana@example.org', password: '' }), badInput(/^"password" is required and must be a string/));
-    assert.throws(() => loginBody({ email: 'ana@example.org', password: 7 }), badInput(/"password" is required/));
-    assert.throws(() => loginBody({ email: 'ana@example', password: 'x' }), badInput(/^"email" must be an e-mail address/));
+  test('login: an object with a non-empty e-mail address and password, and nothing else', () => {
+    assert.deepEqual(check(loginRoute, { email: 'ana@example.org', password: 'x' }), { email: 'ana@example.org', password: 'x' });
+    for (const body of [[], 'text', 42]) assert.throws(() => check(loginRoute, body), badInput(/^The request body must be a JSON object/));
+    assert.throws(() => check(loginRoute, { password: 'x' }), badInput(/^email is required/));
+    assert.throws(() => check(loginRoute, { email: '', password: 'x' }), badInput(/^email must be a non-empty string/));
+    assert.throws(() => check(loginRoute, { email: 'ana@example.org', password: '' }), badInput(/^password must be a non-empty string/));
+    assert.throws(() => check(loginRoute, { email: 'ana@example.org', password: 7 }), badInput(/^password must be/));
+    assert.throws(() => check(loginRoute, { email: 'ana@example.org', password: 'x', remember: true }), badInput(/^Unknown field: remember/));
   });
 
-  test('an e-mail address of at most 254 characters', () => {
+  test('an e-mail address of at most 254 characters, surrounding spaces dropped', () => {
     const address = (length: number) => `${'a'.repeat(length - '@example.org'.length)}@example.org`;
     assert.equal(emailAddress(address(254)), address(254));
     assert.throws(() => emailAddress(address(255), 'contact'), badInput(/^"contact" must be an e-mail address/));
     assert.equal(emailAddress(` ${address(254)} `), address(254), 'surrounding spaces do not count');
+    assert.throws(() => emailAddress('ana@example'), badInput(/^"email" must be an e-mail address/));
   });
 
   test('switching organization needs its uuid, in either case', () => {
     const id = '0A1B2C3D-0000-4000-8000-00000000000F';
-    assert.deepEqual(organizationBody({ organization_id: id }), { organizationId: id.toLowerCase() });
-    assert.throws(() => organizationBody({ organization_id: `${id}0` }), badInput(/"organization_id" must be an organization id/));
-    assert.throws(() => organizationBody({}), badInput(/"organization_id" is required/));
+    assert.deepEqual(check(organizationRoute, { organization_id: id }), { organization_id: id });
+    assert.throws(() => check(organizationRoute, { organization_id: `${id}0` }), badInput(/^organization_id must be an organization id/));
+    assert.throws(() => check(organizationRoute, {}), badInput(/^organization_id is required/));
   });
 
   test('setting a password needs a token and a password', () => {
-    assert.deepEqual(setPasswordBody({ token: 't', password: 'p' }), { token: 't', password: 'p' });
-    assert.throws(() => setPasswordBody({ password: 'p' }), badInput(/"token" is required/));
-    assert.throws(() => setPasswordBody({ token: 't' }), badInput(/"password" is required/));
+    assert.deepEqual(check(setPasswordRoute, { token: 't', password: 'p' }), { token: 't', password: 'p' });
+    assert.throws(() => check(setPasswordRoute, { password: 'p' }), badInput(/^token is required/));
+    assert.throws(() => check(setPasswordRoute, { token: 't' }), badInput(/^password is required/));
   });
 });
 

@@ -1,16 +1,16 @@
 /**
- * The `Authorize` of the dashboard's own routes (route definitions, src/http/route-schema.ts): the session cookie,
+ * The `Authorize` of the dashboard's routes (/auth, /admin/api) (route definitions, src/http/route-schema.ts): the session cookie,
  * never an API key (a leaked key must not mint others); the CSRF token on writes; the member's role and permissions
  * as the scope (`api_keys:write`, …). Checked before the body is looked at, as every route's scope is. The handler
  * reads the session back with `sessionOf`.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Authorize } from '../auth/authorize.js';
-import { hasScope, requiredScope } from '../auth/scopes.js';
-import { SessionAuthenticator, sessionPrincipal } from '../auth/session-authenticate.js';
-import { sessionCookie } from '../auth/session-cookie.js';
-import { sessionErrors } from '../auth/session-errors.js';
-import type { ActiveSession } from '../auth/session-store.js';
+import type { Authorize } from './authorize.js';
+import { hasScope, requiredScope } from './scopes.js';
+import { SessionAuthenticator, sessionPrincipal } from './session-authenticate.js';
+import { sessionCookie } from './session-cookie.js';
+import { sessionErrors } from './session-errors.js';
+import type { ActiveSession } from './session-store.js';
 
 /** The scope of a route every member may use on their own behalf (their notifications): a session, nothing more. */
 export const OWN_SETTINGS = 'own';

@@ -7,15 +7,15 @@
  * themselves; the day flags are derived from it by pure functions (timeline.ts).
  */
 import type { Transaction } from '../db/types.js';
-import { addDays, daysBetween, isDate, todayIn } from '../common/dates.js';
+import { addDays, daysBetween, todayIn } from '../common/dates.js';
 import { invalidInput, productNotFound } from './errors.js';
-import { rejectUnknownFields } from './input.js';
-import { UUID } from '../common/patterns.js';
+import type { AvailabilityParameters } from './request-schemas.js';
 import { AVAILABILITY_QUERY_OPTIONS, availabilityQuery, CATEGORIES } from './availability-queries.js';
 import { toLabelledRanges, type AvailabilityRow } from './availability-ranges.js';
-import { parseShowOptions, type ShowOptions } from './show-options.js';
+import type { ProductAvailability } from './answer-schemas.js';
+import { toShowOptions, type ShowOptions } from './show-options.js';
 import {
-  statusOf, toDays, toIntervals, toStatusIntervals, type Category, type Day, type DayStatus, type Interval, type ProductTimeline,
+  statusOf, toDays, toIntervals, toStatusIntervals, type Category, type DayStatus, type ProductTimeline,
 } from './timeline.js';
 
 export interface AvailabilityQuery extends ShowOptions {
@@ -27,60 +27,28 @@ export interface AvailabilityQuery extends ShowOptions {
   performSync: boolean;
 }
 
-export interface ProductAvailability {
-  product_id: string;
-  intervals: Interval[];
-  days?: Day[];
-}
-
 export const MAX_RANGE_DAYS = 1100;
+/** At most this many products per request. */
+const MAX_PRODUCTS = 1000;
 /** Days read past `end` so check-in flags near the end can see the nights (and cooldown) after it. */
 const LOOKAHEAD_DAYS = 62;
 
-const QUERY_PARAMETERS = [
-  'product_ids', 'product_id', 'start', 'end', 'show_booked_as', 'show_closed_as', 'show_pending_as', 'include', 'perform_sync',
-];
-
-/** A query parameter's value: the last one when it is given more than once. */
-const lastValue = (query: Record<string, unknown>, name: string): unknown =>
-  (Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name]);
-
-/**
- * Whether the request asks to sync the units' calendars first (`perform_sync=true`): a GET that writes (it imports
- * feeds), so a dashboard session needs its CSRF token for it as for any write. Read before the query is checked.
- */
-export function syncRequested(query: Record<string, unknown>): boolean {
-  return lastValue(query, 'perform_sync') === 'true';
-}
-
-export function parseAvailabilityQuery(query: Record<string, unknown>): AvailabilityQuery {
-  rejectUnknownFields(query, QUERY_PARAMETERS);
-  const single = (name: string): unknown => lastValue(query, name);
-  const ids = [single('product_ids'), single('product_id')].filter((value) => value !== undefined && value !== '');
+/** The validated query parameters → the query (the schema checked each parameter's form). */
+export function parseAvailabilityQuery(parameters: AvailabilityParameters): AvailabilityQuery {
+  const lists = [parameters.product_ids, parameters.product_id].filter((value): value is string => value !== undefined && value !== '');
   let productIds: string[] | null = null;
-  if (ids.length > 0) {
-    productIds = ids.flatMap((value) => String(value).split(',')).map((id) => id.trim()).filter(Boolean);
-    for (const id of productIds) if (!UUID.test(id)) throw invalidInput('product_ids must be a comma-separated list of uuids', `got "${id}"`);
-    productIds = [...new Set(productIds.map((id) => id.toLowerCase()))];
-    if (productIds.length > 1000) throw invalidInput('at most 1000 product_ids');
+  if (lists.length > 0) {
+    const ids = lists.flatMap((value) => value.split(',')).map((id) => id.trim().toLowerCase()).filter(Boolean);
+    productIds = [...new Set(ids)];
+    if (productIds.length > MAX_PRODUCTS) throw invalidInput(`at most ${MAX_PRODUCTS} product_ids`);
   }
-  const start = single('start');
-  const end = single('end');
-  if (start !== undefined && !isDate(start)) throw invalidInput('start must be a date (YYYY-MM-DD)');
-  if (end !== undefined && !isDate(end)) throw invalidInput('end must be a date (YYYY-MM-DD)');
-  const performSync = single('perform_sync');
-  if (performSync !== undefined && performSync !== 'true' && performSync !== 'false') {
-    throw invalidInput('perform_sync must be true or false');
-  }
-  const include = single('include');
-  if (include !== undefined && include !== '' && include !== 'days') throw invalidInput('include must be days');
   return {
     productIds,
-    start: (start as string | undefined) ?? null,
-    end: (end as string | undefined) ?? null,
-    includeDays: include === 'days',
-    performSync: syncRequested(query),
-    ...parseShowOptions(query),
+    start: parameters.start ?? null,
+    end: parameters.end ?? null,
+    includeDays: parameters.include === 'days',
+    performSync: parameters.perform_sync === true,
+    ...toShowOptions(parameters),
   };
 }
 

@@ -4,23 +4,15 @@
  * constraint has the last word.
  */
 import type { Queryable } from '../db/types.js';
-import type { BookingInput } from './input.js';
+import type { BookingInput, ContactInput } from './input.js';
 import { guestContactMissing } from './errors.js';
-import type { ContactInput } from './input.js';
 import { bookingPayload, prepareBooking } from './prepare.js';
 import { run } from './queries.js';
 import { settleTermsAcceptance } from './terms.js';
 import { createBookingQuery, type CreatedBookingRow } from './write-queries.js';
 import { writePaymentSchedule } from '../money/booking-payments.js';
-import type { ScheduledPayment } from '../money/schedule.js';
+import type { BookResult } from './answer-schemas.js';
 
-export interface BookResult {
-  reference: string;
-  booking_id: string;
-  payment_url: string | null;
-  /** The pending payments written with the booking (src/money). */
-  payment_schedule: ScheduledPayment[];
-}
 
 /** 422 SK648 naming what is missing: a name (first or last) and an e-mail address (checked for its form by the input). */
 function requireReachableGuest(contact: ContactInput | null): void {

@@ -6,13 +6,12 @@
  */
 import type { Queryable } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
-import { book, type BookOptions, type BookResult } from './book.js';
+import { book, type BookOptions } from './book.js';
 import { cartItemFailed, invalidInput } from './errors.js';
-import {
-  OPTION_FIELDS, parseCouponCodes, parseOptions, parseStay, rejectUnknownFields, requireObject, STAY_FIELDS,
-  type BookingInput,
-} from './input.js';
+import { toCouponCodes, toOptions, toStayInput, type BookingInput } from './input.js';
 import { StayRejected } from './prepare.js';
+import type { BookingOptionsBody, CartItemBody } from './request-schemas.js';
+import type { BookResult, CartValidation } from './answer-schemas.js';
 import { settleTermsAcceptance } from './terms.js';
 
 export interface CartItem {
@@ -20,44 +19,19 @@ export interface CartItem {
   input: BookingInput;
 }
 
-export interface CartValidation {
-  id: string;
-  valid: boolean;
-  availabilityMatch: boolean;
-  occupancyMatch: boolean;
-  errors?: { code: string; message: string; details: string | null }[];
-}
-
-export const MAX_CART_ITEMS = 50;
-
 /**
- * The items of a cart with the booking options of the body `options`. /cart-validate sends the cart as the body
- * itself (`value` is `options`: items, coupon codes and options side by side); /cart-checkout nests it under
- * `cart`. Either way an unknown field is a 400 naming it.
+ * The items of a validated cart, each with the cart's coupon codes and the body's booking options. /cart-validate
+ * sends the cart as the body itself, /cart-checkout under `cart`. An item's id must be unique in the cart.
  */
-export function parseCart(value: unknown, options: Record<string, unknown>): CartItem[] {
-  const cart = requireObject(value, 'cart');
-  if (value === options) {
-    rejectUnknownFields(cart, ['items', 'coupon_codes', ...OPTION_FIELDS]);
-  } else {
-    rejectUnknownFields(options, ['cart', ...OPTION_FIELDS]);
-    rejectUnknownFields(cart, ['items', 'coupon_codes'], 'cart.');
-  }
-  if (!Array.isArray(cart.items) || cart.items.length === 0) throw invalidInput('cart.items must be a non-empty array');
-  if (cart.items.length > MAX_CART_ITEMS) throw invalidInput(`at most ${MAX_CART_ITEMS} items per cart`);
-  const couponCodes = parseCouponCodes(cart.coupon_codes, 'cart.coupon_codes');
-  const shared = parseOptions(options);
+export function toCartItems(cart: { items: CartItemBody[]; coupon_codes?: string[] | null }, options: BookingOptionsBody, prefix: string): CartItem[] {
+  const couponCodes = toCouponCodes(cart.coupon_codes);
+  const shared = toOptions(options);
   const seen = new Set<string>();
-  return cart.items.map((raw, index) => {
-    const item = requireObject(raw, `cart.items[${index}]`);
-    rejectUnknownFields(item, ['id', ...STAY_FIELDS], `cart.items[${index}].`);
-    if (typeof item.id !== 'string' && typeof item.id !== 'number') {
-      throw invalidInput(`cart.items[${index}].id must be a string or number`);
-    }
+  return cart.items.map((item, index) => {
     const id = String(item.id);
-    if (seen.has(id)) throw invalidInput(`cart.items[${index}].id "${id}" is not unique`);
+    if (seen.has(id)) throw invalidInput(`${prefix}items[${index}].id "${id}" is not unique`);
     seen.add(id);
-    return { id, input: { ...parseStay(item, `cart.items[${index}].`), couponCodes, ...shared } };
+    return { id, input: { ...toStayInput(item, `${prefix}items[${index}].`), couponCodes, ...shared } };
   });
 }
 

@@ -9,17 +9,15 @@
 import type { Queryable } from '../db/types.js';
 import { addDays } from '../common/dates.js';
 import { scheduleOf } from '../money/booking-payments.js';
-import { bookingNotChangeable, bookingNotFound, invalidInput } from './errors.js';
-import {
-  OPTION_FIELDS, parseCouponCodes, parseInterval, parseOccupancy, parseUuid, rejectUnknownFields, requireObject, STAY_FIELDS,
-  type BookingInput, type Interval,
-} from './input.js';
+import { bookingNotChangeable, bookingNotFound } from './errors.js';
+import { checkInterval, toCouponCodes, toFormValues, toOccupancy, type BookingInput, type Interval } from './input.js';
 import { canonicalJson } from './idempotency.js';
 import { localize } from './model.js';
 import { bookingPayload, prepareBooking } from './prepare.js';
-import type { Quote } from './pricing.js';
 import { run } from './queries.js';
 import { changeBookingQuery, currentBookingQuery, type ChangedBookingRow, type CurrentBookingRow } from './lifecycle-queries.js';
+import type { ChangeBody } from './request-schemas.js';
+import type { ChangeResult } from './answer-schemas.js';
 
 export interface ChangeInput {
   bookingId: string;
@@ -31,48 +29,15 @@ export interface ChangeInput {
   couponCodes?: string[];
 }
 
-/** What the booking's money is after a change: paid (less refunds), still to pay, and paid beyond the new total. */
-export interface ChangedPayments {
-  paid: number;
-  to_pay: number;
-  refund_due: number;
-}
-
-export interface ChangeResult {
-  booking_id: string;
-  reference: string;
-  dry_run: boolean;
-  /** What differs from the booking as it was: `{field: {old, new}}`. */
-  changes: Record<string, { old: unknown; new: unknown }>;
-  previous_total: number;
-  total: number;
-  delta: number;
-  quote: Quote;
-  /** After a change (not a dry run) of a booking made by the booking flow. */
-  payments?: ChangedPayments;
-}
-
-export function parseChangeInput(value: unknown): ChangeInput {
-  const body = requireObject(value, 'The request body');
-  rejectUnknownFields(body, ['booking_id', 'dry_run', ...STAY_FIELDS, 'coupon_codes']);
-  if (body.dry_run !== undefined && typeof body.dry_run !== 'boolean') throw invalidInput('dry_run must be a boolean');
-  // The options of /book (currency, contact, …) are the booking's and do not change with it.
-  for (const field of OPTION_FIELDS) if (field in body) throw invalidInput(`${field} cannot be changed`);
-  const parsed = parseBookingFields(body);
-  return { bookingId: parseUuid(body.booking_id, 'booking_id'), dryRun: body.dry_run === true, ...parsed };
-}
-
-function parseBookingFields(body: Record<string, unknown>): Omit<ChangeInput, 'bookingId' | 'dryRun'> {
-  const result: Omit<ChangeInput, 'bookingId' | 'dryRun'> = {};
-  if (body.product_id !== undefined) result.productId = parseUuid(body.product_id, 'product_id');
-  if (body.interval !== undefined) result.interval = parseInterval(body.interval);
-  if (body.occupancy !== undefined) result.occupancy = parseOccupancy(body.occupancy);
-  if (body.form_values !== undefined) {
-    const values = requireObject(body.form_values, 'form_values');
-    result.formValues = Object.fromEntries(Object.entries(values).map(([id, v]) => [parseUuid(id, 'form_values keys'), v]));
-  }
-  if (body.coupon_codes !== undefined) result.couponCodes = parseCouponCodes(body.coupon_codes);
-  return result;
+/** The validated body → the change: only what was sent changes. */
+export function toChangeInput(body: ChangeBody): ChangeInput {
+  const input: ChangeInput = { bookingId: body.booking_id.toLowerCase(), dryRun: body.dry_run === true };
+  if (body.product_id !== undefined) input.productId = body.product_id.toLowerCase();
+  if (body.interval !== undefined) input.interval = checkInterval(body.interval);
+  if (body.occupancy !== undefined) input.occupancy = toOccupancy(body.occupancy);
+  if (body.form_values !== undefined) input.formValues = toFormValues(body.form_values);
+  if (body.coupon_codes !== undefined) input.couponCodes = toCouponCodes(body.coupon_codes);
+  return input;
 }
 
 /** The booking's interval as a client sends it: `end` is the checkout date (nightly) or the last day (daily). */

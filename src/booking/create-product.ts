@@ -1,22 +1,18 @@
 /**
  * POST /v1/create-product: the documented way to add a unit (the API role has no INSERT on products). Required:
  * `name` (a string or a multi-language object), `rent_period` (nightly | daily) and `timezone` (IANA). Every other
- * client-settable column is optional and gets the column's default; server-owned or unknown fields are a 400.
+ * client-settable column is optional and gets the column's default; server-owned or unknown fields are a 400
+ * (request-schemas.ts lists them).
  * The row is written by staykit_internal.create_product (its definition in effect: schema/schema.sql).
  */
 import type { Queryable } from '../db/types.js';
 import { invalidInput } from './errors.js';
-import { isObject, requireObject } from './input.js';
 import { run } from './queries.js';
+import type { CreateProductBody } from './request-schemas.js';
 import { createProductQuery, type CreatedProductRow } from './write-queries.js';
 
-const SETTABLE = new Set([
-  'id', 'ac_id', 'parent_id', 'approximate_address', 'approximate_coordinates', 'cancel_after_initial_payment_error',
-  'confirm_after_initial_payment', 'confirmation_message', 'cooldown_time', 'cta', 'currency', 'description',
-  'exact_address', 'exact_coordinates', 'hide_exact_address', 'images', 'interaction', 'latest_arrival_time', 'name',
-  'price_breakdown_specificity', 'rent_period', 'rent_pricing_definition', 'request_status', 'timezone',
-]);
-const MULTI_LANGUAGE = ['name', 'description', 'confirmation_message'];
+/** The columns that hold a text in several languages: a plain string is stored as `{"default": …}`. */
+const MULTI_LANGUAGE = ['name', 'description', 'confirmation_message'] as const;
 
 function isTimeZone(value: string): boolean {
   try {
@@ -27,26 +23,14 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-export function parseProductInput(value: unknown): Record<string, unknown> {
-  const body = { ...requireObject(value, 'The request body') };
-  const unknown = Object.keys(body).filter((key) => !SETTABLE.has(key));
-  if (unknown.length > 0) {
-    throw invalidInput(`Unknown or server-owned field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, null);
-  }
+/** The validated body → the row's fields: multi-language texts as objects, the time zone one the runtime knows. */
+export function toProductFields(body: CreateProductBody): Record<string, unknown> {
+  const fields: Record<string, unknown> = { ...body };
   for (const key of MULTI_LANGUAGE) {
-    if (typeof body[key] === 'string') body[key] = { default: body[key] };
+    if (typeof fields[key] === 'string') fields[key] = { default: fields[key] };
   }
-  if (!isObject(body.name) || typeof body.name.default !== 'string' || body.name.default.trim() === '') {
-    throw invalidInput('name is required: a non-empty string or {"default": "…", "<language>": "…"}');
-  }
-  if (body.rent_period !== 'nightly' && body.rent_period !== 'daily') throw invalidInput('rent_period must be nightly or daily');
-  if (typeof body.timezone !== 'string' || !isTimeZone(body.timezone)) {
-    throw invalidInput('timezone must be an IANA time zone such as Europe/Amsterdam');
-  }
-  if (body.interaction !== undefined && body.interaction !== 'request' && body.interaction !== 'book') {
-    throw invalidInput('interaction must be request or book');
-  }
-  return body;
+  if (!isTimeZone(body.timezone)) throw invalidInput('timezone must be an IANA time zone such as Europe/Amsterdam');
+  return fields;
 }
 
 export async function createProduct(tx: Queryable, fields: Record<string, unknown>): Promise<Record<string, unknown>> {

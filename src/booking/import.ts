@@ -6,35 +6,23 @@
  * is the same request. Written by staykit_internal.import_booking (migrations/0105).
  */
 import type { Queryable } from '../db/types.js';
-import { EMAIL } from '../common/patterns.js';
-import { invalidInput, notAvailable, productNotFound } from './errors.js';
-import {
-  parseInterval, parseOccupancy, parseUuid, rejectUnknownFields, requireObject, type ContactInput, type Interval,
-} from './input.js';
+import { notAvailable, productNotFound } from './errors.js';
+import { checkInterval, toOccupancy, type ContactInput, type Interval } from './input.js';
 import { localize, type BlockingEvent, type Product } from './model.js';
 import { blockingEventsQuery, productsQuery, run } from './queries.js';
 import { conflictingEvents, toStay } from './rules.js';
 import { importBookingQuery, importedEventQuery, type ImportedBookingRow } from './lifecycle-queries.js';
+import type { ImportBody, PriceLineBody } from './request-schemas.js';
+import type { ImportResult } from './answer-schemas.js';
 
-const CHANNEL = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
-const CURRENCY = /^[A-Z]{3}$/;
-const ITEM_TYPES = ['rent', 'adjustment', 'service', 'coupon', 'tax'] as const;
-const STATUSES = ['CONFIRMED', 'TENTATIVE', 'CANCELLED'] as const;
-
-export interface PriceLine {
-  name: string;
-  amount: number;
-  quantity: number;
-  item_type: (typeof ITEM_TYPES)[number];
-  fee_type: 'fee' | 'deposit';
-}
+export type PriceLine = Required<PriceLineBody>;
 
 export interface ImportInput {
   channel: string;
   externalId: string;
   productId: string;
   interval: Interval;
-  status: (typeof STATUSES)[number];
+  status: NonNullable<ImportBody['status']>;
   occupancy: Record<string, number>;
   currency: string | null;
   language: string;
@@ -42,72 +30,32 @@ export interface ImportInput {
   priceLines: PriceLine[];
 }
 
-function text(value: unknown, field: string, max: number): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > max) throw invalidInput(`${field} must be a non-empty string of at most ${max} characters`);
-  return value;
-}
-
-function parsePriceLines(value: unknown): PriceLine[] {
-  if (!Array.isArray(value) || value.length > 200) throw invalidInput('price_lines must be an array of at most 200 lines');
-  return value.map((raw, index) => {
-    const field = `price_lines[${index}]`;
-    const line = requireObject(raw, field);
-    rejectUnknownFields(line, ['name', 'amount', 'quantity', 'item_type', 'fee_type'], `${field}.`);
-    const amount = line.amount;
-    if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) throw invalidInput(`${field}.amount must be an integer (minor units)`);
-    const quantity = line.quantity ?? 1;
-    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0) throw invalidInput(`${field}.quantity must be a non-negative integer`);
-    const itemType = line.item_type ?? 'rent';
-    if (!(ITEM_TYPES as readonly unknown[]).includes(itemType)) throw invalidInput(`${field}.item_type must be one of ${ITEM_TYPES.join(', ')}`);
-    const feeType = line.fee_type ?? 'fee';
-    if (feeType !== 'fee' && feeType !== 'deposit') throw invalidInput(`${field}.fee_type must be fee or deposit`);
-    return { name: text(line.name, `${field}.name`, 200), amount, quantity, item_type: itemType as PriceLine['item_type'], fee_type: feeType };
-  });
-}
-
-function parseGuest(value: unknown): ContactInput | null {
-  if (value === undefined || value === null) return null;
-  const guest = requireObject(value, 'guest');
-  rejectUnknownFields(guest, ['first_name', 'last_name', 'email', 'phone'], 'guest.');
+function toGuest(guest: ImportBody['guest']): ContactInput | null {
+  if (!guest) return null;
   const result: ContactInput = {};
   for (const key of ['first_name', 'last_name', 'email', 'phone'] as const) {
-    if (guest[key] !== undefined && guest[key] !== null) result[key] = text(guest[key], `guest.${key}`, 320);
+    const value = guest[key];
+    if (typeof value === 'string') result[key] = value;
   }
-  if (result.email !== undefined && !EMAIL.test(result.email)) throw invalidInput('guest.email must be an e-mail address');
   return result;
 }
 
-export function parseImportInput(value: unknown): ImportInput {
-  const body = requireObject(value, 'The request body');
-  rejectUnknownFields(body, ['channel', 'external_id', 'product_id', 'interval', 'status', 'occupancy', 'currency', 'language', 'guest', 'price_lines']);
-  const channel = text(body.channel, 'channel', 64).toLowerCase();
-  if (!CHANNEL.test(channel)) throw invalidInput('channel must be a name like airbnb or booking.com (letters, digits, _ . -)');
-  const status = body.status ?? 'CONFIRMED';
-  if (!(STATUSES as readonly unknown[]).includes(status)) throw invalidInput(`status must be one of ${STATUSES.join(', ')}`);
-  const currency = body.currency ?? null;
-  if (currency !== null && (typeof currency !== 'string' || !CURRENCY.test(currency))) throw invalidInput('currency must be an ISO 4217 code like EUR');
-  const language = body.language ?? 'en';
-  if (typeof language !== 'string' || !/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(language)) throw invalidInput('language must be a language code like en or nl');
+/** The validated body → the import, with the documented defaults. */
+export function toImportInput(body: ImportBody): ImportInput {
   return {
-    channel,
-    externalId: text(body.external_id, 'external_id', 255),
-    productId: parseUuid(body.product_id, 'product_id'),
-    interval: parseInterval(body.interval),
-    status: status as ImportInput['status'],
-    occupancy: parseOccupancy(body.occupancy),
-    currency,
-    language,
-    guest: parseGuest(body.guest),
-    priceLines: parsePriceLines(body.price_lines ?? []),
+    channel: body.channel.toLowerCase(),
+    externalId: body.external_id,
+    productId: body.product_id.toLowerCase(),
+    interval: checkInterval(body.interval),
+    status: body.status ?? 'CONFIRMED',
+    occupancy: toOccupancy(body.occupancy),
+    currency: body.currency ?? null,
+    language: body.language ?? 'en',
+    guest: toGuest(body.guest),
+    priceLines: (body.price_lines ?? []).map((line) => ({
+      name: line.name, amount: line.amount, quantity: line.quantity ?? 1, item_type: line.item_type ?? 'rent', fee_type: line.fee_type ?? 'fee',
+    })),
   };
-}
-
-export interface ImportResult {
-  booking_id: string;
-  reference: string;
-  created: boolean;
-  unchanged: boolean;
-  total: number;
 }
 
 export async function importBooking(tx: Queryable, input: ImportInput, request: unknown): Promise<ImportResult> {

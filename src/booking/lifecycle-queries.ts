@@ -4,20 +4,12 @@
  * effect: schema/schema.sql) that writes for the request's organization.
  */
 import type { SqlQuery } from './queries.js';
+import type { RefundMode } from './request-schemas.js';
+import type { CancelResult } from './answer-schemas.js';
 
+/** The booking as cancelled: the answer of /booking-cancel (its `settlement`, migration 0216, absent when nothing was cancelled now). */
 export interface CancelledBookingRow {
-  result: {
-    booking_id: string;
-    reference: string;
-    cancelled_at: string | null;
-    cancelled_by: string | null;
-    cancellation_reason: string | null;
-    released_coupon_uses: number;
-    /** How the cancellation settled what was paid (migration 0216); absent when nothing was cancelled now. */
-    settlement?: {
-      refund_percentage: number; days_before_arrival: number; paid: number; fee: number; refund: number; credit_invoice_id: string | null;
-    };
-  };
+  result: CancelResult;
 }
 
 export function cancelBookingQuery(bookingId: string, reason: string | null, refund: RefundMode): SqlQuery {
@@ -25,8 +17,6 @@ export function cancelBookingQuery(bookingId: string, reason: string | null, ref
 }
 
 /** What a cancellation gives back of what was paid: as the unit's cancellation policy says, all of it, or nothing. */
-export const REFUND_MODES = ['policy', 'full', 'none'] as const;
-export type RefundMode = (typeof REFUND_MODES)[number];
 
 /** A booking as a change starts from; `event_id` is null when it has no live booking event (cancelled). */
 export interface CurrentBookingRow {

@@ -1,19 +1,21 @@
 /**
  * The routes of a booking's later life (docs/booking.md): change it, cancel it with a reason, import a channel's
- * reservation. Registered under `/v1` next to
- * the booking flow (routes.ts), with the same shape: authorize → parse (400s) → one tenant transaction → respond.
+ * reservation. Registered under `/v1` next to the booking flow (routes.ts), the same way: a definition
+ * (flow-definitions.ts) and its own steps, run by flowRoute.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/types.js';
 import type { Authorize } from '../auth/authorize.js';
 import { hasScope } from '../auth/scopes.js';
 import { methodNotAllowed } from '../errors/catalogue.js';
-import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
-import { cancelBooking, parseCancelInput } from './cancel.js';
-import { changeBooking, parseChangeInput, type ChangeResult } from './change.js';
-import { importBooking, parseImportInput } from './import.js';
-import { parseIdempotencyKey, withIdempotency, type StoredResponse } from './idempotency.js';
-import { FLOW_TRANSACTION, guarded, send } from './routes.js';
+import type { TenantTransactionOptions } from '../transaction/tenant-transaction.js';
+import { cancelBooking, toCancelInput } from './cancel.js';
+import { changeBooking, toChangeInput, type ChangeInput } from './change.js';
+import { importBooking, toImportInput } from './import.js';
+import { flowRoute } from './flow-route.js';
+import { FLOW_TRANSACTION } from './flow-transaction.js';
+import { bookingCancelRoute, bookingChangeRoute, importBookingRoute } from './flow-definitions.js';
+import type { CancelResult, ChangeResult } from './answer-schemas.js';
 
 export interface LifecycleRouteDeps {
   db: Database;
@@ -23,7 +25,7 @@ export interface LifecycleRouteDeps {
 }
 
 /** Operations, not resources: every other method on their paths is a 405 naming the one they take. */
-const OPERATIONS = ['/booking-cancel', '/booking-change', '/import-booking'];
+const OPERATIONS = [bookingCancelRoute.url, bookingChangeRoute.url, importBookingRoute.url];
 
 /** An import reads the units and their calendars, and which reservations were imported before. */
 const IMPORT_TRANSACTION: TenantTransactionOptions = {
@@ -36,7 +38,7 @@ const CHANGE_TRANSACTION: TenantTransactionOptions = {
 };
 
 export const bookingLifecycleRoutes: FastifyPluginAsync<LifecycleRouteDeps> = async (app, deps) => {
-  const { db, authorize } = deps;
+  const flow = { db: deps.db, authorize: deps.authorize, now: deps.now ?? (() => new Date()) };
   for (const url of OPERATIONS) {
     // Refused in onRequest, before a body parser could answer first (a DELETE that says JSON and sends none).
     app.route({
@@ -48,43 +50,31 @@ export const bookingLifecycleRoutes: FastifyPluginAsync<LifecycleRouteDeps> = as
     });
   }
 
-  app.post('/booking-cancel', async (request, reply) => {
-    const principal = await authorize(request, 'bookings', 'write');
-    const input = parseCancelInput(request.body);
-    const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
-      result: await cancelBooking(tx, input), rollback: false,
-    })));
+  // The key's own read scopes: the cancellation reads the booking and settles its payments in the database.
+  flowRoute(app, flow, {
+    route: bookingCancelRoute, transaction: {}, writes: true,
+    parse: (request) => toCancelInput(request.body),
+    work: (tx, input) => cancelBooking(tx, input),
     // The settlement is money: shown to whoever may read payments, as a change's payments are.
-    if (!hasScope(principal.scopes, 'payments', 'read')) delete result.settlement;
-    return reply.send(result);
+    after: (response, { principal }) => {
+      if (!hasScope(principal.scopes, 'payments', 'read')) delete (response.body as Partial<CancelResult>).settlement;
+    },
   });
 
-  app.post('/booking-change', async (request, reply) => {
-    const principal = await authorize(request, 'bookings', 'write');
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const input = parseChangeInput(request.body);
-    const now = deps.now ?? (() => new Date());
-    const response = await guarded(() => inTenantTransaction<StoredResponse>(db, principal, async (tx) => {
-      if (input.dryRun) return { result: { status: 200, body: await changeBooking(tx, input, now()), replayed: false }, rollback: true };
-      return {
-        result: await withIdempotency(tx, principal.organizationId, key, 'booking-change', request.body, async () => ({
-          status: 200, body: await changeBooking(tx, input, now()),
-        })),
-        rollback: false,
-      };
-    }, CHANGE_TRANSACTION));
+  flowRoute(app, flow, {
+    route: bookingChangeRoute, transaction: CHANGE_TRANSACTION, writes: (input: ChangeInput) => !input.dryRun, idempotent: 'booking-change',
+    parse: (request) => toChangeInput(request.body),
+    work: (tx, input, { now }) => changeBooking(tx, input, now),
     // What the booking's payments are after the change is payments data: shown to who may read payments (a replay too).
-    if (!hasScope(principal.scopes, 'payments', 'read')) delete (response.body as Partial<ChangeResult>).payments;
-    return send(reply, response);
+    after: (response, { principal }) => {
+      if (!hasScope(principal.scopes, 'payments', 'read')) delete (response.body as Partial<ChangeResult>).payments;
+    },
   });
 
-  // Its own scope (booking_imports:write): a channel manager's key need not be able to book or change bookings.
-  app.post('/import-booking', async (request, reply) => {
-    const principal = await authorize(request, 'booking_imports', 'write');
-    const input = parseImportInput(request.body);
-    const result = await guarded(() => inTenantTransaction(db, principal, async (tx) => ({
-      result: await importBooking(tx, input, request.body), rollback: false,
-    }), IMPORT_TRANSACTION));
-    return reply.status(result.created ? 201 : 200).send(result);
+  flowRoute(app, flow, {
+    route: importBookingRoute, transaction: IMPORT_TRANSACTION, writes: true,
+    parse: (request) => toImportInput(request.body),
+    work: (tx, input, context) => importBooking(tx, input, context.request.body),
+    status: (result) => (result.created ? 201 : 200),
   });
 };

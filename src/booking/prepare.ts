@@ -17,6 +17,7 @@ import {
   servicesQuery, taxesQuery,
 } from './queries.js';
 import { priceStay, type Priced } from './pricing.js';
+import type { Quote as QuoteAnswer } from './answer-schemas.js';
 import { displayCurrencyFor, withDisplayAmounts } from '../money/display-currency.js';
 import { conflictingEvents, paddingFor, resolveOccupancy, stayRuleViolations, toStay, type Stay } from './rules.js';
 
@@ -25,7 +26,8 @@ export interface PreparedBooking {
   stay: Stay;
   padding: number;
   occupancy: Record<string, number>;
-  priced: Priced;
+  /** The price, in the display currency too (as /quote answers it, without its payment schedule). */
+  priced: Priced & { quote: Omit<QuoteAnswer, 'payment_schedule'> };
   contact: ContactInput | null;
 }
 

@@ -11,45 +11,10 @@ import {
 import type { Adjustment, Coupon, MultiLanguage, Night, Pricing, Product, Service, Tax } from './model.js';
 import { localize } from './model.js';
 import type { Stay } from './rules.js';
+import type { LineItem, PricedStay, QuoteCoupon } from './answer-schemas.js';
 
-export type ItemType = 'rent' | 'service' | 'adjustment' | 'coupon' | 'tax';
-
-export interface LineTax {
-  tax_id: string;
-  name: string;
-  percentage: number;
-  inclusive: boolean;
-  amount: number;
-}
-
-export interface LineItem {
-  item_type: ItemType;
-  fee_type: 'fee' | 'deposit';
-  name: string;
-  quantity: number;
-  amount: number;
-  service_id?: string;
-  taxes: LineTax[];
-}
-
-export interface QuoteCoupon {
-  id: string;
-  code: string;
-  scope: Coupon['scope'];
-  amount: number;
-}
-
-export interface Quote {
-  currency: string;
-  display_currency: string;
-  exchange_rate: number;
-  total: number;
-  deposit: number;
-  line_items: LineItem[];
-  coupons: QuoteCoupon[];
-  nights: { date: string; rate: number }[];
-  valid: true;
-}
+/** The price as the pricing function makes it: the shape /quote documents (answer-schemas.ts). */
+export type Quote = PricedStay;
 
 export interface BookingDetail {
   service_id: string;

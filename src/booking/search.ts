@@ -7,12 +7,10 @@
  */
 import type { Queryable } from '../db/types.js';
 import { addDays, todayIn } from '../common/dates.js';
-import type { ShowOptions } from './show-options.js';
-import { parseShowOptions } from './show-options.js';
-import { invalidInput } from './errors.js';
-import {
-  isObject, parseInterval, parseOccupancy, parseUuid, rejectUnknownFields, requireObject, type Interval,
-} from './input.js';
+import { toShowOptions, type ShowOptions } from './show-options.js';
+import { checkInterval, toOccupancy, type Interval } from './input.js';
+import type { SearchBody } from './request-schemas.js';
+import type { SearchResult } from './answer-schemas.js';
 import {
   groupBy, type BlockingEvent, type CapacityGroup, type Night, type Product, type Service, type Tax,
 } from './model.js';
@@ -30,28 +28,16 @@ export interface SearchInput extends ShowOptions {
   optionIds: string[];
 }
 
-export interface SearchResult {
-  productId: string;
-  match: boolean;
-  occupancyMatches: boolean;
-  optionsMatch: boolean;
-  availability: string | null;
-  price: { min: number; max: number } | null;
-}
+/** What a product's stay is, by the statuses of the availability timeline. */
+type StayStatus = NonNullable<SearchResult['availability']>;
 
-export function parseSearchInput(value: unknown): SearchInput {
-  const body = value === undefined || value === null ? {} : requireObject(value, 'The request body');
-  rejectUnknownFields(body, ['interval', 'occupancy', 'option_ids', 'show_booked_as', 'show_closed_as', 'show_pending_as']);
-  let optionIds: string[] = [];
-  if (body.option_ids !== undefined && body.option_ids !== null) {
-    if (!Array.isArray(body.option_ids)) throw invalidInput('option_ids must be an array of attribute option ids');
-    optionIds = body.option_ids.map((id, index) => parseUuid(id, `option_ids[${index}]`));
-  }
+/** The validated body → the search's input (an absent body searches everything). */
+export function parseSearchInput(body: SearchBody): SearchInput {
   return {
-    interval: body.interval === undefined || body.interval === null ? null : parseInterval(body.interval),
-    occupancy: parseOccupancy(body.occupancy),
-    optionIds,
-    ...parseShowOptions(isObject(body) ? body : {}),
+    interval: body.interval ? checkInterval(body.interval) : null,
+    occupancy: toOccupancy(body.occupancy),
+    optionIds: (body.option_ids ?? []).map((id) => id.toLowerCase()),
+    ...toShowOptions(body),
   };
 }
 
@@ -60,7 +46,7 @@ function blockerOf(event: BlockingEvent): number {
   return event.status === 'TENTATIVE' ? TENTATIVE_BOOKING : CONFIRMED_BOOKING;
 }
 
-function stayAvailability(stay: Stay, product: Product, nights: Night[], events: BlockingEvent[], today: string, show: ShowOptions): string {
+function stayAvailability(stay: Stay, product: Product, nights: Night[], events: BlockingEvent[], today: string, show: ShowOptions): StayStatus {
   if (nights.some((night) => !night.configuration)) return show.showClosedAs === 'closed' ? 'closed' : 'unavailable';
   const conflicts = conflictingEvents(stay, paddingFor(product, nights[0]?.configuration ?? null), events)
     .filter((event) => !(show.showPendingAs === 'CANCELLED' && event.type === 'booking' && event.status === 'TENTATIVE'));
@@ -129,13 +115,13 @@ function ruledOutOf(unit: SearchUnitRow): RuledOut | null {
 }
 
 /** The availability of a stay the index ruled out, as stayAvailability would have found it. */
-function ruledOutAvailability(row: RuledOut, show: ShowOptions): string {
+function ruledOutAvailability(row: RuledOut, show: ShowOptions): StayStatus {
   if (row.closed) return show.showClosedAs === 'closed' ? 'closed' : 'unavailable';
   return conflictAvailability(row.blockers, show);
 }
 
 /** The availability of a stay that meets blocking events of the kinds in `blockers` (after show_pending_as). */
-function conflictAvailability(blockers: number, show: ShowOptions): string {
+function conflictAvailability(blockers: number, show: ShowOptions): StayStatus {
   const booked = show.showBookedAs === 'booked' ? 'booked' : 'unavailable';
   if (blockers === TENTATIVE_BOOKING) return show.showPendingAs === 'CONFIRMED' ? booked : 'tentative';
   return blockers & (CONFIRMED_BOOKING | TENTATIVE_BOOKING) ? booked : 'unavailable';
@@ -218,7 +204,7 @@ export async function evaluateSearch(tx: Queryable, input: SearchInput, now: Dat
 /** A unit's availability for its stay, computed in full, and its price when available. */
 function evaluateStay(
   unit: SearchUnitRow, stay: Stay, data: LeftUnitsData, guests: number, today: string, show: ShowOptions,
-): { availability: string; price: SearchResult['price'] } {
+): { availability: StayStatus; price: SearchResult['price'] } {
   const nights = data.nights.get(unit.id) ?? [];
   const availability = stayAvailability(stay, unit, nights, data.events.get(unit.id) ?? [], today, show);
   if (availability !== 'available') return { availability, price: null };

@@ -8,8 +8,11 @@
 import { addDays, daysBetween, weekdayIndex } from '../common/dates.js';
 import type { Configuration } from './model.js';
 import type { ShowOptions } from './show-options.js';
+// A date and a run of dates with one status, as /availability answers them.
+import type { DAY_STATUSES, Day, StatusInterval as Interval } from './answer-schemas.js';
 
-export type DayStatus = 'available' | 'tentative' | 'unavailable' | 'booked' | 'reserved' | 'closed';
+/** A date's status as /availability answers it (answer-schemas.ts). */
+export type DayStatus = (typeof DAY_STATUSES)[number];
 
 /**
  * What covers a date, before any `show_*_as` option: the past, a confirmed or tentative booking, a blocked period,
@@ -42,21 +45,6 @@ export interface ProductTimeline {
   overrides: [date: string, rate: number | null, minDuration: number | null][];
 }
 
-export interface Day {
-  date: string;
-  status: DayStatus;
-  check_in: boolean;
-  checkout: boolean;
-  min_duration: number | null;
-  max_duration: number | null;
-  rate: number | null;
-}
-
-export interface Interval {
-  start: string;
-  end: string;
-  status: DayStatus;
-}
 
 export function statusOf(category: Category, show: ShowOptions): DayStatus {
   const booked = show.showBookedAs === 'booked' ? 'booked' : 'unavailable';

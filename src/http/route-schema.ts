@@ -143,7 +143,9 @@ export function expectation(schema: JsonObject): string {
     return [...new Set(described)].join(' or ');
   }
   if ('const' in schema) return JSON.stringify(schema.const);
-  if (Array.isArray(schema.enum)) return `one of ${schema.enum.filter((value) => value !== null).join(', ')}`;
+  if (Array.isArray(schema.enum)) {
+    return `one of ${schema.enum.filter((value) => value !== null).map((value) => (value === '' ? '""' : String(value))).join(', ')}`;
+  }
   if (typeof schema.format === 'string') return FORMATS[schema.format] ?? `a ${schema.format}`;
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== 'null') as string[];
   if (types.length !== 1) return types.map((type) => expectation({ type })).join(' or ') || 'a value';
@@ -170,8 +172,10 @@ function typeExpectation(type: string, schema: JsonObject): string {
     }
     case 'boolean':
       return 'a boolean';
-    case 'object':
-      return 'a JSON object';
+    case 'object': {
+      const required = (schema.required ?? []) as string[];
+      return required.length > 0 ? `a JSON object with ${required.join(', ')}` : 'a JSON object';
+    }
     case 'array': {
       // What each item must be is said when an item is wrong (the error then names it: `coupon_codes[0]`).
       const bounds = schema.maxItems !== undefined ? ` of at most ${String(schema.maxItems)} items` : '';

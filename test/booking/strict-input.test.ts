@@ -54,6 +54,28 @@ forEachBackend('Strict booking-flow input, site_id and widget_id', (ctx) => {
     assert.equal(nothingBooked.rows.length, 0);
   });
 
+  it('a malformed field is a 400 naming it and what it must be, worded from the request schema', async () => {
+    const cases: [string, unknown, string][] = [
+      ['/v1/quote', { product_id: product, interval: { start: '2027-02-30', end: '2027-03-02' } }, 'interval.start must be a date (YYYY-MM-DD)'],
+      ['/v1/quote', { interval: STAY }, 'product_id is required: a uuid'],
+      ['/v1/quote', { product_id: product }, 'interval is required: a JSON object with start, end'],
+      ['/v1/book', { product_id: product, interval: STAY, currency: 'euro' }, 'currency must be an ISO 4217 code like EUR'],
+      ['/v1/book', { product_id: product, interval: STAY, occupancy: { [product]: 1.5 } }, `occupancy.${product} must be an integer from 0 to 10000`],
+      ['/v1/book', { product_id: product, interval: STAY, form_values: { pool: true } }, 'form_values keys must each be a uuid'],
+      ['/v1/cart-validate', { items: [] }, 'items must be a non-empty array of at most 50 items'],
+      ['/v1/cart-checkout', { cart: { items: [{ id: {}, product_id: product, interval: STAY }] } }, 'cart.items[0].id must be a string or a number'],
+      ['/v1/create-product', { name: { default: '' }, rent_period: 'nightly', timezone: 'UTC' }, 'name.default must be a non-empty string'],
+      ['/v1/booking-cancel', { booking_id: product, refund: 'half' }, 'refund must be one of policy, full, none'],
+    ];
+    for (const [url, body, message] of cases) {
+      const response = await post(url, body);
+      assert.equal(response.statusCode, 400, response.body);
+      assert.deepEqual([response.json().code, response.json().message], ['SK601', message], `${url} ${JSON.stringify(body)}`);
+    }
+    const query = await client(app, org.key).get('/v1/availability?perform_sync=maybe');
+    assert.deepEqual([query.statusCode, query.json().message], [400, 'perform_sync must be a boolean']);
+  });
+
   it('the known fields still work: /cart-validate takes the options beside its items', async () => {
     const validated = await post('/v1/cart-validate', {
       items: [{ id: '1', product_id: product, interval: STAY }], coupon_codes: [], currency: 'EUR', language: 'nl', site_id: site,

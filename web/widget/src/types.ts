@@ -1,5 +1,16 @@
-/** The shapes the widget reads from Staykit's API (docs/widget.md, docs/booking.md). */
+/**
+ * The shapes the widget reads from Staykit's API (docs/widget.md, docs/booking.md). The booking flow's answers are the
+ * API's own schemas' types (src/booking/answer-schemas.ts, the ones the OpenAPI document is made of): a renamed or
+ * retyped answer field fails the widget's typecheck.
+ */
 import type { CancellationRule } from '../../../src/common/cancellation-policy.js';
+import type { BookResult, Day, ProductAvailability, Quote } from '../../../src/booking/answer-schemas.js';
+
+import type { BookingBody } from '../../../src/booking/request-schemas.js';
+
+export type { BookingBody, Day, ProductAvailability, Quote };
+/** /v1/book's answer; with the widget's publishable key it carries the guest's page (`guest_url`). */
+export type Booked = BookResult;
 
 export type MultiLanguageString = Record<string, string>;
 
@@ -44,35 +55,6 @@ export interface Service {
   required: boolean;
   max_quantity: number | null;
   options: { id: string; name: MultiLanguageString }[];
-}
-
-export interface Day {
-  date: string;
-  status: string;
-  check_in: boolean;
-  checkout: boolean;
-  min_duration: number | null;
-  max_duration: number | null;
-  rate: number | null;
-}
-
-export interface Quote {
-  currency: string;
-  total: number;
-  deposit: number;
-  /** The widget's display currency (settings.display_currency) and the total in it, when it differs. */
-  display_currency: string;
-  display_total: number;
-  line_items: { name: string; quantity: number; amount: number; fee_type: string }[];
-  /** When the guest pays what (due dates in the unit's calendar; today's is paid on booking). */
-  payment_schedule?: { amount: number; due_date: string }[];
-}
-
-export interface Booked {
-  reference: string;
-  booking_id: string;
-  payment_url: string | null;
-  guest_url?: string;
 }
 
 export interface ApiProblem {

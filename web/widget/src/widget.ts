@@ -12,7 +12,7 @@ import { addDays, esc, formatDate, money, monthOf, shiftMonth, today } from './f
 import { chooseLanguage, localize, translator, type Translate } from './i18n.js';
 import { STYLES } from './styles.js';
 import { bookingTermsText, termsAccepted, termsSection } from './terms.js';
-import type { Booked, Catalogue, Day, Product, Quote, Service } from './types.js';
+import type { BookingBody, Booked, Catalogue, Day, Product, ProductAvailability, Quote, Service } from './types.js';
 
 /** The origin this script was loaded from: the default Staykit to talk to. */
 const SCRIPT_ORIGIN = document.currentScript instanceof HTMLScriptElement ? new URL(document.currentScript.src).origin : location.origin;
@@ -118,7 +118,7 @@ class StaykitWidget extends HTMLElement {
     this.renderGuests();
     this.renderExtras();
     this.renderDetails();
-    const [availability] = await this.api.get<{ days: Day[] }[]>(`/v1/availability?product_ids=${product.id}&include=days`);
+    const [availability] = await this.api.get<ProductAvailability[]>(`/v1/availability?product_ids=${product.id}&include=days`);
     this.days = new Map((availability?.days ?? []).map((day) => [day.date, day]));
     const firstFree = [...this.days.values()].find((day) => day.check_in && day.status === 'available');
     this.focused = firstFree?.date ?? today();
@@ -239,10 +239,10 @@ class StaykitWidget extends HTMLElement {
   }
 
   /** The stay as the booking flow takes it. */
-  private stay(): Record<string, unknown> {
+  private stay(): BookingBody {
     const occupancy: Record<string, number> = {};
     for (const input of this.root.querySelectorAll<HTMLInputElement>('[data-group]')) occupancy[input.dataset.group!] = Number(input.value) || 0;
-    const formValues: Record<string, unknown> = {};
+    const formValues: Record<string, string | number | boolean> = {};
     for (const input of this.root.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-service]')) {
       const value = input instanceof HTMLInputElement && input.type === 'checkbox' ? input.checked : input instanceof HTMLInputElement && input.type === 'number' ? Number(input.value) || 0 : input.value;
       if (value !== '' && value !== 0 && value !== false) formValues[input.dataset.service!] = value;
@@ -262,7 +262,8 @@ class StaykitWidget extends HTMLElement {
     const coupon = (this.$('#coupon') as HTMLInputElement).value.trim();
     const display = this.catalogue.widget?.settings.display_currency;
     return {
-      product_id: this.product.id, interval: { start: this.selection.start, end: this.selection.end }, occupancy,
+      // Asked for with both dates chosen (quote() checks; book() follows a quote).
+      product_id: this.product.id, interval: { start: this.selection.start ?? '', end: this.selection.end ?? '' }, occupancy,
       form_values: formValues, coupon_codes: coupon ? [coupon] : [], language: this.language, contact,
       ...(typeof display === 'string' && CURRENCY.test(display) && display !== this.product.currency ? { currency: display } : {}),
     };
@@ -336,7 +337,7 @@ class StaykitWidget extends HTMLElement {
 
   private async book(): Promise<void> {
     this.clearError();
-    const contact = this.stay().contact as Record<string, string>;
+    const contact = this.stay().contact ?? {};
     if (!(contact.first_name || contact.last_name) || !contact.email) {
       this.showError(this.t('contactRequired'));
       this.root.querySelector<HTMLInputElement>(contact.first_name || contact.last_name ? '#contact-email, [data-kind=email]' : '#first-name')?.focus();

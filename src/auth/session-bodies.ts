@@ -18,7 +18,7 @@ const LoginRequest = Type.Object({
 const OrganizationRequest = Type.Object({ organization_id: Type.String({ format: 'uuid', expected: 'an organization id (uuid)' }) }, { additionalProperties: false });
 const SetPasswordRequest = Type.Object({
   token: Type.String({ minLength: 1, description: 'From the link the user was sent.' }),
-  password: Type.String({ minLength: 1, description: 'Long enough and not a known or guessable password (docs/dashboard.md#passwords).' }),
+  password: Type.String({ minLength: 1, description: 'Long enough and not a known or guessable password (the password rules of docs/dashboard.md#sessions-api).' }),
 }, { additionalProperties: false });
 
 const User = Type.Object({ id: uuid, email: Type.String() });

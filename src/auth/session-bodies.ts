@@ -29,7 +29,6 @@ const Membership = Type.Object({ id: uuid, name: Type.String(), role },
 const csrfToken = Type.String({ description: 'Send it as `X-CSRF-Token` with every write of this session.' });
 
 const LoggedIn = Type.Object({ user: User, organizations: Type.Array(Membership), csrf_token: csrfToken });
-export type LoggedIn = Static<typeof LoggedIn>;
 
 const SessionState = Type.Object({
   user: User,

@@ -7,7 +7,7 @@ import { component, defineRoute } from '../http/route-schema.js';
 import { apiError } from '../errors/registry.js';
 
 export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 
 export const Change = Type.Object({
   event_id: Type.String({ format: 'uuid', description: 'The change id, also `event_id` in its webhook notifications.' }),

@@ -38,7 +38,6 @@ const CreatedApiKey = Type.Object({ ...ApiKey.properties, api_key: Type.String({
 
 const InvitationRequest = Type.Object({ member_id: Type.String({ format: 'uuid', expected: 'the uuid of a member' }) }, { additionalProperties: false });
 const Invitation = Type.Object({ member_id: uuid, email: Type.String(), sent: Type.Literal(true) });
-export type Invitation = Static<typeof Invitation>;
 
 const MyNotifications = Type.Object({
   notify: Type.Array(Type.String(), { description: 'The notifications the member gets.' }),

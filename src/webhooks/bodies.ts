@@ -8,7 +8,7 @@ import { component, defineRoute } from '../http/route-schema.js';
 import { invalidBody } from '../errors/catalogue.js';
 
 const uuid = Type.String({ format: 'uuid' });
-export const MAX_REDELIVER_IDS = 1000;
+const MAX_REDELIVER_IDS = 1000;
 
 const WebhookEventType = component('WebhookEventType', Type.Object({
   name: Type.String({ description: 'The event type, as `webhooks.events` and `event_type` name it.' }),

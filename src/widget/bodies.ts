@@ -5,7 +5,7 @@
  * from here. The catalogue mirrors what catalogue-queries.ts builds in SQL, field for field: the answers test
  * (test/openapi/route-answers.test.ts) fails when the two part ways.
  */
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { component, defineRoute, orNull } from '../http/route-schema.js';
 import { widgetErrors } from './errors.js';
 
@@ -16,7 +16,7 @@ const text = Type.Record(Type.String(), Type.String(), { description: 'MultiLang
 const json = Type.Unknown({ description: 'As stored.' });
 const order = Type.Integer({ description: 'Display order, ascending.' });
 
-export const PublishableKey = component('PublishableKey', Type.Object({
+const PublishableKey = component('PublishableKey', Type.Object({
   id: uuid,
   organization_id: uuid,
   widget_id: nullable(uuid),
@@ -26,7 +26,6 @@ export const PublishableKey = component('PublishableKey', Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: nullable(Type.String({ format: 'date-time' })),
 }, { description: 'A publishable key (docs/widget.md): public, for one widget or one site.' }));
-export type PublishableKey = Static<typeof PublishableKey>;
 
 const MAX_KEY_NAME_LENGTH = 200;
 
@@ -111,7 +110,6 @@ const WidgetCatalogue = component('WidgetCatalogue', Type.Object({
       + 'When set, a booking with a publishable key needs `"accept_terms": true` (422 SK649 otherwise).',
   }),
 }, { description: 'The public catalogue of the key\'s widget or site: the listed units with their public fields only.' }));
-export type WidgetCatalogue = Static<typeof WidgetCatalogue>;
 
 const keyScopes = 'A secret key with the `widgets:write` scope (listing: `widgets:read`); publishable keys get 403 `SK720`.';
 

@@ -53,7 +53,7 @@ const csrf = [{ $ref: '#/components/parameters/csrfToken' }];
 const invalid = (message: string) => sessionErrors.badInput(message);
 
 export const loginRoute = defineRoute({
-  method: 'POST', url: '/login', operationId: 'auth_login', summary: 'Log in', tags,
+  method: 'POST', url: '/login', scope: undefined, operationId: 'auth_login', summary: 'Log in', tags,
   description: 'Sets the session cookie (a new one on every login) and starts in the first organization of the user. '
     + 'An unknown address and a wrong password get the same 401 (SK700); tries are limited per address and client (429).',
   body: LoginRequest,
@@ -62,7 +62,7 @@ export const loginRoute = defineRoute({
 });
 
 export const logoutRoute = defineRoute({
-  method: 'POST', url: '/logout', operationId: 'auth_logout', summary: 'Log out', tags, parameters: csrf,
+  method: 'POST', url: '/logout', scope: undefined, operationId: 'auth_logout', summary: 'Log out', tags, parameters: csrf,
   description: 'Ends the session and clears the cookie; a cookie without a live session is just cleared (no token needed then).',
   responses: { 204: { description: 'Logged out.' } },
   errors: ['Forbidden'], invalid,
@@ -85,7 +85,7 @@ export const organizationRoute = defineRoute({
 });
 
 export const setPasswordRoute = defineRoute({
-  method: 'POST', url: '/set-password', operationId: 'auth_set_password', summary: 'Set a password with a one-time link', tags,
+  method: 'POST', url: '/set-password', scope: undefined, operationId: 'auth_set_password', summary: 'Set a password with a one-time link', tags,
   description: 'The link (from an invitation or `staykit user reset-password`) works once; every session of the user ends.',
   body: SetPasswordRequest,
   responses: { 200: { description: 'Set: log in with it.', schema: PasswordSet } },

@@ -14,7 +14,7 @@ import { sessionErrors } from './session-errors.js';
 import { emailAddress } from './session-input.js';
 import { loginRoute, logoutRoute, organizationRoute, sessionRoute, setPasswordRoute, type SessionState } from './session-bodies.js';
 import { dashboardAuthorization } from './session-authorize.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerPublicRoute, registerRoute } from '../http/route-schema.js';
 import type { LoginLimits } from './session-login-limits.js';
 import { memberScopes } from './session-permissions.js';
 import {
@@ -52,7 +52,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
     reply.header('cache-control', 'no-store');
   });
 
-  registerRoute(app, loginRoute, authorize, async (request, reply) => {
+  registerPublicRoute(app, loginRoute, async (request, reply) => {
     const email = emailAddress(request.body.email);
     const { password } = request.body;
     // The try is counted before the password is checked, so tries sent at once cannot overrun the budget.
@@ -74,7 +74,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
     return reply.send({ user: { id: user.id, email: user.email }, organizations, csrf_token: session.csrfToken });
   });
 
-  registerRoute(app, logoutRoute, authorize, async (request, reply) => {
+  registerPublicRoute(app, logoutRoute, async (request, reply) => {
     const token = sessionCookie(request);
     // Ending a live session is a write like any other: only the dashboard's own pages, which hold the CSRF token,
     // may do it (a forged cross-site logout would otherwise be one form away). A cookie without a live session is
@@ -99,7 +99,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
     return reply.send(await sessionBody(db, await sessions.session(sessionCookie(request))));
   });
 
-  registerRoute(app, setPasswordRoute, authorize, async (request, reply) => {
+  registerPublicRoute(app, setPasswordRoute, async (request, reply) => {
     const { token, password } = request.body;
     // The link first: checking and hashing a password costs CPU, which a made-up token must not buy.
     const holder = await passwordTokenUser(db, token, sessions.now());

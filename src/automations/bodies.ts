@@ -3,7 +3,8 @@
  * schemas of its body and answer, from which routes.ts registers it (validated, typed) and openapi.ts documents it.
  */
 import Type, { type Static } from 'typebox';
-import { component, defineRoute, orNull } from '../http/route-schema.js';
+import { defineRoute } from '../http/route-schema.js';
+import { component, orNull } from '../http/schema-component.js';
 import { invalidBody } from '../errors/catalogue.js';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -11,7 +11,7 @@ import type { TObject, TSchema } from 'typebox';
 import type { Authorize } from '../auth/authorize.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database, Transaction } from '../db/types.js';
-import { registerRoute, type RouteDefinition, type RouteRequest } from '../http/route-schema.js';
+import { registerRoute, type RouteDefinition, type RouteRequest, type RouteScope } from '../http/route-schema.js';
 import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
 import { guarded } from './flow-errors.js';
 import { parseIdempotencyKey, withIdempotency, type StoredResponse } from './idempotency.js';
@@ -31,7 +31,7 @@ export interface FlowContext {
 }
 
 export interface Flow<Body extends TSchema | undefined, Query extends TObject | undefined, Input, Answer> {
-  route: RouteDefinition<Body, Query>;
+  route: RouteDefinition<Body, Query> & { scope: RouteScope };
   /** The validated request → the flow's input: what the schema cannot check (several fields, the shape of a key). */
   parse: (request: RouteRequest<Body, Query>) => Input;
   /** The tables the transaction may read (FLOW_TRANSACTION for the booking flow; `{}`: what the key's scopes allow). */

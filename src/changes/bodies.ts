@@ -3,7 +3,8 @@
  * query and answer, from which routes.ts registers it (validated, typed) and openapi.ts documents it.
  */
 import Type, { type Static } from 'typebox';
-import { component, defineRoute } from '../http/route-schema.js';
+import { defineRoute } from '../http/route-schema.js';
+import { component } from '../http/schema-component.js';
 import { apiError } from '../errors/registry.js';
 
 export const DEFAULT_PAGE_SIZE = 100;

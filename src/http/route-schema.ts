@@ -18,6 +18,7 @@
  *     errors: ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'],   // components/responses by name
  *   });
  *   registerRoute(app, cancelRoute, authorize, async (request, reply, principal) => … request.body.booking_id …);
+ *   // (registerPublicRoute for a definition without a scope; routeOptions to add hooks of the route's own)
  *   export const cancelPaths = openApiPaths([cancelRoute]);  // { paths, schemas } for src/openapi/document.ts
  *
  * Rules:
@@ -61,7 +62,7 @@ Format.Set('email', (value) => EMAIL.test(value));
 type JsonObject = Record<string, unknown>;
 
 /** The responses of src/openapi/components.ts a route may answer with, by name, and their statuses. */
-export const ERROR_RESPONSES = {
+const ERROR_RESPONSES = {
   BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409, Gone: 410,
   PayloadTooLarge: 413, UnprocessableContent: 422, TooManyRequests: 429, BadGateway: 502,
 } as const;
@@ -86,8 +87,8 @@ export interface RouteDefinition<Body extends TSchema | undefined = TSchema | un
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Relative to the plugin's prefix (`/v1`), as the document's paths are. */
   url: string;
-  /** The scope the request needs; none for a public route. */
-  scope?: RouteScope;
+  /** The scope the request needs (registerRoute); none for a public route (registerPublicRoute). */
+  scope?: RouteScope | undefined;
   operationId: string;
   summary: string;
   description: string;
@@ -106,14 +107,12 @@ export interface RouteDefinition<Body extends TSchema | undefined = TSchema | un
   invalid: (message: string, details: string | null) => ApiError;
 }
 
-/** Returns the definition: a place for TypeScript to check it and keep its schemas' types. */
-export function defineRoute<Body extends TSchema | undefined, Query extends TObject | undefined>(
-  definition: RouteDefinition<Body, Query>,
-): RouteDefinition<Body, Query> {
+/** Returns the definition: a place for TypeScript to check it and keep its schemas' (and its scope's) types. */
+export function defineRoute<Body extends TSchema | undefined, Query extends TObject | undefined, Scope extends RouteScope | undefined>(
+  definition: RouteDefinition<Body, Query> & { scope: Scope },
+): RouteDefinition<Body, Query> & { scope: Scope } {
   return definition;
 }
-
-export { component, documentRef, orNull, sharedComponent } from './schema-component.js';
 
 const ANNOTATIONS_NOT_SERVED = new Set([COMPONENT, SHARED_COMPONENT, 'expected']);
 
@@ -135,7 +134,7 @@ const FORMATS: Record<string, string> = {
 };
 
 /** What a value under `schema` must be, in words: "a uuid", "one of nightly, daily", "a non-negative integer". */
-export function expectation(schema: JsonObject): string {
+function expectation(schema: JsonObject): string {
   if (typeof schema.expected === 'string') return schema.expected;
   const branches = (schema.anyOf ?? schema.oneOf) as JsonObject[] | undefined;
   if (branches) {
@@ -232,7 +231,7 @@ function mainError(schema: TSchema, errors: SchemaError[]): SchemaError | undefi
 }
 
 /** The refusal of a value `schema` did not accept: `invalid(message, details)` naming the field. */
-export function refusal(schema: TSchema, value: unknown, errors: SchemaError[], part: Part, invalid: RouteDefinition['invalid']): ApiError {
+function refusal(schema: TSchema, value: unknown, errors: SchemaError[], part: Part, invalid: RouteDefinition['invalid']): ApiError {
   const error = mainError(schema, errors);
   if (!error) return invalid(`${part === 'body' ? 'The request body' : 'The query'} is not valid`, null);
   const field = fieldName(error.instancePath, part);
@@ -269,7 +268,7 @@ function lastValues(query: unknown): unknown {
 type Validation = { value: unknown } | { error: Error };
 
 /** A validator for one part of a request, answering Fastify's validator-compiler contract. */
-export function validatorFor(definition: RouteDefinition, part: Part): ((value: unknown) => Validation) | undefined {
+function validatorFor(definition: RouteDefinition, part: Part): ((value: unknown) => Validation) | undefined {
   const schema = part === 'body' ? definition.body : definition.query;
   if (!schema) return undefined;
   const check = Compile(schema);
@@ -304,48 +303,65 @@ export type RouteHandler<Body extends TSchema | undefined, Query extends TObject
   request: RouteRequest<Body, Query>, reply: FastifyReply, principal: Principal,
 ) => Promise<unknown>;
 
-/** The principal of a request that passed its route's scope (set in preValidation, read by the handler). */
-const principals = new WeakMap<FastifyRequest, Principal>();
+/** What a public route's handler gets: its typed request and the reply. */
+export type PublicRouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined> = (
+  request: RouteRequest<Body, Query>, reply: FastifyReply,
+) => Promise<unknown>;
 
-/** The Fastify route of `definition`; `authorize` checks its scope before anything else looks at the request. */
-export function routeOptions<Body extends TSchema | undefined, Query extends TObject | undefined>(
-  definition: RouteDefinition<Body, Query>, authorize: Authorize, handler: RouteHandler<Body, Query>,
-): RouteOptions {
-  const general = definition as RouteDefinition;
+/** The route's schemas, their validation and the answers' serialization (JSON.stringify: a schema never reshapes). */
+function schemaOptions(definition: RouteDefinition): Pick<RouteOptions, 'method' | 'url' | 'schema' | 'validatorCompiler' | 'serializerCompiler'> {
   const schema: FastifySchema = {
     ...(definition.body ? { body: definition.body } : {}),
     ...(definition.query ? { querystring: definition.query } : {}),
     response: Object.fromEntries(Object.entries(definition.responses).filter(([, answer]) => answer.schema).map(([status, answer]) => [status, answer.schema])),
   };
-  const { scope } = definition;
   return {
     method: definition.method,
     url: definition.url,
     schema,
-    validatorCompiler: ({ httpPart }) => {
-      const validate = validatorFor(general, httpPart === 'body' ? 'body' : 'querystring');
-      return validate ?? ((value: unknown) => ({ value }));
-    },
-    // Answers go out as JSON.stringify makes them (as without a schema): a schema documents, it never reshapes.
+    validatorCompiler: ({ httpPart }) => validatorFor(definition, httpPart === 'body' ? 'body' : 'querystring') ?? ((value: unknown) => ({ value })),
     serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+  };
+}
+
+/**
+ * The Fastify route of a scoped definition: `authorize` checks its scope in preValidation, before the body is looked
+ * at, and the handler gets the principal. For a route that needs more (a hook of its own): `app.route({...routeOptions(…), …})`.
+ */
+export function routeOptions<Body extends TSchema | undefined, Query extends TObject | undefined>(
+  definition: RouteDefinition<Body, Query> & { scope: RouteScope }, authorize: Authorize, handler: RouteHandler<Body, Query>,
+): RouteOptions {
+  const { scope } = definition;
+  const principals = new WeakMap<FastifyRequest, Principal>();
+  return {
+    ...schemaOptions(definition as RouteDefinition),
     preValidation: async (request) => {
-      if (!scope) return;
       const sideEffects = scope.sideEffects?.(request) ?? false;
       principals.set(request, await authorize(request, scope.resource, scope.access, sideEffects ? { sideEffects } : {}));
     },
     handler: async (request, reply) => {
       const principal = principals.get(request);
-      if (scope && !principal) throw new Error(`route ${definition.url}: no principal after preValidation`);
-      return handler(request as unknown as RouteRequest<Body, Query>, reply, principal as Principal);
+      if (!principal) throw new Error(`route ${definition.url}: no principal after preValidation`);
+      return handler(request as unknown as RouteRequest<Body, Query>, reply, principal);
     },
   };
 }
 
-/** Registers `definition` on `app` (see routeOptions). */
+/** Registers a scoped definition on `app` (see routeOptions). */
 export function registerRoute<Body extends TSchema | undefined, Query extends TObject | undefined>(
-  app: FastifyInstance, definition: RouteDefinition<Body, Query>, authorize: Authorize, handler: RouteHandler<Body, Query>,
+  app: FastifyInstance, definition: RouteDefinition<Body, Query> & { scope: RouteScope }, authorize: Authorize, handler: RouteHandler<Body, Query>,
 ): void {
   app.route(routeOptions(definition, authorize, handler));
+}
+
+/** Registers a definition without a scope (the handler authenticates itself, or nobody need). */
+export function registerPublicRoute<Body extends TSchema | undefined, Query extends TObject | undefined>(
+  app: FastifyInstance, definition: RouteDefinition<Body, Query> & { scope?: undefined }, handler: PublicRouteHandler<Body, Query>,
+): void {
+  app.route({
+    ...schemaOptions(definition as RouteDefinition),
+    handler: async (request, reply) => handler(request as unknown as RouteRequest<Body, Query>, reply),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

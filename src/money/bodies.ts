@@ -5,7 +5,8 @@
  * answers' schemas here too.
  */
 import Type from 'typebox';
-import { component, defineRoute } from '../http/route-schema.js';
+import { defineRoute } from '../http/route-schema.js';
+import { component } from '../http/schema-component.js';
 import { moneyBodyInvalid } from './errors.js';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -4,7 +4,8 @@
  * openapi.ts documents them.
  */
 import Type, { type Static } from 'typebox';
-import { component, defineRoute } from '../http/route-schema.js';
+import { defineRoute } from '../http/route-schema.js';
+import { component } from '../http/schema-component.js';
 import { invalidBody } from '../errors/catalogue.js';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -6,7 +6,8 @@
  * (test/openapi/route-answers.test.ts) fails when the two part ways.
  */
 import Type from 'typebox';
-import { component, defineRoute, orNull } from '../http/route-schema.js';
+import { defineRoute } from '../http/route-schema.js';
+import { component, orNull } from '../http/schema-component.js';
 import { widgetErrors } from './errors.js';
 
 const uuid = Type.String({ format: 'uuid' });
@@ -114,7 +115,7 @@ const WidgetCatalogue = component('WidgetCatalogue', Type.Object({
 const keyScopes = 'A secret key with the `widgets:write` scope (listing: `widgets:read`); publishable keys get 403 `SK720`.';
 
 export const widgetCatalogue = defineRoute({
-  method: 'GET', url: '/widget',
+  method: 'GET', url: '/widget', scope: undefined,
   operationId: 'widget_catalogue', summary: 'The public catalogue of a publishable key\'s widget or site', tags: ['widgets'],
   description: 'With a publishable key (`Authorization: Bearer pk_…`) only, from a page of an allowed origin (403 SK722 otherwise); '
     + 'counts a `view` in widget_analytics (docs/widget.md).',

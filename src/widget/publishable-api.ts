@@ -17,7 +17,7 @@ import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { CATALOGUE_TABLES, catalogueQuery, widgetEventQuery } from './catalogue-queries.js';
 import { publishableKeyRoutes } from './key-routes.js';
 import { widgetCatalogue } from './bodies.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerPublicRoute } from '../http/route-schema.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 import { requireAllowedOrigin, routeOf, runAsPublishable, withPublishableKeys } from './publishable-authorize.js';
 
@@ -91,7 +91,7 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
   });
 
   // The catalogue's key is a publishable one, checked here, never a secret key's scope.
-  registerRoute(v1, widgetCatalogue, authorize, async (request, reply) => {
+  registerPublicRoute(v1, widgetCatalogue, async (request, reply) => {
     const token = presentedToken(request);
     if (token === undefined) throw authErrors.missingKey();
     const key = await keys.authenticate(token);

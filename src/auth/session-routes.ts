@@ -2,7 +2,7 @@
  * The dashboard's login API under /auth (docs/dashboard.md#sessions-api): log in and out, read the session, switch
  * organization, and set a password with a one-time link. Answers are JSON in the API's error shape, never cached.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/types.js';
 import { consumePasswordToken, passwordTokenUser } from '../users/password-links.js';
 import { findUserByEmail, memberships, setPasswordHash } from '../users/user-store.js';
@@ -11,7 +11,10 @@ import { passwordProblem } from '../users/password-rules.js';
 import { SessionAuthenticator } from './session-authenticate.js';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './session-cookie.js';
 import { sessionErrors } from './session-errors.js';
-import { loginBody, organizationBody, setPasswordBody } from './session-input.js';
+import { emailAddress } from './session-input.js';
+import { loginRoute, logoutRoute, organizationRoute, sessionRoute, setPasswordRoute, type SessionState } from './session-bodies.js';
+import { dashboardAuthorization } from './session-authorize.js';
+import { registerPublicRoute, registerRoute } from '../http/route-schema.js';
 import type { LoginLimits } from './session-login-limits.js';
 import { memberScopes } from './session-permissions.js';
 import {
@@ -25,7 +28,7 @@ export interface SessionRouteOptions {
 }
 
 /** GET /auth/session's body: who is logged in, where, with which grants. */
-async function sessionBody(db: Database, session: ActiveSession) {
+async function sessionBody(db: Database, session: ActiveSession): Promise<SessionState> {
   return {
     user: session.user,
     organization: session.organization,
@@ -43,13 +46,15 @@ async function sessionBody(db: Database, session: ActiveSession) {
 
 export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app, { db, sessions, limits }) => {
   const lifetime = sessions.options;
+  const { authorize, sessionOf } = dashboardAuthorization(sessions);
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
 
-  app.post('/login', async (request, reply) => {
-    const { email, password } = loginBody(request.body);
+  registerPublicRoute(app, loginRoute, async (request, reply) => {
+    const email = emailAddress(request.body.email);
+    const { password } = request.body;
     // The try is counted before the password is checked, so tries sent at once cannot overrun the budget.
     const attempt = await limits.attempt(request.ip, email);
     const user = await findUserByEmail(db, email);
@@ -66,10 +71,10 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
     await forgetEndedSessions(db, user.id, now, lifetime);
     const session = await createSession(db, user.id, organizations[0]!.id, now, lifetime);
     setSessionCookie(request, reply, session.token, lifetime.maxAgeSeconds);
-    return { user: { id: user.id, email: user.email }, organizations, csrf_token: session.csrfToken };
+    return reply.send({ user: { id: user.id, email: user.email }, organizations, csrf_token: session.csrfToken });
   });
 
-  app.post('/logout', async (request, reply) => {
+  registerPublicRoute(app, logoutRoute, async (request, reply) => {
     const token = sessionCookie(request);
     // Ending a live session is a write like any other: only the dashboard's own pages, which hold the CSRF token,
     // may do it (a forged cross-site logout would otherwise be one form away). A cookie without a live session is
@@ -83,20 +88,19 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
     return reply.code(204).send();
   });
 
-  app.get('/session', async (request) => sessionBody(db, await sessions.session(sessionCookie(request))));
+  registerRoute(app, sessionRoute, authorize, async (request, reply) => reply.send(await sessionBody(db, sessionOf(request).session)));
 
-  app.post('/organization', async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = await sessions.session(sessionCookie(request));
-    SessionAuthenticator.requireCsrfToken(request, session);
-    const { organizationId } = organizationBody(request.body);
+  registerRoute(app, organizationRoute, authorize, async (request, reply) => {
+    const { session } = sessionOf(request);
+    const organizationId = request.body.organization_id.toLowerCase();
     const member = (await memberships(db, session.user.id)).some((organization) => organization.id === organizationId);
     if (!member) throw sessionErrors.notAMember();
     await switchSessionOrganization(db, session.id, organizationId);
     return reply.send(await sessionBody(db, await sessions.session(sessionCookie(request))));
   });
 
-  app.post('/set-password', async (request) => {
-    const { token, password } = setPasswordBody(request.body);
+  registerPublicRoute(app, setPasswordRoute, async (request, reply) => {
+    const { token, password } = request.body;
     // The link first: checking and hashing a password costs CPU, which a made-up token must not buy.
     const holder = await passwordTokenUser(db, token, sessions.now());
     if (!holder) throw sessionErrors.passwordLinkUnusable();
@@ -114,6 +118,6 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
       return true;
     });
     if (!used) throw sessionErrors.passwordLinkUnusable();
-    return { user: holder };
+    return reply.send({ user: holder });
   });
 };

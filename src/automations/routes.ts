@@ -8,19 +8,21 @@
  * table: a key that may not read contacts sees no guest's address through a preview. The request is authenticated
  * before its body is looked at; the reads run as the principal in its tenant transaction, so row policies hold too.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { requireReadScopes, type Authorize } from '../auth/authorize.js';
-import { UUID } from '../common/patterns.js';
 import type { ComputePool } from '../compute/pool.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
-import { invalidBody, notFound, unsupportedMethod } from '../errors/catalogue.js';
+import { invalidBody, notFound } from '../errors/catalogue.js';
+import { refuseOtherMethods } from '../common/other-methods.js';
 import { apiError } from '../errors/registry.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { BOOKING_RECORD_TABLES, loadBookingRecord } from './context.js';
 import { composeMessage } from './rendering.js';
 import { fromHeader, namedAddress } from './runtime.js';
 import { loadTemplate } from './template-queries.js';
+import { templatePreview, type TemplatePreview } from './bodies.js';
+import { registerRoute } from '../http/route-schema.js';
 
 export interface AutomationRouteDeps {
   db: Database;
@@ -30,40 +32,17 @@ export interface AutomationRouteDeps {
   compute: ComputePool;
 }
 
-function uuidField(body: Record<string, unknown>, name: string): string | null {
-  const value = body[name];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !UUID.test(value)) throw invalidBody(`"${name}" must be a uuid`);
-  return value.toLowerCase();
-}
-
-function objectBody(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidBody('The request body must be a JSON object');
-  return body as Record<string, unknown>;
-}
-
 export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (app, deps) => {
   const { db, authorize, config, compute } = deps;
   const now = deps.now ?? (() => new Date());
 
   // Only POST: any other method is a 405 naming it, as for the resources (before its body is read).
-  app.route({
-    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'],
-    url: '/template-preview',
-    onRequest: async (request) => {
-      throw unsupportedMethod(request.method, 'POST');
-    },
-    handler: async () => undefined,
-  });
+  refuseOtherMethods(app, '/template-preview', ['POST']);
 
-  app.post('/template-preview', async (request, reply) => {
-    const principal = await authorize(request, 'bookings', 'read');
-    const body = objectBody(request);
-    const bookingId = uuidField(body, 'booking_id');
-    const emailTemplateId = uuidField(body, 'email_template_id');
-    const messageTemplateId = uuidField(body, 'message_template_id');
-    if (!bookingId) throw invalidBody('"booking_id" is required');
+  registerRoute(app, templatePreview, authorize, async (request, reply, principal) => {
+    const bookingId = request.body.booking_id.toLowerCase();
+    const emailTemplateId = request.body.email_template_id?.toLowerCase() ?? null;
+    const messageTemplateId = request.body.message_template_id?.toLowerCase() ?? null;
     if ((emailTemplateId === null) === (messageTemplateId === null)) {
       throw invalidBody('Give exactly one of "email_template_id" and "message_template_id"');
     }
@@ -81,7 +60,7 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
     const rendered = await composeMessage(compute, template, record, config.publicUrl, now());
     if ('problem' in rendered) throw apiError('SK680', { params: { field: 'The template', message: rendered.problem } });
     const composed = rendered.message;
-    return reply.send({
+    const preview: TemplatePreview = {
       to: record.contact?.email ?? null,
       from: fromHeader(config.emailFrom, record.organization.name),
       reply_to: record.reply_to ? namedAddress(record.reply_to.name, record.reply_to.email) : null,
@@ -91,6 +70,7 @@ export const automationRoutes: FastifyPluginAsync<AutomationRouteDeps> = async (
       attachments: composed.attachments.map((file) => ({
         filename: file.filename, content_type: file.contentType, size: Buffer.from(file.content, 'base64').length,
       })),
-    });
+    };
+    return reply.send(preview);
   });
 };

@@ -14,12 +14,11 @@ import type { Database } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/registry.js';
 import { CHANGE_TYPES, EVENT_RESOURCES } from '../webhooks/events.js';
+import { changeFeed, DEFAULT_PAGE_SIZE, feedRefusal, type ChangePage } from './bodies.js';
+import { registerRoute } from '../http/route-schema.js';
 import { FEED_START, decodeCursor, encodeCursor, type FeedPosition } from './cursor.js';
 import { cursorExpired, readChanges } from './feed.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
-
-export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 1000;
 
 /** The row-change types the feed holds: `<resource>.created|updated|deleted`. */
 const FEED_TYPES = new Set(CHANGE_TYPES);
@@ -29,8 +28,6 @@ export interface ChangeRouteDeps {
   db: Database;
   authorize: Authorize;
 }
-
-const badRequest = (message: string) => apiError('SK740', { params: { message } });
 
 /**
  * The key, and the resources whose changes it may see. The feed has no scope of its own: a key with only
@@ -49,23 +46,8 @@ async function feedReader(request: FastifyRequest, authorize: Authorize): Promis
   }
   const readable = readableTables(principal.scopes);
   const resources = EVENT_RESOURCES.filter((resource) => readable === 'all' || readable.includes(resource));
-  if (resources.length === 0) throw refusal ?? badRequest('The key may read no resource');
+  if (resources.length === 0) throw refusal ?? feedRefusal('The key may read no resource');
   return { principal, resources };
-}
-
-function singleQuery(request: FastifyRequest, name: string): string | undefined {
-  const value = (request.query as Record<string, unknown>)[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw badRequest(`"${name}" may be given once`);
-  return value;
-}
-
-function pageSize(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PAGE_SIZE;
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE_SIZE) {
-    throw badRequest(`"limit" must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
-  }
-  return Number(raw);
 }
 
 function changeTypes(raw: string | undefined): string[] | undefined {
@@ -73,7 +55,7 @@ function changeTypes(raw: string | undefined): string[] | undefined {
   const types = raw.split(',').map((type) => type.trim()).filter(Boolean);
   const unknown = types.filter((type) => !FEED_TYPES.has(type));
   if (types.length === 0 || unknown.length > 0) {
-    throw badRequest(`"types" takes a comma-separated list of <resource>.created|updated|deleted${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+    throw feedRefusal(`"types" takes a comma-separated list of <resource>.created|updated|deleted${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
   }
   return types;
 }
@@ -81,23 +63,31 @@ function changeTypes(raw: string | undefined): string[] | undefined {
 function position(raw: string | undefined): FeedPosition {
   if (raw === undefined) return FEED_START;
   const decoded = decodeCursor(raw);
-  if (!decoded) throw badRequest('"since" is not a cursor of this feed: use the "next" of a previous page');
+  if (!decoded) throw feedRefusal('"since" is not a cursor of this feed: use the "next" of a previous page');
   return decoded;
 }
 
 export const changeRoutes: FastifyPluginAsync<ChangeRouteDeps> = async (app, { db, authorize }) => {
   refuseOtherMethods(app, '/changes', ['GET']);
-  app.get('/changes', async (request, reply) => {
+  // The key is checked (feedReader) before the query is looked at, as every route's scope is.
+  const readers = new WeakMap<FastifyRequest, string[]>();
+  const feedAuthorize: Authorize = async (request) => {
     const { principal, resources } = await feedReader(request, authorize);
-    const after = position(singleQuery(request, 'since'));
-    const limit = pageSize(singleQuery(request, 'limit'));
-    const types = changeTypes(singleQuery(request, 'types'));
+    readers.set(request, resources);
+    return principal;
+  };
+  registerRoute(app, changeFeed, feedAuthorize, async (request, reply, principal) => {
+    const resources = readers.get(request)!;
+    const after = position(request.query.since);
+    const limit = request.query.limit ?? DEFAULT_PAGE_SIZE;
+    const types = changeTypes(request.query.types);
     // Without a cursor the feed starts at the oldest change it keeps; with one, deleted changes after it are a 410.
     if (after !== FEED_START && await cursorExpired(db, principal.organizationId, after)) throw apiError('SK741');
     const page = await inTenantTransaction(db, principal, async (tx) => ({
       result: await readChanges(tx, { after, resources, types, limit }),
       rollback: false,
     }));
-    return reply.send({ changes: page.changes, next: encodeCursor(page.next), has_more: page.changes.length === limit });
+    const answer: ChangePage = { changes: page.changes, next: encodeCursor(page.next), has_more: page.changes.length === limit };
+    return reply.send(answer);
   });
 };

@@ -10,9 +10,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import type { Database } from '../db/types.js';
 import { apiKeyRoutes } from './api-key-routes.js';
+import { INVITATIONS_PATH, KEYS_PATH, MY_NOTIFICATIONS_PATH } from './bodies.js';
 import { invitationRoutes, type InvitationRouteOptions } from './invitation-routes.js';
 import { notificationRoutes } from './notification-routes.js';
-import { DASHBOARD_PATH, serveBuiltApp } from './static-app.js';
+import { serveBuiltApp } from './static-app.js';
 
 export interface DashboardOptions {
   db: Database;
@@ -28,8 +29,8 @@ export interface DashboardOptions {
 const DEFAULT_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dashboard', 'dist');
 
 export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
-  await app.register(apiKeyRoutes, { prefix: `${DASHBOARD_PATH}/api/keys`, db: options.db, sessions: options.sessions, resources: options.resources });
-  await app.register(invitationRoutes, { prefix: `${DASHBOARD_PATH}/api/invitations`, db: options.db, sessions: options.sessions, config: options.config });
-  await app.register(notificationRoutes, { prefix: `${DASHBOARD_PATH}/api/my-notifications`, db: options.db, sessions: options.sessions });
+  await app.register(apiKeyRoutes, { prefix: KEYS_PATH, db: options.db, sessions: options.sessions, resources: options.resources });
+  await app.register(invitationRoutes, { prefix: INVITATIONS_PATH, db: options.db, sessions: options.sessions, config: options.config });
+  await app.register(notificationRoutes, { prefix: MY_NOTIFICATIONS_PATH, db: options.db, sessions: options.sessions });
   await serveBuiltApp(app, options.distFolder ?? DEFAULT_DIST);
 };

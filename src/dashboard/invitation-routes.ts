@@ -12,17 +12,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { hasScope, requiredScope } from '../auth/scopes.js';
-import { SessionAuthenticator } from '../auth/session-authenticate.js';
-import { sessionCookie } from '../auth/session-cookie.js';
-import { sessionErrors } from '../auth/session-errors.js';
-import { memberScopes } from '../auth/session-permissions.js';
+import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import { mailerFor, type Mailer } from '../automations/mailer.js';
 import { fromHeader, namedAddress } from '../automations/runtime.js';
-import { UUID } from '../common/patterns.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
-import { invalidBody, notFound } from '../errors/catalogue.js';
+import { notFound } from '../errors/catalogue.js';
+import { registerRoute } from '../http/route-schema.js';
+import { invite } from './bodies.js';
+import { dashboardAuthorization } from '../auth/session-authorize.js';
 import { apiError } from '../errors/registry.js';
 import { createPasswordToken, passwordLink } from '../users/password-links.js';
 import { addMembership, ensureUser, type MemberRole } from '../users/user-store.js';
@@ -59,14 +57,11 @@ export const invitationRoutes: FastifyPluginAsync<InvitationRouteOptions> = asyn
   let mailer: Mailer | undefined;
   app.addHook('onClose', async () => mailer?.close());
 
-  app.post('/', async (request, reply) => {
-    const session = await sessions.session(sessionCookie(request));
-    SessionAuthenticator.requireCsrfToken(request, session);
-    if (!hasScope(memberScopes(session.member.role, session.member.permissions), 'members', 'write')) {
-      throw sessionErrors.missingPermission(requiredScope('members', 'write'));
-    }
-    const memberId = (request.body as { member_id?: unknown } | null)?.member_id;
-    if (typeof memberId !== 'string' || !UUID.test(memberId)) throw invalidBody('"member_id" must be the uuid of a member');
+  const { authorize, sessionOf } = dashboardAuthorization(sessions);
+
+  registerRoute(app, invite, authorize, async (request, reply) => {
+    const { session } = sessionOf(request);
+    const memberId = request.body.member_id.toLowerCase();
     const member = (await db.query<InvitedMember>(MEMBER, [memberId, session.organization.id, session.member.role])).rows[0];
     if (!member) throw notFound(`No member ${memberId}`);
     if (member.above_inviter) {

@@ -64,8 +64,8 @@ type JsonObject = Record<string, unknown>;
 
 /** The responses of src/openapi/components.ts a route may answer with, by name, and their statuses. */
 const ERROR_RESPONSES = {
-  BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409,
-  PayloadTooLarge: 413, UriTooLong: 414, RangeNotSatisfiable: 416, UnprocessableContent: 422,
+  BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409, Gone: 410,
+  PayloadTooLarge: 413, UriTooLong: 414, RangeNotSatisfiable: 416, UnprocessableContent: 422, TooManyRequests: 429, BadGateway: 502,
 } as const;
 export type ErrorResponse = keyof typeof ERROR_RESPONSES;
 

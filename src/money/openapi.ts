@@ -1,84 +1,30 @@
-/** The payment and invoice operations in the OpenAPI document (src/openapi/document.ts adds them to its paths and schemas). */
+/**
+ * The payment and invoice operations in the OpenAPI document (src/openapi/document.ts adds them to its paths and
+ * schemas): those of the route definitions (bodies.ts), and the two routes registered by hand (a PDF, Stripe's raw events).
+ */
+import { openApiPaths } from '../http/route-schema.js';
+import { MONEY_ROUTES, StripeEventReceipt } from './bodies.js';
+
 type Json = Record<string, unknown>;
 
 const ref = (kind: 'schemas' | 'responses', name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 const uuid = { type: 'string', format: 'uuid' };
-const json = (schema: Json) => ({ 'application/json': { schema } });
-const STATUS: Record<string, number> = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406, Conflict: 409 };
+const json = (schema: object) => ({ 'application/json': { schema } });
+const STATUS: Record<string, number> = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, NotAcceptable: 406 };
 const errors = (...names: string[]) => Object.fromEntries(names.map((name) => [STATUS[name], ref('responses', name)]));
-const tags = ['payments'];
+const defined = openApiPaths(MONEY_ROUTES);
 
-export const moneySchemas: Record<string, Json> = {
-  PaymentSettings: {
-    type: 'object',
-    description: 'Which Stripe account is set up: never the keys themselves (docs/payments.md#stripe).',
-    properties: {
-      provider: { type: ['string', 'null'], enum: ['stripe', null] },
-      secret_key_hint: { type: 'string', description: 'The last four characters of the secret key.' },
-      success_url: { type: 'string' }, cancel_url: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' },
-    },
-    required: ['provider'],
-  },
-};
+export const moneySchemas: Record<string, object> = defined.schemas;
 
 export const moneyPaths: Record<string, Json> = {
-  '/payment-settings': {
-    get: {
-      tags, operationId: 'payment_settings_get', summary: 'Which Stripe account is set up',
-      description: 'Scope `organizations:read`. `{"provider": null}` when payments are manual.',
-      responses: { 200: { description: 'The account, without its keys.', content: json(ref('schemas', 'PaymentSettings')) }, ...errors('Unauthorized', 'Forbidden') },
-    },
-    put: {
-      tags, operationId: 'payment_settings_put', summary: 'Set up Stripe',
-      description: 'Stores the keys encrypted (AES-256-GCM with the server\'s STAYKIT_SECRET_KEY); they are never shown again. Scope `organizations:write`.',
-      requestBody: {
-        required: true,
-        content: json({
-          type: 'object',
-          properties: {
-            stripe_secret_key: { type: 'string', pattern: '^(sk|rk)_' }, stripe_webhook_secret: { type: 'string', pattern: '^whsec_' },
-            success_url: { type: 'string', format: 'uri' }, cancel_url: { type: 'string', format: 'uri' },
-          },
-          required: ['stripe_secret_key', 'stripe_webhook_secret', 'success_url', 'cancel_url'],
-        }),
-      },
-      responses: { 200: { description: 'Stored.', content: json(ref('schemas', 'PaymentSettings')) }, ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'Conflict') },
-    },
-    delete: {
-      tags, operationId: 'payment_settings_delete', summary: 'Remove the Stripe account (payments become manual)',
-      description: 'Scope `organizations:write`.',
-      responses: { 204: { description: 'Removed.' }, ...errors('Unauthorized', 'Forbidden') },
-    },
-  },
-  '/payment-link': {
-    post: {
-      tags, operationId: 'payment_link', summary: 'A Stripe Checkout link for a booking\'s next payment',
-      description: 'The next payment still to pay (pending, failed or expired; the earliest due first). Scope `payments:write`.',
-      requestBody: { required: true, content: json({ type: 'object', properties: { booking_id: uuid }, required: ['booking_id'] }) },
-      responses: {
-        200: {
-          description: 'The link.',
-          content: json({
-            type: 'object',
-            properties: { payment_id: uuid, amount: { type: 'integer' }, currency: { type: 'string' }, payment_url: { type: 'string', format: 'uri' } },
-            required: ['payment_id', 'amount', 'currency', 'payment_url'],
-          }),
-        },
-        ...errors('BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'Conflict'),
-        502: { description: 'Stripe refused the request or could not be reached (`SK672`); nothing changed.' },
-      },
-    },
-  },
+  ...defined.paths,
   '/stripe/webhook/{organization_id}': {
     post: {
-      tags, operationId: 'stripe_webhook', summary: 'Stripe\'s events for an organization', security: [],
+      tags: ['payments'], operationId: 'stripe_webhook', summary: 'Stripe\'s events for an organization', security: [],
       description: 'Verified by the `Stripe-Signature` header with the organization\'s webhook signing secret; each event id is applied once (docs/payments.md#stripe).',
       parameters: [{ name: 'organization_id', in: 'path', required: true, schema: uuid }, { name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
       requestBody: { required: true, content: json({ type: 'object', description: 'A Stripe event.' }) },
-      responses: {
-        200: { description: 'Received.', content: json({ type: 'object', properties: { received: { const: true }, duplicate: { type: 'boolean' } }, required: ['received', 'duplicate'] }) },
-        ...errors('BadRequest', 'NotFound'),
-      },
+      responses: { 200: { description: 'Received.', content: json(StripeEventReceipt) }, ...errors('BadRequest', 'NotFound') },
     },
   },
   '/invoices/{id}': {

@@ -8,13 +8,15 @@
  *   payment (scope `payments:write`);
  * - `POST /v1/stripe/webhook/{organization_id}`: Stripe's events, verified by their signature (no API key).
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { requireReadScopes, type Authorize } from '../auth/authorize.js';
 import { UUID } from '../common/patterns.js';
 import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
-import { invoicePdfOnly, moneyBodyInvalid, noPaymentDue, onlinePaymentNotSetUp } from './errors.js';
+import { invoicePdfOnly, noPaymentDue, onlinePaymentNotSetUp } from './errors.js';
+import { registerRoute } from '../http/route-schema.js';
+import { paymentLinkPost, paymentSettingsDelete, paymentSettingsGet, paymentSettingsPut } from './bodies.js';
 import { renderInvoicePdf } from './invoice-rendering.js';
 import type { ComputePool } from '../compute/pool.js';
 import { INVOICE_DOCUMENT_TABLES, loadInvoiceDocument } from './invoice-queries.js';
@@ -29,20 +31,6 @@ export type MoneyRouteDeps = PaymentLinkDeps & { authorize: Authorize; compute: 
 function acceptsPdf(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === 'application/pdf');
 }
-
-function bodyObject(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw moneyBodyInvalid('The request body must be a JSON object');
-  return body as Record<string, unknown>;
-}
-
-function text(body: Record<string, unknown>, field: string, pattern: RegExp, expected: string): string {
-  const value = body[field];
-  if (typeof value !== 'string' || !pattern.test(value)) throw moneyBodyInvalid(`${field} must be ${expected}`);
-  return value;
-}
-
-const HTTP_URL = /^https?:\/\/[^\s]{1,2000}$/;
 
 export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps) => {
   const { db, authorize } = deps;
@@ -69,34 +57,25 @@ export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps)
       .send(pdf);
   });
 
-  app.put('/payment-settings', async (request, reply) => {
-    const principal = await authorize(request, 'organizations', 'write');
-    const body = bodyObject(request);
-    const input = {
-      secret_key: text(body, 'stripe_secret_key', /^(sk|rk)_[A-Za-z0-9_]{8,250}$/, 'a Stripe secret key (sk_… or rk_…)'),
-      webhook_secret: text(body, 'stripe_webhook_secret', /^whsec_[A-Za-z0-9+/=_]{8,250}$/, 'a Stripe webhook signing secret (whsec_…)'),
-      success_url: text(body, 'success_url', HTTP_URL, 'an http(s) URL'),
-      cancel_url: text(body, 'cancel_url', HTTP_URL, 'an http(s) URL'),
-    };
+  registerRoute(app, paymentSettingsPut, authorize, async (request, reply, principal) => {
+    const { body } = request;
     if (!deps.serverSecret) throw apiError('SK678');
-    await saveStripeAccount(db, deps.serverSecret, principal.organizationId, input);
+    await saveStripeAccount(db, deps.serverSecret, principal.organizationId, {
+      secret_key: body.stripe_secret_key, webhook_secret: body.stripe_webhook_secret, success_url: body.success_url, cancel_url: body.cancel_url,
+    });
     return reply.send(await stripeAccountSummary(db, principal.organizationId));
   });
 
-  app.get('/payment-settings', async (request, reply) => {
-    const principal = await authorize(request, 'organizations', 'read');
-    return reply.send((await stripeAccountSummary(db, principal.organizationId)) ?? { provider: null });
-  });
+  registerRoute(app, paymentSettingsGet, authorize, async (_request, reply, principal) =>
+    reply.send((await stripeAccountSummary(db, principal.organizationId)) ?? { provider: null }));
 
-  app.delete('/payment-settings', async (request, reply) => {
-    const principal = await authorize(request, 'organizations', 'write');
+  registerRoute(app, paymentSettingsDelete, authorize, async (_request, reply, principal) => {
     await deleteStripeAccount(db, principal.organizationId);
     return reply.status(204).send();
   });
 
-  app.post('/payment-link', async (request, reply) => {
-    const principal = await authorize(request, 'payments', 'write');
-    const bookingId = text(bodyObject(request), 'booking_id', UUID, 'a booking id (UUID)');
+  registerRoute(app, paymentLinkPost, authorize, async (request, reply, principal) => {
+    const bookingId = request.body.booking_id;
     const link = await paymentLinkFor(deps, principal.organizationId, bookingId);
     if (link) return reply.send(link);
     if (!(await stripeAccountSummary(db, principal.organizationId)) || !deps.serverSecret) throw onlinePaymentNotSetUp();

@@ -17,6 +17,8 @@ import { fromDatabaseError } from '../errors/database-error.js';
 import { apiError } from '../errors/registry.js';
 import { notAvailable, productNotFound, stayRulesViolated } from '../booking/errors.js';
 import { uriTooLong } from '../limits/errors.js';
+import { stripeRefused } from '../money/errors.js';
+import { SESSION_COOKIE } from '../auth/session-cookie.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** An example body, made by the constructor that makes the real one, so the two cannot drift apart. */
@@ -31,7 +33,7 @@ function errorResponse(description: string, examples: Record<string, { value: un
   };
 }
 
-export const responses: Record<string, JsonSchema> = {
+export const responses = {
   BadRequest: errorResponse('The request is malformed: a query parameter, header or body could not be used.', {
     parse: errorExample(queryParamError('"failed to parse filter (eq)" (line 1, column 4)', 'unexpected end of input expecting value')),
     column: errorExample(undefinedColumn('bookings', 'nope')),
@@ -68,7 +70,16 @@ export const responses: Record<string, JsonSchema> = {
   UnprocessableContent: errorResponse('The stay breaks a rule (stay rules, occupancy, rates, coupons), or an idempotency key was reused with another body.', {
     rules: errorExample(stayRulesViolated(['Check-in is not possible on Tuesday'])),
   }),
-};
+  TooManyRequests: errorResponse('Too many tries: wait `Retry-After` seconds.', {
+    limit: errorExample(apiError('SK429', { details: 'The "login" rate-limit policy is exhausted; retry in 60 s' })),
+  }, { 'Retry-After': { schema: { type: 'integer' } } }),
+  Gone: errorResponse('What the request points at is no longer kept.', {
+    cursor: errorExample(apiError('SK741')),
+  }),
+  BadGateway: errorResponse('A service the request needs (Stripe, the mail server) refused it or could not be reached; nothing changed here.', {
+    stripe: errorExample(stripeRefused('No such customer')),
+  }),
+} satisfies Record<string, JsonSchema>;
 
 export const parameters: Record<string, JsonSchema> = {
   select: {
@@ -125,6 +136,11 @@ export const parameters: Record<string, JsonSchema> = {
     name: 'Prefer', in: 'header', required: false,
     description: 'Comma-separated: `return=minimal|representation|headers-only`, `resolution=merge-duplicates|ignore-duplicates` (POST upsert), `missing=default|null`, `count=exact`, `tx=rollback` (dry run), `handling=strict|lenient`.',
     schema: { type: 'string' }, examples: { representation: { value: 'return=representation' } },
+  },
+  csrfToken: {
+    name: 'X-CSRF-Token', in: 'header', required: true,
+    description: 'The `csrf_token` of the session (from `POST /auth/login` or `GET /auth/session`): every write with the session cookie carries it.',
+    schema: { type: 'string' },
   },
   'Idempotency-Key': {
     name: 'Idempotency-Key', in: 'header', required: false,
@@ -204,6 +220,12 @@ export const sharedSchemas: Record<string, JsonSchema> = {
 };
 
 export const securitySchemes: Record<string, JsonSchema> = {
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'A dashboard session, set by `POST /auth/login` (docs/dashboard.md#sessions-api). Writes also need the session\'s `X-CSRF-Token`.',
+  },
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',

@@ -9,11 +9,14 @@ import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import { moneyPaths, moneySchemas } from '../money/openapi.js';
 import { mediaUpload } from '../media/openapi.js';
-import { changePaths, webhookOperations, webhookSchemas } from '../webhooks/openapi.js';
+import { webhookOperations, webhookPaths, webhookSchemas } from '../webhooks/openapi.js';
+import { changePaths, changeSchemas } from '../changes/openapi.js';
+import { DASHBOARD_TAG, dashboardPaths } from '../dashboard/openapi.js';
 import type { CheckConstraints } from './check-enums.js';
 import type { OrderIndexes } from './order-indexes.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
+import { Health, Readiness } from '../http/routes/health-bodies.js';
 import { exposedTables, filterParameters, FILTER_OPERATORS, tablePathItem, tableSchemas } from './resources.js';
 
 export interface OpenApiOptions {
@@ -54,16 +57,7 @@ const healthPaths = (): Record<string, JsonSchema> => {
             description: 'Up.',
             content: {
               'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    status: { const: 'ok' },
-                    backend: { type: 'string', enum: ['pglite', 'postgres'] },
-                    postgres_version: { type: ['string', 'null'] },
-                    migration: { type: ['string', 'null'] },
-                  },
-                  required: ['status', 'backend'],
-                },
+                schema: Health,
                 example: { status: 'ok', backend: 'postgres', postgres_version: '16.4', migration: '0060_booking_flow' },
               },
             },
@@ -91,24 +85,13 @@ const healthPaths = (): Record<string, JsonSchema> => {
   };
 };
 
-const readiness: JsonSchema = {
-  type: 'object',
-  properties: {
-    ready: { type: 'boolean' },
-    migration: { type: ['string', 'null'] },
-    pending: { type: 'array', items: { type: 'string' } },
-    database: { const: 'unreachable' },
-  },
-  required: ['ready'],
-};
-
 const documentPath: JsonSchema = {
   get: {
     tags: ['operations'], operationId: 'openapi', summary: 'This OpenAPI document', security: [],
     description: 'Also served at `GET /v1/`. With `tag`, only that tag\'s operations and the components they use (a complete document on its own; the reference page at `/docs` loads one tag at a time).',
     parameters: [{ name: 'tag', in: 'query', required: false, description: 'One of the document\'s tags, e.g. `bookings`.', schema: { type: 'string' }, example: 'bookings' }],
     responses: {
-      200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+      200: { description: 'OpenAPI 3.1 document.', content: { 'application/openapi+json': { schema: { type: 'object' } } } },
       404: { $ref: '#/components/responses/NotFound' },
       414: URI_TOO_LONG,
     },
@@ -119,7 +102,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
   const checks = options.checks ?? { enums: new Map(), predicates: new Map() };
   const tables = exposedTables(cache);
   const paths: Record<string, JsonSchema> = {};
-  const schemas: Record<string, JsonSchema> = { ...sharedSchemas, Readiness: readiness };
+  const schemas: Record<string, object> = { ...sharedSchemas, Readiness };
   const allParameters: Record<string, JsonSchema> = { ...parameters };
   if (options.bookingFlow !== false) {
     Object.assign(paths, bookingPaths);
@@ -140,10 +123,10 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
   }
   // Uploading creates media rows; reading and deleting them is the resource API's.
   if (paths['/media']) paths['/media'] = { ...paths['/media'], ...mediaUpload };
-  Object.assign(paths, changePaths);
-  Object.assign(schemas, webhookSchemas);
+  Object.assign(paths, webhookPaths, changePaths);
+  Object.assign(schemas, webhookSchemas, changeSchemas);
   paths['/openapi.json'] = documentPath;
-  Object.assign(paths, healthPaths());
+  Object.assign(paths, healthPaths(), dashboardPaths);
   return {
     openapi: '3.1.0',
     info: {
@@ -158,6 +141,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
       ...(options.bookingFlow !== false ? [{ name: 'booking flow', description: 'Availability, search, quote, book, cart, create-product.' }] : []),
       ...tables.map((table) => ({ name: table.name, ...(table.comment ? { description: table.comment } : {}) })),
       { name: 'operations', description: 'Health, readiness and this document.' },
+      DASHBOARD_TAG,
     ],
     paths,
     webhooks: webhookOperations,

@@ -11,8 +11,6 @@ type PathItems = Record<string, Record<string, unknown>>;
 type Components = Record<string, Record<string, unknown>>;
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-/** Components referred to by name rather than `$ref` (`security: [{bearerAuth: []}]`): always kept. */
-const NAMED_COMPONENTS = new Set(['securitySchemes']);
 
 function tagsOf(operation: unknown): string[] {
   const tags = (operation as { tags?: unknown } | undefined)?.tags;
@@ -51,9 +49,19 @@ function componentOf(ref: string): [string, string] | undefined {
   return [match[1]!, match[2]!.replace(/~1/g, '/').replace(/~0/g, '~')];
 }
 
-/** The components that `roots` reach through `$ref`s, followed through the components themselves. */
-function reachableComponents(roots: unknown[], components: Components): Components {
-  const reached = new Map<string, Set<string>>();
+/**
+ * The security schemes named (not `$ref`erred to) by the document's and the kept operations' `security`
+ * requirements (`[{bearerAuth: []}]`).
+ */
+function namedSchemes(document: OpenApiDocument, itemSets: PathItems[]): Set<string> {
+  const requirements = [document.security, ...itemSets.flatMap((items) => Object.values(items).flatMap((item) =>
+    operationsOf(item).map(([, operation]) => (operation as { security?: unknown }).security)))];
+  return new Set(requirements.flatMap((security) => (Array.isArray(security) ? security.flatMap((requirement) => Object.keys(requirement as object)) : [])));
+}
+
+/** The components that `roots` reach through `$ref`s, followed through the components themselves, and the security schemes `schemes`. */
+function reachableComponents(roots: unknown[], components: Components, schemes: Set<string>): Components {
+  const reached = new Map<string, Set<string>>([['securitySchemes', schemes]]);
   const pending: unknown[] = [...roots];
   const visit = (node: unknown) => {
     if (Array.isArray(node)) return node.forEach(visit);
@@ -77,7 +85,7 @@ function reachableComponents(roots: unknown[], components: Components): Componen
   // The original order, so that the same tag always gives the same bytes.
   for (const [type, entries] of Object.entries(components)) {
     const names = reached.get(type);
-    const selected = NAMED_COMPONENTS.has(type) ? Object.entries(entries) : Object.entries(entries).filter(([name]) => names?.has(name));
+    const selected = Object.entries(entries).filter(([name]) => names?.has(name));
     if (selected.length > 0) kept[type] = Object.fromEntries(selected);
   }
   return kept;
@@ -92,7 +100,7 @@ export function documentForTag(document: OpenApiDocument, tag: string): OpenApiD
   const paths = itemsForTag(document.paths as PathItems | undefined, tag);
   const webhooks = itemsForTag(document.webhooks as PathItems | undefined, tag);
   const declared = ((document.tags ?? []) as JsonSchema[]).find((entry) => entry.name === tag);
-  const components = reachableComponents([paths, webhooks], (document.components ?? {}) as Components);
+  const components = reachableComponents([paths, webhooks], (document.components ?? {}) as Components, namedSchemes(document, [paths, webhooks]));
   const tagged: OpenApiDocument = { ...document, tags: [declared ?? { name: tag }], paths, webhooks, components };
   if (Object.keys(webhooks).length === 0) delete tagged.webhooks;
   return tagged;

@@ -1,13 +1,16 @@
 /**
- * The change feed operation and the webhook payloads in the OpenAPI document (src/openapi/document.ts adds them to
- * its paths, schemas and the OpenAPI 3.1 `webhooks` section).
+ * The webhook operations and the webhook payloads in the OpenAPI document (src/openapi/document.ts adds them to its
+ * paths, schemas and the OpenAPI 3.1 `webhooks` section); the operations are those of the route definitions (bodies.ts).
  */
+import { openApiPaths } from '../http/route-schema.js';
+import { WEBHOOK_ROUTES } from './bodies.js';
 import { AVAILABILITY_PAYLOAD_SCHEMA, BOOKING_PAYLOAD_SCHEMA, CANCELLATION_REQUEST_PAYLOAD_SCHEMA, RATES_PAYLOAD_SCHEMA } from './payload-schemas.js';
 
 type Json = Record<string, unknown>;
 
 const ref = (kind: 'schemas' | 'responses', name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 /** The payload schema without its `$schema`: the OpenAPI 3.1 document sets the dialect for all its schemas. */
+const defined = openApiPaths(WEBHOOK_ROUTES);
 const withoutDialect = (schema: object): Json => Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema'));
 
 /** The body POSTed for some event types, with the payload schema of `payloadSchema`. */
@@ -23,7 +26,7 @@ const eventBody = (description: string, eventTypes: string[], payloadSchema: str
   },
 });
 
-export const webhookSchemas: Record<string, Json> = {
+export const webhookSchemas: Record<string, object> = {
   BookingEventPayload: withoutDialect(BOOKING_PAYLOAD_SCHEMA),
   BookingEvent: eventBody(
     'The body POSTed for booking.created|updated|confirmed|cancelled|requested (docs/webhooks.md#booking-events).',
@@ -45,80 +48,10 @@ export const webhookSchemas: Record<string, Json> = {
     'The body POSTed for rates.changed (docs/webhooks.md#availability-and-rate-events).',
     ['rates.changed'], 'RatesEventPayload', 'When the coalesced changes were sent, unix seconds.',
   ),
-  WebhookEventType: {
-    type: 'object',
-    required: ['name', 'resource', 'description', 'read_scopes', 'allowed'],
-    properties: {
-      name: { type: 'string', description: 'The event type, as `webhooks.events` and `event_type` name it.' },
-      resource: { type: 'string', description: 'What it reports on: a table for `<table>.*` events, `booking`, `availability` or `rates`.' },
-      description: { type: 'string' },
-      read_scopes: { type: 'array', items: { type: 'string' }, description: 'The tables whose read scope receiving it takes.' },
-      allowed: { type: 'boolean', description: 'Whether this key holds those read scopes, and so may subscribe to it.' },
-    },
-  },
-  Change: {
-    type: 'object',
-    required: ['event_id', 'type', 'resource', 'id', 'data', 'changed_at'],
-    properties: {
-      event_id: { type: 'string', format: 'uuid', description: 'The change id, also `event_id` in its webhook notifications.' },
-      type: { type: 'string', description: '<resource>.created|updated|deleted' },
-      resource: { type: 'string' },
-      id: { type: 'string' },
-      data: { type: ['object', 'null'], description: 'The row as this change committed it; null for a deletion.' },
-      changed_at: { type: 'string', format: 'date-time' },
-    },
-  },
-  ChangePage: {
-    type: 'object',
-    required: ['changes', 'next', 'has_more'],
-    properties: {
-      changes: { type: 'array', items: ref('schemas', 'Change') },
-      next: { type: 'string', description: 'Opaque cursor: pass it as `since` for the next page.' },
-      has_more: { type: 'boolean' },
-    },
-  },
+  ...defined.schemas,
 };
 
-export const changePaths: Record<string, Json> = {
-  '/webhook-events': {
-    get: {
-      tags: ['operations'],
-      operationId: 'webhook_events',
-      summary: 'The webhook event catalogue',
-      description: 'Every event a webhook may subscribe to, what it reports and the read scopes receiving it takes '
-        + '(docs/webhooks.md#the-event-catalogue); `allowed` says whether this key may subscribe to it.',
-      responses: {
-        200: {
-          description: 'The catalogue, in the order events were added.',
-          content: { 'application/json': { schema: { type: 'array', items: ref('schemas', 'WebhookEventType') } } },
-        },
-        401: ref('responses', 'Unauthorized'),
-        403: ref('responses', 'Forbidden'),
-      },
-    },
-  },
-  '/changes': {
-    get: {
-      tags: ['operations'],
-      operationId: 'changes',
-      summary: "The organization's changes since a cursor, in commit order",
-      description: 'Every create, update and delete of the webhook catalogue resources the key may read '
-        + '(docs/webhooks.md#change-feed). A cursor older than the retention answers 410 (SK741).',
-      parameters: [
-        { name: 'since', in: 'query', schema: { type: 'string' }, description: 'The `next` of a previous page.' },
-        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
-        { name: 'types', in: 'query', schema: { type: 'string' }, description: 'Comma-separated <resource>.created|updated|deleted.' },
-      ],
-      responses: {
-        200: { description: 'A page of changes.', content: { 'application/json': { schema: ref('schemas', 'ChangePage') } } },
-        400: ref('responses', 'BadRequest'),
-        401: ref('responses', 'Unauthorized'),
-        403: ref('responses', 'Forbidden'),
-        410: { description: 'The cursor is older than the feed keeps: resynchronize.', content: { 'application/json': { schema: ref('schemas', 'Error') } } },
-      },
-    },
-  },
-};
+export const webhookPaths: Record<string, Json> = defined.paths;
 
 const eventWebhook = (event: string, summary: string, body: string): Json => ({
   post: {

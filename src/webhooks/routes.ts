@@ -15,10 +15,9 @@
  * The operations run on the server's connection (the queue is internal), scoped by the key's organization.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/types.js';
-import { UUID } from '../common/patterns.js';
-import { invalidBody, notFound } from '../errors/catalogue.js';
+import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import type { Authorize } from '../auth/authorize.js';
 import type { JsonRow, WriteHook } from '../query/index.js';
@@ -29,9 +28,10 @@ import { loadEventCatalogue } from './catalogue.js';
 import { hasScope } from '../auth/scopes.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 import { generateSigningSecret } from './signature.js';
+import { registerRoute } from '../http/route-schema.js';
+import { webhookEvents, webhookRedeliver, webhookTest, type WebhookEventType, type WebhookTestResult } from './bodies.js';
 import type { WebhookWorker, WorkerConfig } from './worker.js';
 
-export const MAX_REDELIVER_IDS = 1000;
 /** The endpoint guard waits this long for DNS at most; a slow or failing lookup is left to delivery time. */
 const GUARD_DNS_TIMEOUT_MS = 2_000;
 
@@ -41,17 +41,6 @@ export interface WebhookRouteDeps {
   config: WorkerConfig;
   /** The embedded worker, if any: woken after a redelivery instead of waiting for its next poll. */
   worker?: () => WebhookWorker | undefined;
-}
-
-function objectBody(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidBody('The request body must be a JSON object');
-  return body as Record<string, unknown>;
-}
-
-function uuidField(value: unknown, name: string): string {
-  if (typeof value !== 'string' || !UUID.test(value)) throw invalidBody(`"${name}" must be a uuid`);
-  return value.toLowerCase();
 }
 
 /** 400 when the endpoints of a webhook write can never be delivered to. */
@@ -113,32 +102,29 @@ export function webhookWriteHook(config: Pick<WorkerConfig, 'outboundAllowPrivat
 /** Registered under the API's `/v1` prefix. */
 export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, deps) => {
   const { db, authorize, config } = deps;
-
-  app.post('/webhook-test', async (request, reply) => {
-    const principal = await authorize(request, 'webhooks', 'write');
-    const webhookId = uuidField(objectBody(request).webhook_id, 'webhook_id');
+  refuseOtherMethods(app, '/webhook-test', ['POST']);
+  registerRoute(app, webhookTest, authorize, async (request, reply, principal) => {
+    const webhookId = request.body.webhook_id.toLowerCase();
     const result = await sendTestEvent(db, config, principal.organizationId, webhookId);
     if (!result) throw notFound(`No webhook ${webhookId}`);
     if (result.refusedDetail !== undefined) request.log.warn({ webhook_id: webhookId, detail: result.refusedDetail }, 'webhook test target refused');
-    return reply.send({ id: result.id, ok: result.ok, status: result.status ?? null, response: result.response });
+    const answer: WebhookTestResult = { id: result.id, ok: result.ok, status: result.status ?? null, response: result.response };
+    return reply.send(answer);
   });
 
   refuseOtherMethods(app, '/webhook-events', ['GET']);
-  app.get('/webhook-events', async (request, reply) => {
-    const principal = await authorize(request, 'webhooks', 'read');
+  registerRoute(app, webhookEvents, authorize, async (_request, reply, principal) => {
     const catalogue = await loadEventCatalogue(db);
-    return reply.send(catalogue.map((event) => ({
+    const answer: WebhookEventType[] = catalogue.map((event) => ({
       ...event,
       allowed: event.read_scopes.every((table) => hasScope(principal.scopes, table, 'read')),
-    })));
+    }));
+    return reply.send(answer);
   });
 
-  app.post('/webhook-redeliver', async (request, reply) => {
-    const principal = await authorize(request, 'webhooks', 'write');
-    const ids = objectBody(request).ids;
-    if (!Array.isArray(ids) || ids.length === 0) throw invalidBody('"ids" must be a non-empty array of notification ids');
-    if (ids.length > MAX_REDELIVER_IDS) throw invalidBody(`"ids" takes at most ${MAX_REDELIVER_IDS} notification ids`);
-    const notificationIds = ids.map((id, i) => uuidField(id, `ids[${i}]`));
+  refuseOtherMethods(app, '/webhook-redeliver', ['POST']);
+  registerRoute(app, webhookRedeliver, authorize, async (request, reply, principal) => {
+    const notificationIds = request.body.ids.map((id) => id.toLowerCase());
     const refusal = missingEventScope(principal.scopes, await notificationReadScopes(db, principal.organizationId, notificationIds));
     if (refusal) throw refusal;
     const requeued = await requeueNotifications(db, principal.organizationId, notificationIds);

@@ -6,10 +6,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Authorize } from '../auth/authorize.js';
 import { createPublishableKey, listPublishableKeys, revokePublishableKey } from '../auth/publishable-key-store.js';
-import { UUID } from '../common/patterns.js';
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { widgetErrors } from './errors.js';
+import { publishableKeysCreate, publishableKeysList } from './bodies.js';
+import { registerRoute } from '../http/route-schema.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 
 export interface PublishableKeyRouteOptions {
@@ -17,46 +18,27 @@ export interface PublishableKeyRouteOptions {
   authorize: Authorize;
 }
 
-interface NewKeyBody {
-  widgetId: string | null;
-  siteId: string | null;
-  name: string;
-}
-
-function optionalId(body: Record<string, unknown>, name: string): string | null {
-  const value = body[name];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !UUID.test(value)) throw widgetErrors.badRequest(`${name} must be a uuid`);
-  return value;
-}
-
-export function parseNewKey(body: unknown): NewKeyBody {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw widgetErrors.badRequest('The body must be a JSON object');
-  const fields = body as Record<string, unknown>;
-  const widgetId = optionalId(fields, 'widget_id');
-  const siteId = optionalId(fields, 'site_id');
+/** One of widget_id and site_id; the schema checked the rest (bodies.ts). */
+function target(body: { widget_id?: string | null; site_id?: string | null }): { widgetId: string | null; siteId: string | null } {
+  const widgetId = body.widget_id ?? null;
+  const siteId = body.site_id ?? null;
   if ((widgetId === null) === (siteId === null)) throw widgetErrors.badRequest('Give exactly one of widget_id and site_id');
-  const name = fields.name ?? '';
-  if (typeof name !== 'string' || name.length > 200) throw widgetErrors.badRequest('name must be a string of at most 200 characters');
-  return { widgetId, siteId, name };
+  return { widgetId, siteId };
 }
 
 export const publishableKeyRoutes: FastifyPluginAsync<PublishableKeyRouteOptions> = async (app, { db, authorize }) => {
   refuseOtherMethods(app, '/publishable-keys', ['GET', 'POST']);
   refuseOtherMethods(app, '/publishable-keys/:id', ['DELETE']);
 
-  app.post('/publishable-keys', async (request, reply) => {
-    const principal = await authorize(request, 'widgets', 'write');
-    const body = parseNewKey(request.body);
-    const key = await createPublishableKey(db, { organizationId: principal.organizationId, ...body });
-    if (!key) throw notFound(body.widgetId ? `Widget ${body.widgetId} not found` : `Site ${body.siteId} not found`);
+  registerRoute(app, publishableKeysCreate, authorize, async (request, reply, principal) => {
+    const { widgetId, siteId } = target(request.body);
+    const key = await createPublishableKey(db, { organizationId: principal.organizationId, widgetId, siteId, name: request.body.name ?? '' });
+    if (!key) throw notFound(widgetId ? `Widget ${widgetId} not found` : `Site ${siteId} not found`);
     return reply.status(201).send(key);
   });
 
-  app.get('/publishable-keys', async (request, reply) => {
-    const principal = await authorize(request, 'widgets', 'read');
-    return reply.send(await listPublishableKeys(db, principal.organizationId));
-  });
+  registerRoute(app, publishableKeysList, authorize, async (_request, reply, principal) =>
+    reply.send(await listPublishableKeys(db, principal.organizationId)));
 
   app.delete<{ Params: { id: string } }>('/publishable-keys/:id', async (request, reply) => {
     const principal = await authorize(request, 'widgets', 'write');

@@ -16,6 +16,8 @@ import { authErrors } from '../errors/auth.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { CATALOGUE_TABLES, catalogueQuery, widgetEventQuery } from './catalogue-queries.js';
 import { publishableKeyRoutes } from './key-routes.js';
+import { widgetCatalogue } from './bodies.js';
+import { registerPublicRoute } from '../http/route-schema.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 import { requireAllowedOrigin, routeOf, runAsPublishable, withPublishableKeys } from './publishable-authorize.js';
 
@@ -88,7 +90,8 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
     return JSON.stringify({ ...booked, guest_url: `${request.protocol}://${request.host}/g/${rows[0].secret}` });
   });
 
-  v1.get('/widget', async (request, reply) => {
+  // The catalogue's key is a publishable one, checked here, never a secret key's scope.
+  registerPublicRoute(v1, widgetCatalogue, async (request, reply) => {
     const token = presentedToken(request);
     if (token === undefined) throw authErrors.missingKey();
     const key = await keys.authenticate(token);

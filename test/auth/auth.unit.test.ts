@@ -4,7 +4,7 @@
  * at its exact edge, with the status and code a client would get. These are the tests the mutation run of src/auth/
  * executes (scripts/mutation-modules.js); test/http/auth.test.ts and test/users/* check the same through `buildApp`.
  */
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiError } from '../../src/errors/api-error.js';
@@ -14,7 +14,9 @@ import { bearerToken } from '../../src/auth/bearer.js';
 import { isPublishableKey, publishableToken } from '../../src/auth/publishable-key-format.js';
 import { hasScope, parseScopes, readableTables, requiredScope, ScopeError, writableTables } from '../../src/auth/scopes.js';
 import { memberScopes } from '../../src/auth/session-permissions.js';
-import { emailAddress, loginBody, organizationBody, setPasswordBody } from '../../src/auth/session-input.js';
+import { emailAddress } from '../../src/auth/session-input.js';
+import { loginRoute, organizationRoute, setPasswordRoute } from '../../src/auth/session-bodies.js';
+import { registerPublicRoute, routeOptions } from '../../src/http/route-schema.js';
 import { LoginLimits } from '../../src/auth/session-login-limits.js';
 import { missingScope } from '../../src/auth/session-errors.js';
 import { clearSessionCookie, SESSION_COOKIE, sessionCookie, sessionCookies, setSessionCookie } from '../../src/auth/session-cookie.js';
@@ -164,37 +166,64 @@ describe('scopes', () => {
   });
 });
 
-describe('/auth bodies', () => {
-  const badInput = (text: RegExp) => apiErrorWith(400, 'SK705', text);
+describe('/auth bodies, as their route definitions take them', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = Fastify();
+    app.setErrorHandler(errorHandler);
+    registerPublicRoute(app, loginRoute, async (request, reply) => reply.send(request.body));
+    registerPublicRoute(app, setPasswordRoute, async (request, reply) => reply.send(request.body));
+    // The session is the app's to check (session-authorize.ts): here every request is a member's.
+    const member = async () => ({ keyRowId: null, keyId: 'session:test', organizationId: 'test', scopes: [] });
+    app.route(routeOptions(organizationRoute, member, async (request, reply) => reply.send(request.body)));
+    await app.ready();
+  });
+  after(() => app.close());
 
-  test('login: an object with a non-empty e-mail address and password; the address trimmed', () => {
-    assert.deepEqual(loginBody({ email: ' ana@example.org ', password: 'x' }), { email: 'ana@example.org', password: 'x' });
-    for (const body of [null, [], 'text', 42]) assert.throws(() => loginBody(body), badInput(/^The body must be a JSON object/));
-    assert.throws(() => loginBody({ password: 'x' }), badInput(/^"email" is required and must be a string/));
-    assert.throws(() => loginBody({ email: '', password: 'x' }), badInput(/"email" is required/));
-    assert.throws(() => loginBody({ email: 'ana@example.org', password: '' }), badInput(/^"password" is required and must be a string/));
-    assert.throws(() => loginBody({ email: 'ana@example.org', password: 7 }), badInput(/"password" is required/));
-    assert.throws(() => loginBody({ email: 'ana@example', password: 'x' }), badInput(/^"email" must be an e-mail address/));
+  const send = (url: string, body: unknown) =>
+    app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const taken = async (url: string, body: unknown) => {
+    const response = await send(url, body);
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json();
+  };
+  const refused = async (url: string, body: unknown, message: RegExp) => {
+    const response = await send(url, body);
+    assert.equal(response.statusCode, 400, response.body);
+    assert.equal(response.json().code, 'SK705');
+    assert.match(response.json().message, message);
+  };
+
+  test('login: an object with a non-empty e-mail address and password, and nothing else', async () => {
+    assert.deepEqual(await taken('/login', { email: 'ana@example.org', password: 'x' }), { email: 'ana@example.org', password: 'x' });
+    for (const body of [[], 'text', 42]) await refused('/login', body, /^The request body must be a JSON object/);
+    await refused('/login', { password: 'x' }, /^email is required/);
+    await refused('/login', { email: '', password: 'x' }, /^email must be a non-empty string/);
+    await refused('/login', { email: 'ana@example.org', password: '' }, /^password must be a non-empty string/);
+    await refused('/login', { email: 'ana@example.org', password: 7 }, /^password must be/);
+    await refused('/login', { email: 'ana@example.org', password: 'x', remember: true }, /^Unknown field: remember/);
   });
 
-  test('an e-mail address of at most 254 characters', () => {
+  test('an e-mail address of at most 254 characters, surrounding spaces dropped', () => {
+    const badInput = (text: RegExp) => apiErrorWith(400, 'SK705', text);
     const address = (length: number) => `${'a'.repeat(length - '@example.org'.length)}@example.org`;
     assert.equal(emailAddress(address(254)), address(254));
     assert.throws(() => emailAddress(address(255), 'contact'), badInput(/^"contact" must be an e-mail address/));
     assert.equal(emailAddress(` ${address(254)} `), address(254), 'surrounding spaces do not count');
+    assert.throws(() => emailAddress('ana@example'), badInput(/^"email" must be an e-mail address/));
   });
 
-  test('switching organization needs its uuid, in either case', () => {
+  test('switching organization needs its uuid, in either case', async () => {
     const id = '0A1B2C3D-0000-4000-8000-00000000000F';
-    assert.deepEqual(organizationBody({ organization_id: id }), { organizationId: id.toLowerCase() });
-    assert.throws(() => organizationBody({ organization_id: `${id}0` }), badInput(/"organization_id" must be an organization id/));
-    assert.throws(() => organizationBody({}), badInput(/"organization_id" is required/));
+    assert.deepEqual(await taken('/organization', { organization_id: id }), { organization_id: id });
+    await refused('/organization', { organization_id: `${id}0` }, /^organization_id must be an organization id/);
+    await refused('/organization', {}, /^organization_id is required/);
   });
 
-  test('setting a password needs a token and a password', () => {
-    assert.deepEqual(setPasswordBody({ token: 't', password: 'p' }), { token: 't', password: 'p' });
-    assert.throws(() => setPasswordBody({ password: 'p' }), badInput(/"token" is required/));
-    assert.throws(() => setPasswordBody({ token: 't' }), badInput(/"password" is required/));
+  test('setting a password needs a token and a password', async () => {
+    assert.deepEqual(await taken('/set-password', { token: 't', password: 'p' }), { token: 't', password: 'p' });
+    await refused('/set-password', { password: 'p' }, /^token is required/);
+    await refused('/set-password', { token: 't' }, /^password is required/);
   });
 });
 

@@ -93,8 +93,10 @@ forEachBackend('dashboard API keys', (ctx) => {
   it('bad input is a 400 that names the field', async () => {
     const cases: [unknown, RegExp][] = [
       [[], /JSON object/],
-      [{ scopes: ['read'] }, /"name"/],
-      [{ name: 'x', scopes: 'read' }, /"scopes"/],
+      [{ scopes: ['read'] }, /^name is required/],
+      [{ name: ' ', scopes: ['read'] }, /"name"/],
+      [{ name: 'x', scopes: 'read' }, /^scopes must be an array/],
+      [{ name: 'x', scopes: ['read'], secret: 'mine' }, /^Unknown field: secret/],
       [{ name: 'x', scopes: [] }, /at least one scope/],
       [{ name: 'x', scopes: ['nope:read'] }, /no resource "nope"/],
       [{ name: 'x', scopes: ['read'], expires_at: 'tomorrow' }, /"expires_at"/],

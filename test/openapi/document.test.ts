@@ -103,7 +103,8 @@ forEachBackend('OpenAPI document', (ctx) => {
   it('agrees with the running engine: a documented method is not 405, an undocumented one is', async () => {
     const org = await createOrganization(ctx.db, 'openapi methods');
     for (const [path, item] of Object.entries(doc.paths)) {
-      if (['/availability', '/search', '/quote', '/book', '/cart-validate', '/cart-checkout', '/create-product', '/openapi.json', '/health', '/ready'].includes(path)) continue;
+      // Outside /v1 (a server of their own: health, the dashboard's) or not the engine's.
+      if ('servers' in item || ['/availability', '/search', '/quote', '/book', '/cart-validate', '/cart-checkout', '/create-product', '/openapi.json'].includes(path)) continue;
       for (const method of ['get', 'post', 'patch', 'delete']) {
         const url = `/v1${path}${method === 'patch' || method === 'delete' ? '?id=eq.00000000-0000-0000-0000-000000000000' : ''}`;
         const response = await app.inject({

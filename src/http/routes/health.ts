@@ -7,6 +7,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { migrationStatus } from '../../db/migrate.js';
 import type { Database } from '../../db/types.js';
+import type { Health, Readiness } from './health-bodies.js';
 
 export interface HealthRouteOptions {
   db: Database;
@@ -15,16 +16,18 @@ export interface HealthRouteOptions {
 export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, { db }) => {
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const status = await migrationStatus(db);
-  const health = { status: 'ok', backend: db.backend, postgres_version: rows[0]?.version ?? null, migration: status.current };
+  const health: Health = { status: 'ok', backend: db.backend, postgres_version: rows[0]?.version ?? null, migration: status.current };
   app.get('/health', async () => health);
 
   app.get('/ready', async (_request, reply) => {
     try {
       const status = await migrationStatus(db);
       const ready = status.pending.length === 0;
-      return reply.status(ready ? 200 : 503).send({ ready, migration: status.current, pending: status.pending });
+      const answer: Readiness = { ready, migration: status.current, pending: status.pending };
+      return reply.status(ready ? 200 : 503).send(answer);
     } catch {
-      return reply.status(503).header('retry-after', '1').send({ ready: false, database: 'unreachable' });
+      const answer: Readiness = { ready: false, database: 'unreachable' };
+      return reply.status(503).header('retry-after', '1').send(answer);
     }
   });
 };

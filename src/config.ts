@@ -3,7 +3,6 @@ import { availableParallelism, homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { EMBEDDED_COMPILERS, type EmbeddedCompiler } from './db/wasm-compiler.js';
-import { parseS3Url } from './media/s3-location.js';
 
 /**
  * Server configuration: every setting comes from an environment variable and can be overridden by the
@@ -233,6 +232,26 @@ function httpUrl(source: Source, name: string, fallback: string): string {
   }
   if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${name} must be an http or https URL, got "${raw}"`);
   return raw;
+}
+
+/** STAYKIT_MEDIA_S3_URL read: the service, the bucket and the credentials of the media bucket in one URL, as DATABASE_URL is for the database. */
+export interface S3Location {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+/** STAYKIT_MEDIA_S3_URL → where and how to reach the bucket; throws a message for the configuration error. */
+export function parseS3Url(raw: string): S3Location {
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http(s) URL');
+  const bucket = decodeURIComponent(url.pathname.split('/').filter(Boolean)[0] ?? '');
+  if (!bucket) throw new Error('must name the bucket as its path: https://host/BUCKET');
+  const credentials = url.username
+    ? { accessKeyId: decodeURIComponent(url.username), secretAccessKey: decodeURIComponent(url.password) }
+    : undefined;
+  return { endpoint: `${url.protocol}//${url.host}`, bucket, region: url.searchParams.get('region') ?? 'us-east-1', credentials };
 }
 
 /** An S3-compatible bucket's URL (src/media/s3-store.ts), checked at start rather than at the first upload. */

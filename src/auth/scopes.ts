@@ -2,7 +2,9 @@
  * Scopes (docs/design.md#scopes): `read` and `write` cover every resource; `<resource>:read` and `<resource>:write` one.
  * `write` implies `read` for the same resource: a key that may change rows may also see them.
  */
-export type Access = 'read' | 'write';
+import type { Access } from '../routing/route-schema.js';
+
+export type { Access };
 
 const SCOPE_PATTERN = /^(?:([a-z][a-z0-9_]*):)?(read|write)$/;
 

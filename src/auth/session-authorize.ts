@@ -1,5 +1,5 @@
 /**
- * The `Authorize` of the dashboard's routes (/auth, /admin/api) (route definitions, src/http/route-schema.ts): the session cookie,
+ * The `Authorize` of the dashboard's routes (/auth, /admin/api) (route definitions, src/routing/route-schema.ts): the session cookie,
  * never an API key (a leaked key must not mint others); the CSRF token on writes; the member's role and permissions
  * as the scope (`api_keys:write`, …). Checked before the body is looked at, as every route's scope is. The handler
  * reads the session back with `sessionOf`.

@@ -1,10 +1,10 @@
 /**
- * The dashboard's login API written once per route (src/http/route-schema.ts): method, url (under /auth,
+ * The dashboard's login API written once per route (src/routing/route-schema.ts): method, url (under /auth,
  * session-setup.ts), documentation and the TypeBox schemas of bodies and answers, from which session-routes.ts
  * registers them (validated, typed) and src/dashboard/openapi.ts documents them. A refused body is 400 SK705.
  */
 import Type, { type Static } from 'typebox';
-import { defineRoute } from '../http/route-schema.js';
+import { defineRoute } from '../routing/route-schema.js';
 import { MEMBER_ROLES } from '../users/user-store.js';
 import { OWN_SETTINGS } from './session-authorize.js';
 import { sessionErrors } from './session-errors.js';

@@ -14,7 +14,7 @@ import { sessionErrors } from './session-errors.js';
 import { emailAddress } from './session-input.js';
 import { loginRoute, logoutRoute, organizationRoute, sessionRoute, setPasswordRoute, type SessionState } from './session-bodies.js';
 import { dashboardAuthorization } from './session-authorize.js';
-import { registerPublicRoute, registerRoute } from '../http/route-schema.js';
+import { registerPublicRoute, registerRoute } from '../routing/route-schema.js';
 import type { LoginLimits } from './session-login-limits.js';
 import { memberScopes } from './session-permissions.js';
 import {

@@ -1,10 +1,10 @@
 /**
- * The template preview written once (src/http/route-schema.ts): method, url, scope, documentation and the TypeBox
+ * The template preview written once (src/routing/route-schema.ts): method, url, scope, documentation and the TypeBox
  * schemas of its body and answer, from which routes.ts registers it (validated, typed) and openapi.ts documents it.
  */
 import Type, { type Static } from 'typebox';
-import { defineRoute } from '../http/route-schema.js';
-import { component, orNull } from '../http/schema-component.js';
+import { defineRoute } from '../routing/route-schema.js';
+import { component, orNull } from '../routing/schema-component.js';
 import { invalidBody } from '../errors/catalogue.js';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -1,5 +1,5 @@
 /** The automation operations in the OpenAPI document (src/openapi/document.ts adds them to its paths and schemas), from their route definitions (bodies.ts). */
-import { openApiPaths } from '../http/route-schema.js';
+import { openApiPaths } from '../routing/route-schema.js';
 import { templatePreview } from './bodies.js';
 
 const defined = openApiPaths([templatePreview]);

@@ -22,7 +22,7 @@ import { composeMessage } from './rendering.js';
 import { fromHeader, namedAddress } from './runtime.js';
 import { loadTemplate } from './template-queries.js';
 import { templatePreview, type TemplatePreview } from './bodies.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerRoute } from '../routing/route-schema.js';
 
 export interface AutomationRouteDeps {
   db: Database;

@@ -5,7 +5,7 @@
  * (web/widget/src/types.ts). Depends on TypeBox only, so browser code can import its types.
  */
 import Type, { type Static } from 'typebox';
-import { component, documentRef } from '../http/schema-component.js';
+import { component, documentRef } from '../routing/schema-component.js';
 
 const uuid = () => Type.String({ format: 'uuid' });
 const date = () => Type.String({ format: 'date' });

@@ -1,9 +1,9 @@
 /**
- * The booking flow's routes, each written once (src/http/route-schema.ts): method, path, scope, what it does, the
+ * The booking flow's routes, each written once (src/routing/route-schema.ts): method, path, scope, what it does, the
  * request and answer schemas. routes.ts and lifecycle-routes.ts register them; src/openapi/booking.ts serves them.
  */
 import Type from 'typebox';
-import { defineRoute, type RouteAnswer } from '../http/route-schema.js';
+import { defineRoute, type RouteAnswer } from '../routing/route-schema.js';
 import { invalidInput } from './errors.js';
 import {
   AvailabilityParameters, BookingBody, CancelBody, CartCheckoutBody, CartValidateBody, ChangeBody, CreateProductBody, ImportBody, SearchBody,

@@ -11,7 +11,7 @@ import type { TObject, TSchema } from 'typebox';
 import type { Authorize } from '../auth/authorize.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database, Transaction } from '../db/types.js';
-import { registerRoute, type RouteDefinition, type RouteRequest, type RouteScope } from '../http/route-schema.js';
+import { registerRoute, type RouteDefinition, type RouteRequest, type RouteScope } from '../routing/route-schema.js';
 import { inTenantTransaction, type TenantTransactionOptions } from '../transaction/tenant-transaction.js';
 import { guarded } from './flow-errors.js';
 import { parseIdempotencyKey, withIdempotency, type StoredResponse } from './idempotency.js';

@@ -1,12 +1,12 @@
 /**
  * What the booking flow's requests may hold, once: the bodies and the availability query as TypeBox schemas. They
- * validate (a shape error is a 400 SK601 naming the field, src/http/route-schema.ts), type the handlers
+ * validate (a shape error is a 400 SK601 naming the field, src/routing/route-schema.ts), type the handlers
  * (`Static<typeof BookingBody>`) and are the OpenAPI document's request schemas. What needs the database or more
  * than one field (a capacity group, an end before its start, unique cart ids, an IANA zone) is checked by the code.
  * Optional fields may be sent as null, meaning "not given", as they always could.
  */
 import Type, { type Static, type TSchema } from 'typebox';
-import { component, orNull, sharedComponent } from '../http/schema-component.js';
+import { component, orNull, sharedComponent } from '../routing/schema-component.js';
 import { FEE_TYPES, ITEM_TYPES } from './answer-schemas.js';
 
 const EXAMPLE_PRODUCT = '3f2a6c1e-8b7d-4c55-9a0e-2d4b6f8a1c3e';

@@ -1,10 +1,10 @@
 /**
- * The change feed written once (src/http/route-schema.ts): method, url, documentation and the TypeBox schemas of its
+ * The change feed written once (src/routing/route-schema.ts): method, url, documentation and the TypeBox schemas of its
  * query and answer, from which routes.ts registers it (validated, typed) and openapi.ts documents it.
  */
 import Type, { type Static } from 'typebox';
-import { defineRoute } from '../http/route-schema.js';
-import { component } from '../http/schema-component.js';
+import { defineRoute } from '../routing/route-schema.js';
+import { component } from '../routing/schema-component.js';
 import { apiError } from '../errors/registry.js';
 
 export const DEFAULT_PAGE_SIZE = 100;

@@ -15,7 +15,7 @@ import { ApiError } from '../errors/api-error.js';
 import { apiError } from '../errors/registry.js';
 import { CHANGE_TYPES, EVENT_RESOURCES } from '../webhooks/events.js';
 import { changeFeed, DEFAULT_PAGE_SIZE, feedRefusal, type ChangePage } from './bodies.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerRoute } from '../routing/route-schema.js';
 import { FEED_START, decodeCursor, encodeCursor, type FeedPosition } from './cursor.js';
 import { cursorExpired, readChanges } from './feed.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';

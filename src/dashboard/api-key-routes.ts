@@ -14,7 +14,7 @@ import { sessionErrors } from '../auth/session-errors.js';
 import { notFound } from '../errors/catalogue.js';
 import { newKeyInput } from './api-key-input.js';
 import { apiKeysCreate, apiKeysList } from './bodies.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerRoute } from '../routing/route-schema.js';
 import { dashboardAuthorization } from '../auth/session-authorize.js';
 
 export interface ApiKeyRouteOptions {

@@ -1,12 +1,12 @@
 /**
- * The dashboard's own API under /admin/api written once per route (src/http/route-schema.ts): method, url,
+ * The dashboard's own API under /admin/api written once per route (src/routing/route-schema.ts): method, url,
  * documentation and the TypeBox schemas of bodies and answers, from which api-key-routes.ts, invitation-routes.ts and
  * notification-routes.ts register them (validated, typed) and openapi.ts documents them. A session cookie, not an API
  * key, authenticates them (session-authorize.ts: the scope is the member's permission). Revoking a key (a path parameter) is
  * registered by hand, its answer from here. URLs are relative to each plugin's prefix (index.ts).
  */
 import Type, { type Static } from 'typebox';
-import { defineRoute } from '../http/route-schema.js';
+import { defineRoute } from '../routing/route-schema.js';
 import { invalidBody } from '../errors/catalogue.js';
 import { OWN_SETTINGS } from '../auth/session-authorize.js';
 import { DASHBOARD_PATH } from './static-app.js';

@@ -18,7 +18,7 @@ import { fromHeader, namedAddress } from '../automations/runtime.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerRoute } from '../routing/route-schema.js';
 import { invite } from './bodies.js';
 import { dashboardAuthorization } from '../auth/session-authorize.js';
 import { apiError } from '../errors/registry.js';

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import type { Database } from '../db/types.js';
 import { invalidBody } from '../errors/catalogue.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerRoute } from '../routing/route-schema.js';
 import { myNotificationsGet, myNotificationsPut, type MyNotifications } from './bodies.js';
 import { dashboardAuthorization } from '../auth/session-authorize.js';
 

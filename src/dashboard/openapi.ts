@@ -7,7 +7,7 @@
  */
 import { SESSION_ROUTES } from '../auth/session-bodies.js';
 import { SESSION_ROUTES_PREFIX } from '../auth/session-setup.js';
-import { openApiPaths, type RouteDefinition } from '../http/route-schema.js';
+import { openApiPaths, type RouteDefinition } from '../routing/route-schema.js';
 import { DASHBOARD_ROUTES, KEYS_PATH, RevokedApiKey } from './bodies.js';
 
 type Json = Record<string, unknown>;

@@ -5,13 +5,12 @@
  * being uploaded again. Answers 201 with the media row. Reading and deleting media is the resource API's
  * (`/v1/media`), like every table.
  */
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Authorize } from '../auth/authorize.js';
 import type { ComputePool } from '../compute/pool.js';
 import type { Database } from '../db/types.js';
 import { fromDatabaseError } from '../errors/database-error.js';
-import { errorHandler } from '../http/error-handler.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { imageTooLarge } from './errors.js';
 import { processUpload } from './processing.js';
@@ -37,9 +36,11 @@ export const mediaRoutes: FastifyPluginAsync<MediaRouteOptions> = async (app, op
     app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
   }
   await app.register(multipart, { limits: { fileSize: maxBytes } });
-  // An upload over the limit is the media limit's error, not the generic body limit's.
-  app.setErrorHandler((error: FastifyError, request, reply) =>
-    errorHandler(error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? imageTooLarge(maxBytes) : error, request, reply));
+  // An upload over the limit is the media limit's error (said before a byte is read), not the generic body limit's; a
+  // form's file is measured as it streams (upload-body.ts).
+  app.addHook('onRequest', async (request) => {
+    if (!request.isMultipart() && Number(request.headers['content-length'] ?? 0) > maxBytes) throw imageTooLarge(maxBytes);
+  });
 
   app.post('/media', { bodyLimit: maxBytes }, async (request, reply) => {
     const principal = await authorize(request, 'media', 'write');

@@ -9,7 +9,7 @@
 import { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { MediaStore, StoredFile } from './store.js';
-import type { S3Location } from './s3-location.js';
+import type { S3Location } from '../config.js';
 
 export class S3Store implements MediaStore {
   private readonly client: S3Client;

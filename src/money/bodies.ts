@@ -1,12 +1,12 @@
 /**
- * The money routes written once each (src/http/route-schema.ts): method, url, scope, documentation and the TypeBox
+ * The money routes written once each (src/routing/route-schema.ts): method, url, scope, documentation and the TypeBox
  * schemas of their bodies and answers, from which routes.ts registers them (validated, typed) and openapi.ts
  * documents them. The PDF and Stripe's events keep hand-written routes (a path parameter, a raw body), with their
  * answers' schemas here too.
  */
 import Type from 'typebox';
-import { defineRoute } from '../http/route-schema.js';
-import { component } from '../http/schema-component.js';
+import { defineRoute } from '../routing/route-schema.js';
+import { component } from '../routing/schema-component.js';
 import { moneyBodyInvalid } from './errors.js';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -2,7 +2,7 @@
  * The payment and invoice operations in the OpenAPI document (src/openapi/document.ts adds them to its paths and
  * schemas): those of the route definitions (bodies.ts), and the two routes registered by hand (a PDF, Stripe's raw events).
  */
-import { openApiPaths } from '../http/route-schema.js';
+import { openApiPaths } from '../routing/route-schema.js';
 import { MONEY_ROUTES, StripeEventReceipt } from './bodies.js';
 
 type Json = Record<string, unknown>;

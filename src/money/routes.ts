@@ -15,7 +15,7 @@ import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { invoicePdfOnly, noPaymentDue, onlinePaymentNotSetUp } from './errors.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerRoute } from '../routing/route-schema.js';
 import { paymentLinkPost, paymentSettingsDelete, paymentSettingsGet, paymentSettingsPut } from './bodies.js';
 import { renderInvoicePdf } from './invoice-rendering.js';
 import type { ComputePool } from '../compute/pool.js';

@@ -3,7 +3,7 @@
  * definitions (src/booking/flow-definitions.ts) — the schemas that validate the requests and type the answers — so
  * the document cannot describe a body the server does not take.
  */
-import { openApiPaths } from '../http/route-schema.js';
+import { openApiPaths } from '../routing/route-schema.js';
 import { BOOKING_FLOW_ROUTES } from '../booking/flow-definitions.js';
 import type { JsonSchema } from './json-schema.js';
 

@@ -1,11 +1,11 @@
 /**
- * The webhook operations written once each (src/http/route-schema.ts): method, url, scope, documentation and the
+ * The webhook operations written once each (src/routing/route-schema.ts): method, url, scope, documentation and the
  * TypeBox schemas of their bodies and answers, from which routes.ts registers them (validated, typed) and
  * openapi.ts documents them.
  */
 import Type, { type Static } from 'typebox';
-import { defineRoute } from '../http/route-schema.js';
-import { component } from '../http/schema-component.js';
+import { defineRoute } from '../routing/route-schema.js';
+import { component } from '../routing/schema-component.js';
 import { invalidBody } from '../errors/catalogue.js';
 
 const uuid = Type.String({ format: 'uuid' });

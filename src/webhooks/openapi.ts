@@ -2,7 +2,7 @@
  * The webhook operations and the webhook payloads in the OpenAPI document (src/openapi/document.ts adds them to its
  * paths, schemas and the OpenAPI 3.1 `webhooks` section); the operations are those of the route definitions (bodies.ts).
  */
-import { openApiPaths } from '../http/route-schema.js';
+import { openApiPaths } from '../routing/route-schema.js';
 import { WEBHOOK_ROUTES } from './bodies.js';
 import { AVAILABILITY_PAYLOAD_SCHEMA, BOOKING_PAYLOAD_SCHEMA, CANCELLATION_REQUEST_PAYLOAD_SCHEMA, RATES_PAYLOAD_SCHEMA } from './payload-schemas.js';
 

@@ -28,7 +28,7 @@ import { loadEventCatalogue } from './catalogue.js';
 import { hasScope } from '../auth/scopes.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 import { generateSigningSecret } from './signature.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerRoute } from '../routing/route-schema.js';
 import { webhookEvents, webhookRedeliver, webhookTest, type WebhookEventType, type WebhookTestResult } from './bodies.js';
 import type { WebhookWorker, WorkerConfig } from './worker.js';
 

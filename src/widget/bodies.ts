@@ -1,13 +1,13 @@
 /**
- * The widget's API written once per route (src/http/route-schema.ts): method, url, scope, documentation and the
+ * The widget's API written once per route (src/routing/route-schema.ts): method, url, scope, documentation and the
  * TypeBox schemas of bodies and answers, from which publishable-api.ts and key-routes.ts register the routes
  * (validated, typed) and openapi.ts documents them; revoking (a path parameter) is registered by hand, its answer
  * from here. The catalogue mirrors what catalogue-queries.ts builds in SQL, field for field: the answers test
  * (test/openapi/route-answers.test.ts) fails when the two part ways.
  */
 import Type from 'typebox';
-import { defineRoute } from '../http/route-schema.js';
-import { component, orNull } from '../http/schema-component.js';
+import { defineRoute } from '../routing/route-schema.js';
+import { component, orNull } from '../routing/schema-component.js';
 import { widgetErrors } from './errors.js';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -10,7 +10,7 @@ import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { widgetErrors } from './errors.js';
 import { publishableKeysCreate, publishableKeysList } from './bodies.js';
-import { registerRoute } from '../http/route-schema.js';
+import { registerRoute } from '../routing/route-schema.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 
 export interface PublishableKeyRouteOptions {

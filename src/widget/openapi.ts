@@ -2,7 +2,7 @@
  * The widget operations in the OpenAPI document (src/openapi/document.ts adds them to its paths and schemas): those
  * of the route definitions (bodies.ts), and revoking, registered by hand (a path parameter).
  */
-import { openApiPaths } from '../http/route-schema.js';
+import { openApiPaths } from '../routing/route-schema.js';
 import { publishableKeyRoutes, REVOKE_SCOPES, widgetCatalogue } from './bodies.js';
 
 type Json = Record<string, unknown>;

@@ -17,7 +17,7 @@ import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { CATALOGUE_TABLES, catalogueQuery, widgetEventQuery } from './catalogue-queries.js';
 import { publishableKeyRoutes } from './key-routes.js';
 import { widgetCatalogue } from './bodies.js';
-import { registerPublicRoute } from '../http/route-schema.js';
+import { registerPublicRoute } from '../routing/route-schema.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 import { requireAllowedOrigin, routeOf, runAsPublishable, withPublishableKeys } from './publishable-authorize.js';
 

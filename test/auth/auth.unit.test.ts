@@ -16,7 +16,7 @@ import { hasScope, parseScopes, readableTables, requiredScope, ScopeError, writa
 import { memberScopes } from '../../src/auth/session-permissions.js';
 import { emailAddress } from '../../src/auth/session-input.js';
 import { loginRoute, organizationRoute, setPasswordRoute } from '../../src/auth/session-bodies.js';
-import { registerPublicRoute, routeOptions } from '../../src/http/route-schema.js';
+import { registerPublicRoute, routeOptions } from '../../src/routing/route-schema.js';
 import { LoginLimits } from '../../src/auth/session-login-limits.js';
 import { missingScope } from '../../src/auth/session-errors.js';
 import { clearSessionCookie, SESSION_COOKIE, sessionCookie, sessionCookies, setSessionCookie } from '../../src/auth/session-cookie.js';

@@ -17,7 +17,7 @@ import { ComputePool } from '../../src/compute/pool.js';
 import { computePoolOptions } from '../../src/compute/process-pool.js';
 import { loadConfig } from '../../src/config.js';
 import { FolderStore } from '../../src/media/folder-store.js';
-import { parseS3Url } from '../../src/media/s3-location.js';
+import { parseS3Url } from '../../src/config.js';
 import { S3Store } from '../../src/media/s3-store.js';
 import type { MediaStore } from '../../src/media/store.js';
 import { sweepMedia } from '../../src/media/sweep.js';

@@ -48,9 +48,6 @@ import { Compile } from 'typebox/compile';
 import Format from 'typebox/format';
 import { Value } from 'typebox/value';
 import type { ApiError } from '../errors/api-error.js';
-import type { Authorize } from '../auth/authorize.js';
-import type { Principal } from '../auth/principal.js';
-import type { Access } from '../auth/scopes.js';
 import { isDate } from '../common/dates.js';
 import { EMAIL, UUID } from '../common/patterns.js';
 import { COMPONENT, SHARED_COMPONENT } from './schema-component.js';
@@ -76,6 +73,15 @@ export interface RouteAnswer {
   /** Response headers as OpenAPI header objects, by name. */
   headers?: Record<string, JsonObject>;
 }
+
+/** What a scope grants on a resource (src/auth/scopes.ts takes it from here: this folder depends on no folder of routes). */
+export type Access = 'read' | 'write';
+
+/**
+ * Who checks a scoped route's key or session: src/auth's `Authorize` is one, answering its Principal; written here by
+ * shape so this folder needs nothing from src/auth, whose own routes are definitions.
+ */
+export type RouteAuthorize<P> = (request: FastifyRequest, resource: string, access: Access, options: { sideEffects?: boolean }) => Promise<P>;
 
 export interface RouteScope {
   resource: string;
@@ -309,8 +315,8 @@ export type RouteRequest<Body extends TSchema | undefined, Query extends TObject
 >;
 
 /** What a route's handler gets: its typed request, the reply, and who asked. */
-export type RouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined> = (
-  request: RouteRequest<Body, Query, Params>, reply: FastifyReply, principal: Principal,
+export type RouteHandler<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined, P = unknown> = (
+  request: RouteRequest<Body, Query, Params>, reply: FastifyReply, principal: P,
 ) => Promise<unknown>;
 
 /** What a public route's handler gets: its typed request and the reply. */
@@ -339,11 +345,11 @@ function schemaOptions(definition: RouteDefinition): Pick<RouteOptions, 'method'
  * The Fastify route of a scoped definition: `authorize` checks its scope in preValidation, before the body is looked
  * at, and the handler gets the principal. For a route that needs more (a hook of its own): `app.route({...routeOptions(…), …})`.
  */
-export function routeOptions<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined>(
-  definition: RouteDefinition<Body, Query, Params> & { scope: RouteScope }, authorize: Authorize, handler: RouteHandler<Body, Query, Params>,
+export function routeOptions<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined, P>(
+  definition: RouteDefinition<Body, Query, Params> & { scope: RouteScope }, authorize: RouteAuthorize<P>, handler: RouteHandler<Body, Query, Params, P>,
 ): RouteOptions {
   const { scope } = definition;
-  const principals = new WeakMap<FastifyRequest, Principal>();
+  const principals = new WeakMap<FastifyRequest, P>();
   return {
     ...schemaOptions(definition as RouteDefinition),
     preValidation: async (request) => {
@@ -351,16 +357,15 @@ export function routeOptions<Body extends TSchema | undefined, Query extends TOb
       principals.set(request, await authorize(request, scope.resource, scope.access, sideEffects ? { sideEffects } : {}));
     },
     handler: async (request, reply) => {
-      const principal = principals.get(request);
-      if (!principal) throw new Error(`route ${definition.url}: no principal after preValidation`);
-      return handler(request as unknown as RouteRequest<Body, Query, Params>, reply, principal);
+      if (!principals.has(request)) throw new Error(`route ${definition.url}: no principal after preValidation`);
+      return handler(request as unknown as RouteRequest<Body, Query, Params>, reply, principals.get(request) as P);
     },
   };
 }
 
 /** Registers a scoped definition on `app` (see routeOptions). */
-export function registerRoute<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined = undefined>(
-  app: FastifyInstance, definition: RouteDefinition<Body, Query, Params> & { scope: RouteScope }, authorize: Authorize, handler: RouteHandler<Body, Query, Params>,
+export function registerRoute<Body extends TSchema | undefined, Query extends TObject | undefined, Params extends TObject | undefined, P>(
+  app: FastifyInstance, definition: RouteDefinition<Body, Query, Params> & { scope: RouteScope }, authorize: RouteAuthorize<P>, handler: RouteHandler<Body, Query, Params, P>,
 ): void {
   app.route(routeOptions(definition, authorize, handler));
 }

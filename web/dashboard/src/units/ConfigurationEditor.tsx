@@ -14,7 +14,7 @@ import { localized } from '../common/format';
 import { useWorkspace } from '../shell/context';
 import { AdjustmentList } from './AdjustmentList';
 import { configurationBody, configurationForm, newConfiguration, type ConfigurationForm, type StoredConfiguration } from './configuration-form';
-import { currencyDigits, WEEKDAYS } from './intervals';
+import { currencyDigits, PICKER_LABELS, WEEKDAYS } from './intervals';
 
 export interface ConfigurationEditorProps {
   unitId: string;
@@ -87,7 +87,7 @@ export function ConfigurationEditor({ unitId, currency, stored, order = 0, onSav
             <Stack gap="xs">
               {form.periods.map((period, index) => (
                 <Group key={index} align="flex-end">
-                  <DatePickerInput type="range" label={`Period ${index + 1}`} readOnly={readOnly} allowSingleDateInRange miw={240}
+                  <DatePickerInput type="range" label={`Period ${index + 1}`} ariaLabels={PICKER_LABELS} readOnly={readOnly} allowSingleDateInRange miw={240}
                     value={[period.first, period.last]}
                     onChange={([first, last]) => first && last && set('periods', form.periods.map((old, at) => (at === index ? { first, last } : old)))} />
                   {!readOnly && <Button size="xs" variant="subtle" color="red" aria-label={`Remove period ${index + 1}`}

@@ -10,7 +10,7 @@ import { addDays, daysBetween } from '../common/dates';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { currencyDigits, WEEKDAYS, weekdayIndex } from './intervals';
+import { currencyDigits, PICKER_LABELS, WEEKDAYS, weekdayIndex } from './intervals';
 
 export function DatePrices({ unitId, currency }: { unitId: string; currency: string }) {
   const { can, format } = useWorkspace();
@@ -61,7 +61,7 @@ export function DatePrices({ unitId, currency }: { unitId: string; currency: str
         <ErrorAlert error={entries.error ?? error} title="Prices per date" />
         {can('price_calendar_entries', 'write') && (
           <Group align="flex-end" wrap="wrap">
-            <DatePickerInput type="range" label="Dates" value={range} onChange={(value) => setRange(value as [string | null, string | null])} minDate={today} allowSingleDateInRange miw={220} />
+            <DatePickerInput type="range" label="Dates" ariaLabels={PICKER_LABELS} value={range} onChange={(value) => setRange(value as [string | null, string | null])} minDate={today} allowSingleDateInRange miw={220} />
             <NumberInput label={`Rate per night (${currency})`} value={rate} onChange={setRate} min={0} decimalScale={digits} w={170} />
             <NumberInput label="Minimum stay" value={minStay} onChange={setMinStay} min={0} w={130} />
             <Checkbox label="Closed" checked={closed} onChange={(e) => setClosed(e.currentTarget.checked)} />

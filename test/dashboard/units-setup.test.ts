@@ -74,7 +74,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     // The page's CSP allows no inline script; axe is injected as one, so the test context bypasses CSP.
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     page = await context.newPage();
-    page.setDefaultTimeout(30_000);
+    page.setDefaultTimeout(15_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
@@ -113,7 +113,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     await dialog.getByLabel('Name (German)').fill('Grachtenwohnung');
     await dialog.getByRole('tab', { name: 'English' }).click();
     await dialog.getByLabel(/^Approximate address/).fill('Prinsengracht, Amsterdam');
-    await dialog.getByLabel('Exact address').fill('Prinsengracht 263, 1016 GV Amsterdam');
+    await dialog.getByLabel('Exact address', { exact: true }).fill('Prinsengracht 263, 1016 GV Amsterdam');
     await dialog.getByLabel('Time zone').fill('Europe/Amsterdam');
     await page.getByRole('option', { name: 'Europe/Amsterdam', exact: true }).click();
     await dialog.getByText('Instant booking').click();
@@ -140,7 +140,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
       { name: 'canal-view.jpg', mimeType: 'image/jpeg', buffer: await photo(200, 120, 40) },
     ]);
     const list = photos.getByRole('list', { name: /The unit's photos/ });
-    await list.getByRole('listitem').nth(1).getByRole('img').waitFor();
+    await list.getByRole('listitem').nth(1).locator('img').waitFor();
     await page.waitForFunction(() => [...document.querySelectorAll('[aria-label="The unit\'s photos, the cover first"] img')]
       .every((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0));
     const second = list.getByRole('listitem', { name: 'Photo 2' });

@@ -46,11 +46,12 @@ export function AddUnit() {
   return (
     <>
       <Button onClick={start}>Add unit</Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Add unit" size="lg">
+      <Modal opened={open} onClose={() => setOpen(false)} title="Add unit" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
         <form onSubmit={(event) => { event.preventDefault(); void create(); }}>
           <Stack>
             <ErrorAlert error={errors.general} title="The unit was not created" />
-            <UnitDetailsFields value={details} onChange={setDetails} errors={errors.fields} />
+            {/* A refusal is about what was sent: editing again clears it. */}
+            <UnitDetailsFields value={details} onChange={(value) => { setDetails(value); setError(null); }} errors={errors.fields} />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setOpen(false)}>Cancel</Button>
               <Button type="submit" loading={busy}>Create unit</Button>

@@ -81,7 +81,7 @@ export function ConfigurationEditor({ unitId, currency, stored, order = 0, onSav
               onChange={(event) => set('name', { ...form.name, default: event.currentTarget.value })} />
             <NumberInput label="Priority" description="The highest applies where configurations overlap." readOnly={readOnly} value={form.order}
               onChange={(value) => set('order', Number(value) || 0)} />
-            <ColorInput label="Colour" readOnly={readOnly} value={form.color} onChange={(color) => set('color', color)} />
+            <ColorInput label="Colour" eyeDropperButtonProps={{ 'aria-label': 'Pick a colour from the screen' }} readOnly={readOnly} value={form.color} onChange={(color) => set('color', color)} />
           </Group>
           <Fieldset legend="Periods">
             <Stack gap="xs">

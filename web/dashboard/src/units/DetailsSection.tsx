@@ -38,7 +38,8 @@ export function DetailsSection({ unit, onSaved }: { unit: StoredDetails; onSaved
         <Stack>
           <Title order={3} size="h4">Details</Title>
           <ErrorAlert error={errors.general} title="The details were not saved" />
-          <UnitDetailsFields value={details} onChange={setDetails} errors={errors.fields} />
+          {/* A refusal is about what was sent: editing again clears it. */}
+          <UnitDetailsFields value={details} onChange={(value) => { setDetails(value); setError(null); }} errors={errors.fields} />
           {can('products', 'write') && (
             <Group>
               <Button type="submit" loading={busy} disabled={!changed}>Save details</Button>

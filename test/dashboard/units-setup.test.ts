@@ -25,8 +25,10 @@ import { createUser, type TestUser } from '../users/support.js';
 
 const skip = browserMissing && 'chromium not found';
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard');
-const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' ? DOCS : mkdtempSync(join(tmpdir(), 'staykit-dashboard-units-shots-'));
-console.log(`# screenshots: ${SCREENSHOTS}`);
+const TEMPORARY = mkdtempSync(join(tmpdir(), 'staykit-dashboard-units-shots-'));
+/** Where the screenshots docs/dashboard.md shows go: the docs when asked to update them, else next to the others. */
+const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' ? DOCS : TEMPORARY;
+console.log(`# screenshots: ${TEMPORARY}`);
 
 let browser: Browser;
 before(async () => {
@@ -36,10 +38,12 @@ before(async () => {
 });
 after(() => browser?.close());
 
-/** A small JPEG of one colour with a stripe, like a photo as far as the server can tell. */
-const photo = (red: number, green: number, blue: number) => sharp({ create: { width: 640, height: 427, channels: 3, background: { r: red, g: green, b: blue } } })
-  .composite([{ input: { create: { width: 640, height: 80, channels: 3, background: { r: 255, g: 255, b: 255 } } }, top: 300, left: 0 }])
-  .jpeg({ quality: 80 }).toBuffer();
+/** A small JPEG drawn by sharp: a sky, a row of canal houses and water, in the colours given. */
+const photo = (sky: string, houses: string, water: string) => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="640" height="427">
+  <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${sky}"/><stop offset="1" stop-color="#fff"/></linearGradient></defs>
+  <rect width="640" height="427" fill="url(#sky)"/>
+  ${[0, 1, 2, 3, 4, 5, 6, 7].map((index) => `<rect x="${index * 80 + 4}" y="${120 + (index % 3) * 20}" width="72" height="${200 - (index % 3) * 20}" fill="${houses}" opacity="${0.7 + (index % 2) * 0.3}"/>`).join('')}
+  <rect y="320" width="640" height="107" fill="${water}"/></svg>`)).jpeg({ quality: 80 }).toBuffer();
 
 /** Dates of next month (UTC): its first and last day, and a Thursday of it with the Sunday after inside it. */
 function nextMonth() {
@@ -119,7 +123,12 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     await dialog.getByText('Instant booking').click();
     await dialog.getByLabel(/^Latest arrival time/).fill('22:00');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    // Tall enough for the whole form, from its top.
+    await page.setViewportSize({ width: 1280, height: 1160 });
+    await dialog.getByRole('tab', { name: 'English' }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.screenshot({ path: join(SCREENSHOTS, 'units-add.png') });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await dialog.getByRole('button', { name: 'Create unit' }).click();
     await page.getByRole('heading', { name: 'Canal Flat', level: 2 }).waitFor();
     unitId = page.url().split('/').at(-1)!;
@@ -136,8 +145,8 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   it('two photos are uploaded with progress, the second made the cover and described', { skip }, async () => {
     const photos = page.getByRole('region', { name: 'Photos' });
     await photos.locator('input[type=file]').setInputFiles([
-      { name: 'living-room.jpg', mimeType: 'image/jpeg', buffer: await photo(40, 90, 160) },
-      { name: 'canal-view.jpg', mimeType: 'image/jpeg', buffer: await photo(200, 120, 40) },
+      { name: 'living-room.jpg', mimeType: 'image/jpeg', buffer: await photo('#7fb2e5', '#8a4b2d', '#2f5d7c') },
+      { name: 'canal-view.jpg', mimeType: 'image/jpeg', buffer: await photo('#f2b36b', '#5b3a29', '#3b6e8f') },
     ]);
     const list = photos.getByRole('list', { name: /The unit's photos/ });
     await list.getByRole('listitem').nth(1).locator('img').waitFor();
@@ -153,7 +162,10 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     await photos.getByRole('button', { name: 'Save photos' }).click();
     await photos.getByRole('status').filter({ hasText: 'Photos saved.' }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await photos.screenshot({ path: join(SCREENSHOTS, 'units-photos.png') });
+    // The section just below the page's sticky header.
+    await photos.evaluate((section) => window.scrollTo(0, section.getBoundingClientRect().top + window.scrollY - 80));
+    const box = (await photos.boundingBox())!;
+    await page.screenshot({ path: join(SCREENSHOTS, 'units-photos.png'), clip: { x: box.x - 8, y: box.y - 8, width: box.width + 16, height: box.height + 16 } });
 
     const { body: [unit] } = await api<{ images: { media_id: string; alt?: Record<string, string>; cover?: boolean }[] }[]>('GET', `/v1/products?id=eq.${unitId}&select=images`);
     assert.equal(unit!.images.length, 2);
@@ -192,7 +204,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     await extras.getByRole('button', { name: 'Add extra or fee' }).click();
     await extras.getByRole('cell', { name: 'Cleaning', exact: true }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await page.screenshot({ path: join(SCREENSHOTS, `units-editor-${ctx.backend}.png`), fullPage: true });
+    await page.screenshot({ path: join(TEMPORARY, `units-editor-${ctx.backend}.png`), fullPage: true });
 
     const quote = await api<{ total: number; nights: { date: string; rate: number }[]; line_items: { item_type: string; name: string; amount: number }[] }>(
       'POST', '/v1/quote', { product_id: unitId, interval: { start: month.thursday, end: month.sunday }, occupancy: {} });

@@ -34,8 +34,9 @@ export function PhotosSection({ unitId, images: stored, onSaved }: { unitId: str
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
   const storedIds = stored.map((image) => image.media_id).join(',');
-  const media = useLoad(async () => stored.length === 0 ? [] : rowsOf(await database.from('media')
-    .select('id,url,variants,dominant_color,filename').in('id', stored.map((image) => image.media_id))), [storedIds]);
+  // Thumbnails need `media` read; without it the list (and its alt texts) still shows.
+  const media = useLoad(async () => stored.length === 0 || !can('media') ? [] : rowsOf(await database.from('media')
+    .select('id,url,variants,dominant_color,filename').in('id', stored.map((image) => image.media_id))), [storedIds, can]);
   const thumbnails = new Map([...(media.data ?? []), ...uploaded].map((row) => [row.id, row]));
   const changed = JSON.stringify(images) !== JSON.stringify(stored);
 

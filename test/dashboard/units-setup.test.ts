@@ -5,7 +5,8 @@
  * stay, a weekend rate (a higher rate on Friday and Saturday nights: per-date prices on those weekdays — the pricing
  * model has no weekday rates in a configuration) and a cleaning fee. Then, through the API: a quote has the weekend
  * rate and the fee, a one-night stay is refused, and the unit's images are the two photos with the cover first.
- * Duplicating copies the configuration and the fee; archiving hides the unit from the list until the switch shows it.
+ * A cleaning task after departure is assigned to a member. Duplicating copies the configuration, the fee and the task;
+ * archiving hides the unit from the list until the switch shows it.
  * axe finds no serious or critical violation. STAYKIT_UPDATE_SCREENSHOTS=1 writes docs/dashboard/units-*.png.
  */
 import { after, before, it } from 'node:test';
@@ -223,7 +224,20 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     assert.equal(oneNight.body.code, 'SK611');
   });
 
-  it('duplicating copies the unit\'s prices and fee; archiving hides it from the list', { skip }, async () => {
+  it('a cleaning task after departure, assigned to a member', { skip }, async () => {
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    await tasks.getByLabel(/^Hours/).fill('2');
+    await tasks.getByLabel('Assigned to').click();
+    await page.getByRole('option', { name: /\(owner\)$/ }).first().click();
+    await tasks.getByRole('button', { name: 'Add task' }).click();
+    await tasks.getByRole('cell', { name: '2 h after departure' }).waitFor();
+    const { body } = await api<{ label: string; schedule: string; offset_minutes: number; assignee_id: string | null }[]>(
+      'GET', `/v1/product_tasks?product_id=eq.${unitId}&select=label,schedule,offset_minutes,assignee_id`);
+    assert.equal(body.length, 1);
+    assert.deepEqual({ ...body[0], assignee_id: typeof body[0]!.assignee_id }, { label: 'Cleaning', schedule: 'departure', offset_minutes: 120, assignee_id: 'string' });
+  });
+
+  it('duplicating copies the unit\'s prices, fee and task; archiving hides it from the list', { skip }, async () => {
     await page.getByRole('button', { name: 'Duplicate unit' }).click();
     await page.getByRole('heading', { name: 'Canal Flat (copy)', level: 2 }).waitFor();
     await page.getByRole('region', { name: 'All year' }).waitFor();
@@ -232,6 +246,8 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     assert.notEqual(copyId, unitId);
     const { body: [copy] } = await api<{ images: unknown[] }[]>('GET', `/v1/products?id=eq.${copyId}&select=images`);
     assert.equal(copy!.images.length, 2, 'the copy shows the same photos');
+    const { body: copiedTasks } = await api<{ label: string }[]>('GET', `/v1/product_tasks?product_id=eq.${copyId}&select=label`);
+    assert.deepEqual(copiedTasks, [{ label: 'Cleaning' }]);
 
     await page.getByRole('button', { name: 'Archive unit' }).click();
     await page.getByRole('button', { name: 'Yes, archive unit' }).click();

@@ -16,6 +16,11 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
+/** The CSRF header a write made outside `sessionFetch` (an upload through XMLHttpRequest) must carry. */
+export function csrfHeader(): Record<string, string> {
+  return csrfToken ? { 'X-CSRF-Token': csrfToken } : {};
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** `fetch` with the session's CSRF token added to writes; used by postgrest-js and by `requestJson`. */

@@ -21,6 +21,42 @@ export interface ConfigurationRate {
   rate: number;
 }
 
+/** One photo of a unit (`products.images`, checked by the database: docs/media.md). */
+export interface ProductImage {
+  media_id: string;
+  alt?: LanguageTexts;
+  cover?: boolean;
+}
+
+/** One resized copy Staykit made of an uploaded photo (`media.variants`). */
+export interface MediaVariant {
+  width: number;
+  height: number;
+  format: 'avif' | 'webp' | 'jpeg';
+  bytes: number;
+  url: string;
+}
+
+/** A rate adjustment of a configuration: from/until this threshold, this percentage added (negative: a discount). */
+export type Adjustment<Threshold extends string> = { [Key in Threshold]: number } & { percentage: number };
+
+/** A service's price (staykit_internal.is_service_pricing): per stay, night, guest, guest and night or unit. */
+export interface ServicePricing {
+  per: 'stay' | 'night' | 'guest' | 'guest_night' | 'unit';
+  amount: number;
+  deposit?: number | boolean;
+}
+
+/** When a payment of a service is due (service_payment_moments.moment) and how much (value). */
+export interface PaymentMoment {
+  type: 'check-in' | 'checkout' | 'confirmation' | 'on-site' | 'request';
+  offset: number;
+}
+export interface PaymentValue {
+  type: 'percentage' | 'fixed';
+  value: number;
+}
+
 /** Only tables of the API and their `Json` columns: anything else names a column as `never` and fails. */
 type CheckedShapes<Shapes extends {
   [Table in keyof Shapes]: Table extends keyof GeneratedTables
@@ -35,7 +71,13 @@ export type JsonShapes = CheckedShapes<{
   coupons: { definition: CouponDefinition };
   email_templates: { subject: LanguageTexts; body: LanguageTexts };
   line_items: { name: LanguageTexts };
+  media: { variants: MediaVariant[] };
   organizations: { settings: { [key: string]: unknown; booking_terms?: StoredTerms } };
-  product_configurations: { name: LanguageTexts; rates: ConfigurationRate[] };
-  products: { name: LanguageTexts; cancellation_policy: CancellationRule[] };
+  product_configurations: {
+    name: LanguageTexts; rates: ConfigurationRate[]; early_bird_adjustments: Adjustment<'min_advance'>[];
+    last_minute_adjustments: Adjustment<'max_advance'>[]; long_rent_adjustments: Adjustment<'min_duration'>[];
+  };
+  products: { name: LanguageTexts; description: LanguageTexts; cancellation_policy: CancellationRule[]; images: ProductImage[] };
+  service_payment_moments: { moment: PaymentMoment; value: PaymentValue };
+  services: { name: LanguageTexts; description: LanguageTexts; pricing: ServicePricing | null };
 }>;

@@ -1,13 +1,16 @@
-/** Per-date prices of a unit: set a rate, a minimum stay or a closure on a range of dates, or remove one. */
+/**
+ * Per-date prices of a unit: set a rate, a minimum stay or a closure on a range of dates — on every day of it or only
+ * on some weekdays (a weekend rate: Fridays and Saturdays, whose nights are the weekend's) — or remove one.
+ */
 import { useState } from 'react';
-import { Button, Card, Checkbox, Group, Loader, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Card, Checkbox, Fieldset, Group, Loader, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { database, rowsOf } from '../api/database';
 import { addDays, daysBetween } from '../common/dates';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { currencyDigits } from './intervals';
+import { currencyDigits, PICKER_LABELS, WEEKDAYS, weekdayIndex } from './intervals';
 
 export function DatePrices({ unitId, currency }: { unitId: string; currency: string }) {
   const { can, format } = useWorkspace();
@@ -18,6 +21,7 @@ export function DatePrices({ unitId, currency }: { unitId: string; currency: str
   const [rate, setRate] = useState<number | string>('');
   const [minStay, setMinStay] = useState<number | string>('');
   const [closed, setClosed] = useState(false);
+  const [weekdays, setWeekdays] = useState(() => WEEKDAYS.map(() => true));
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const digits = currencyDigits(currency);
@@ -27,8 +31,9 @@ export function DatePrices({ unitId, currency }: { unitId: string; currency: str
     if (!start || !last) return;
     setBusy(true);
     setError(null);
-    const rows = Array.from({ length: daysBetween(start, last) + 1 }, (_, index) => ({
-      product_id: unitId, date: addDays(start, index), closed,
+    const dates = Array.from({ length: daysBetween(start, last) + 1 }, (_, index) => addDays(start, index)).filter((date) => weekdays[weekdayIndex(date)]);
+    const rows = dates.map((date) => ({
+      product_id: unitId, date, closed,
       rate: rate === '' ? null : Math.round(Number(rate) * 10 ** digits), min_duration: minStay === '' ? null : Number(minStay),
     }));
     try {
@@ -56,11 +61,21 @@ export function DatePrices({ unitId, currency }: { unitId: string; currency: str
         <ErrorAlert error={entries.error ?? error} title="Prices per date" />
         {can('price_calendar_entries', 'write') && (
           <Group align="flex-end" wrap="wrap">
-            <DatePickerInput type="range" label="Dates" value={range} onChange={(value) => setRange(value as [string | null, string | null])} minDate={today} allowSingleDateInRange miw={220} />
+            <DatePickerInput type="range" label="Dates" ariaLabels={PICKER_LABELS} value={range} onChange={(value) => setRange(value as [string | null, string | null])} minDate={today} allowSingleDateInRange miw={220} />
             <NumberInput label={`Rate per night (${currency})`} value={rate} onChange={setRate} min={0} decimalScale={digits} w={170} />
             <NumberInput label="Minimum stay" value={minStay} onChange={setMinStay} min={0} w={130} />
             <Checkbox label="Closed" checked={closed} onChange={(e) => setClosed(e.currentTarget.checked)} />
-            <Button onClick={apply} loading={busy} disabled={!range[0] || !range[1]}>Apply to these dates</Button>
+            <Fieldset legend="On these weekdays" variant="unstyled">
+              <Group gap="xs">
+                {WEEKDAYS.map((weekday, index) => (
+                  <Checkbox key={weekday} label={weekday} checked={weekdays[index]} onChange={(event) => {
+                    const checked = event.currentTarget.checked;
+                    setWeekdays((list) => list.map((on, at) => (at === index ? checked : on)));
+                  }} />
+                ))}
+              </Group>
+            </Fieldset>
+            <Button onClick={apply} loading={busy} disabled={!range[0] || !range[1] || !weekdays.some(Boolean)}>Apply to these dates</Button>
           </Group>
         )}
         {entries.loading && !entries.data && <Loader size="sm" role="status" aria-label="Loading prices per date" />}

@@ -1,5 +1,8 @@
-/** Units and prices: the units (each opens its configurations, rates and per-date prices) and the coupons. */
-import { Anchor, Badge, Loader, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+/**
+ * Units and prices: the units (each opens its editor), "Add unit", archived units behind a switch, and the coupons.
+ */
+import { useState } from 'react';
+import { Anchor, Badge, Group, Loader, Stack, Switch, Table, Tabs, Text, Title } from '@mantine/core';
 import { database, rowsOf, selectList, when, type Permitted, type Selected } from '../api/database';
 import type { Can } from '../api/permissions';
 import { ErrorAlert } from '../common/ErrorAlert';
@@ -7,10 +10,11 @@ import { localized } from '../common/format';
 import { Link } from '../common/router';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
+import { AddUnit } from './AddUnit';
 import { Coupons } from './Coupons';
 
 const unitsSelect = (can: Can) =>
-  selectList('id,name,rent_period,interaction,timezone,currency', when(can('product_configurations'), 'product_configurations(id)'));
+  selectList('id,name,rent_period,interaction,timezone,currency,deleted_at', when(can('product_configurations'), 'product_configurations(id)'));
 type UnitRow = Permitted<Selected<'products', ReturnType<typeof unitsSelect>>, 'product_configurations'>;
 
 export function Units() {
@@ -32,13 +36,20 @@ export function Units() {
 
 function UnitList() {
   const { can, locale } = useWorkspace();
-  const units = useLoad(async (): Promise<UnitRow[]> => rowsOf(await database.from('products').select(unitsSelect(can))
-    .is('deleted_at', null).order('created_at')), [can]);
-  if (units.loading && !units.data) return <Loader size="sm" role="status" aria-label="Loading units" />;
+  const [archived, setArchived] = useState(false);
+  const units = useLoad(async (): Promise<UnitRow[]> => {
+    const query = database.from('products').select(unitsSelect(can));
+    return rowsOf(await (archived ? query : query.is('deleted_at', null)).order('created_at'));
+  }, [can, archived]);
   return (
     <Stack>
+      <Group justify="space-between">
+        {can('products', 'write') ? <AddUnit /> : <span />}
+        <Switch label="Show archived units" checked={archived} onChange={(event) => setArchived(event.currentTarget.checked)} />
+      </Group>
+      {units.loading && !units.data && <Loader size="sm" role="status" aria-label="Loading units" />}
       <ErrorAlert error={units.error} title="The units could not be loaded" />
-      {units.data?.length === 0 && <Text c="dimmed">No units yet. Create one with POST /v1/create-product.</Text>}
+      {units.data?.length === 0 && <Text c="dimmed">No units yet. Add one with "Add unit".</Text>}
       {units.data && units.data.length > 0 && (
         <Table.ScrollContainer minWidth={560}>
           <Table aria-label="Units" striped>
@@ -46,7 +57,7 @@ function UnitList() {
             <Table.Tbody>
               {units.data.map((unit) => (
                 <Table.Tr key={unit.id}>
-                  <Table.Td><Anchor component={Link} to={`/units/${unit.id}`}>{localized(unit.name, locale)}</Anchor></Table.Td>
+                  <Table.Td><Anchor component={Link} to={`/units/${unit.id}`}>{localized(unit.name, locale)}</Anchor>{unit.deleted_at && <Badge ml="xs" color="gray" variant="light">archived</Badge>}</Table.Td>
                   <Table.Td>{unit.rent_period}</Table.Td>
                   <Table.Td><Badge variant="outline" color="dark">{unit.interaction === 'book' ? 'instant' : 'on request'}</Badge></Table.Td>
                   <Table.Td>{unit.timezone}</Table.Td>

@@ -1,0 +1,105 @@
+/**
+ * How many guests of each group (adults, children, pets — the organization's `capacity_groups`) a unit takes: a
+ * minimum and maximum per group (`capacities`; a group without a row has no limit here). A group that sums others
+ * (e.g. "guests" = adults + children) is marked so. A new group can be added for the whole organization.
+ */
+import { useState } from 'react';
+import { Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { database, rowsOf } from '../api/database';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { localized } from '../common/format';
+import { useLoad } from '../common/use-load';
+import { useWorkspace } from '../shell/context';
+
+interface Limit {
+  min: number | string;
+  max: number | string;
+}
+
+export function Capacity({ unitId }: { unitId: string }) {
+  const { can, locale } = useWorkspace();
+  const mayWrite = can('capacities', 'write');
+  const groups = useLoad(async () => rowsOf(await database.from('capacity_groups').select('id,name,type,order').order('order')), []);
+  const limits = useLoad(async () => rowsOf(await database.from('capacities').select('id,capacity_group_id,min,max').eq('product_id', unitId)), [unitId]);
+  const [edits, setEdits] = useState<Record<string, Limit>>({});
+  const [newGroup, setNewGroup] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+
+  const stored = (groupId: string): Limit => {
+    const row = limits.data?.find((limit) => limit.capacity_group_id === groupId);
+    return row ? { min: row.min, max: row.max ?? '' } : { min: '', max: '' };
+  };
+  const act = async (action: () => Promise<void>) => {
+    setError(null);
+    setSaved(false);
+    try {
+      await action();
+      setSaved(true);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const save = () => act(async () => {
+    for (const [groupId, limit] of Object.entries(edits)) {
+      const row = limits.data?.find((existing) => existing.capacity_group_id === groupId);
+      if (limit.min === '' && limit.max === '') {
+        if (row) rowsOf(await database.from('capacities').delete().eq('id', row.id));
+        continue;
+      }
+      const values = { min: Number(limit.min) || 0, max: limit.max === '' ? null : Number(limit.max) };
+      rowsOf(await (row ? database.from('capacities').update(values).eq('id', row.id)
+        : database.from('capacities').insert({ ...values, product_id: unitId, capacity_group_id: groupId })));
+    }
+    setEdits({});
+    limits.reload();
+  });
+  const addGroup = () => act(async () => {
+    rowsOf(await database.from('capacity_groups').insert({ name: { default: newGroup.trim() } }));
+    setNewGroup('');
+    groups.reload();
+  });
+
+  return (
+    <Card withBorder component="section" aria-label="Capacity">
+      <Stack>
+        <Title order={3} size="h4">Capacity</Title>
+        <ErrorAlert error={groups.error ?? limits.error ?? error} title="Capacity" />
+        {groups.data?.length === 0 && <Text size="sm" c="dimmed">No guest groups yet: add one, e.g. Adults.</Text>}
+        {groups.data && groups.data.length > 0 && (
+          <Table aria-label="Guests per group">
+            <Table.Thead><Table.Tr><Table.Th>Group</Table.Th><Table.Th>At least</Table.Th><Table.Th>At most</Table.Th></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {groups.data.map((group) => {
+                const name = localized(group.name, locale);
+                const limit = edits[group.id] ?? stored(group.id);
+                const change = (part: Partial<Limit>) => setEdits({ ...edits, [group.id]: { ...limit, ...part } });
+                return (
+                  <Table.Tr key={group.id}>
+                    <Table.Td>{name}{group.type === 'sum' && <Text span size="xs" c="dimmed"> (the sum of other groups)</Text>}</Table.Td>
+                    <Table.Td><NumberInput size="xs" w={110} min={0} aria-label={`${name}: at least`} placeholder="no limit" readOnly={!mayWrite} value={limit.min} onChange={(min) => change({ min })} /></Table.Td>
+                    <Table.Td><NumberInput size="xs" w={110} min={0} aria-label={`${name}: at most`} placeholder="no limit" readOnly={!mayWrite} value={limit.max} onChange={(max) => change({ max })} /></Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        )}
+        {mayWrite && (
+          <Group>
+            <Button onClick={() => void save()} disabled={Object.keys(edits).length === 0}>Save capacity</Button>
+            {saved && Object.keys(edits).length === 0 && <Text size="sm" role="status">Saved.</Text>}
+          </Group>
+        )}
+        {can('capacity_groups', 'write') && (
+          <form onSubmit={(event) => { event.preventDefault(); void addGroup(); }}>
+            <Group align="flex-end">
+              <TextInput label="New guest group" placeholder="e.g. Pets" required value={newGroup} onChange={(event) => setNewGroup(event.currentTarget.value)} />
+              <Button type="submit" variant="light">Add group</Button>
+            </Group>
+          </form>
+        )}
+      </Stack>
+    </Card>
+  );
+}

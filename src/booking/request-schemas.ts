@@ -154,6 +154,10 @@ const multiLanguage = (description: string) => Type.Union([
   Type.String({ minLength: 1, pattern: '\\S', expected: 'a non-empty string' }),
   Type.Object({ default: Type.String({ minLength: 1, pattern: '\\S', expected: 'a non-empty string' }) }, { additionalProperties: Type.String() }),
 ], { description });
+/** An optional text in several languages: may be empty (the columns' default is `{"default": ""}`). */
+const multiLanguageText = (description: string) => Type.Union([
+  Type.String(), Type.Object({ default: Type.String() }, { additionalProperties: Type.String() }),
+], { description });
 
 /** Every client-settable column of `products` (staykit_internal.create_product writes them; the database checks their values). */
 const anyColumn = (description?: string) => Type.Unknown(description ? { description } : {});
@@ -163,8 +167,8 @@ export const CreateProductBody = component('CreateProductRequest', Type.Object({
   timezone: Type.String({ description: 'IANA time zone.', examples: ['Europe/Amsterdam'] }),
   currency: Type.Optional(currency({ default: 'EUR' })),
   interaction: Type.Optional(oneOf(['request', 'book'] as const, { default: 'request' })),
-  description: Type.Optional(multiLanguage('A string or a multi-language text.')),
-  confirmation_message: Type.Optional(multiLanguage('A string or a multi-language text.')),
+  description: Type.Optional(multiLanguageText('A string or a multi-language text.')),
+  confirmation_message: Type.Optional(multiLanguageText('A string or a multi-language text.')),
 }, {
   // The other settable columns are the database's to say (staykit_internal.api_access, migration 0221): a column added
   // to products is settable here with no edit, and create_product refuses any other field, 400 SK601 naming it.

@@ -33,6 +33,15 @@ forEachBackend('POST /v1/create-product', (ctx) => {
     assert.equal(stored.rows.length, 1);
   });
 
+  it('takes a product read back from the API as it is: empty description and confirmation message (a duplicate)', async () => {
+    const response = await api.post('/v1/create-product', {
+      name: { default: 'Copy' }, rent_period: 'nightly', timezone: 'Europe/Amsterdam',
+      description: { default: '' }, confirmation_message: { default: '', nl: '' }, latest_arrival_time: null,
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    assert.deepEqual(response.json().description, { default: '' });
+  });
+
   it('takes the optional fields', async () => {
     const response = await api.post('/v1/create-product', {
       name: { default: 'Boat', nl: 'Boot' }, rent_period: 'daily', timezone: 'America/New_York', currency: 'USD', interaction: 'book',

@@ -105,8 +105,8 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     await page.getByRole('button', { name: 'Add unit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add unit' });
     await dialog.getByRole('button', { name: 'Create unit' }).click();
-    // The API's "name is required …" lands at the English name.
-    await dialog.getByText(/^name is required/).waitFor();
+    // The API's "name.default must be a non-empty string" lands at the English name.
+    await dialog.getByText(/^name\.default must be a non-empty string/).waitFor();
     assert.equal(await dialog.getByLabel(/^Name \(English\)/).getAttribute('aria-invalid'), 'true');
 
     await dialog.getByLabel(/^Name \(English\)/).fill('Canal Flat');

@@ -10,4 +10,15 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // No barrels (docs/design.md#module-faces): a module is imported from the file that defines it, so what a file
+    // depends on is what it names, and a folder's face is its files' exports, not a second list kept beside them.
+    files: ['src/**/*.ts', 'web/*/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'ExportAllDeclaration', message: 'Staykit has no barrels: import from the file that defines it (docs/design.md#module-faces).' },
+        { selector: 'ExportNamedDeclaration[source]', message: 'Staykit has no barrels: import from the file that defines it (docs/design.md#module-faces).' },
+      ],
+    },
+  },
 );

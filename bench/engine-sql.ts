@@ -3,8 +3,8 @@
  * the direct-SQL baseline runs exactly this statement, so the ratio measures only what the API adds.
  */
 import type { Queryable, QueryResult, Row } from '../src/db/types.js';
-import { runRequest } from '../src/query/index.js';
-import type { SchemaCache } from '../src/schema/index.js';
+import { runRequest } from '../src/query/run.js';
+import type { SchemaCache } from '../src/schema/types.js';
 import { API_PREFIX, MAX_ROWS } from '../src/http/staykit-api.js';
 import type { Scenario } from './scenarios.js';
 

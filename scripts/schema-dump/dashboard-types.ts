@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Queryable } from '../../src/db/types.js';
-import { databaseTypes } from '../../src/typegen/index.js';
+import { databaseTypes } from '../../src/typegen/load.js';
 
 /** Where the dashboard's copy is committed. */
 export const DASHBOARD_TYPES_FILE = fileURLToPath(new URL('../../web/dashboard/src/api/database.types.ts', import.meta.url));

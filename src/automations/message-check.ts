@@ -6,7 +6,7 @@
 import addressparser from 'nodemailer/lib/addressparser';
 import { EMAIL } from '../common/patterns.js';
 import { apiError } from '../errors/registry.js';
-import type { JsonRow, WriteHook } from '../query/index.js';
+import type { JsonRow, WriteHook } from '../query/serve.js';
 
 /** True for exactly one address, with or without a display name. */
 export function isSingleAddress(value: string): boolean {

@@ -10,7 +10,7 @@
  */
 import type { ComputePool } from '../compute/pool.js';
 import { apiError } from '../errors/registry.js';
-import type { JsonRow, WriteHook } from '../query/index.js';
+import type { JsonRow, WriteHook } from '../query/serve.js';
 import type { TemplateText } from './render.js';
 import { checkTemplateTexts } from './rendering.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Queryable } from '../db/types.js';
 import { addDays, daysBetween } from '../common/dates.js';
-import type { Configuration, Night } from './model.js';
+import type { Configuration, Night, Product } from './model.js';
 
 export interface SqlQuery {
   text: string;
@@ -38,8 +38,14 @@ export function governingConfigurations(productCondition: string, first: string,
     WHERE ${productCondition} AND c.intervals && daterange(${first}, ${last}, '[]')`;
 }
 
-const PRODUCT_COLUMNS = `id, parent_id, name, currency, timezone, rent_period, interaction, request_status, cooldown_time,
-  rent_pricing_definition`;
+/** The columns of a `Product`, every field of the model (a field left out fails the typecheck below). */
+export const PRODUCT_COLUMN_NAMES = [
+  'id', 'parent_id', 'name', 'currency', 'timezone', 'rent_period', 'interaction', 'request_status', 'cooldown_time',
+  'rent_pricing_definition',
+] as const satisfies readonly (keyof Product)[];
+const everyProductField: Exclude<keyof Product, (typeof PRODUCT_COLUMN_NAMES)[number]> extends never ? true : never = true;
+void everyProductField;
+const PRODUCT_COLUMNS = PRODUCT_COLUMN_NAMES.join(', ');
 
 export function productsQuery(productIds: readonly string[]): SqlQuery {
   return {

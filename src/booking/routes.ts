@@ -22,7 +22,7 @@ import { toBookingInput } from './input.js';
 import { prepareBooking } from './prepare.js';
 import { parseSearchInput, search } from './search.js';
 import type { BookResult, CartCheckoutResult } from './answer-schemas.js';
-import { syncProductCalendars } from '../ical/index.js';
+import { syncProductCalendars } from '../ical/worker.js';
 import { quoteWithSchedule } from '../money/booking-payments.js';
 import { addCartPaymentUrls, bookingPaymentUrl, type PaymentLinkDeps } from '../money/payment-links.js';
 

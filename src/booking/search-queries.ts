@@ -3,7 +3,7 @@
  * nights, events, capacities, services, taxes) is in queries.ts.
  */
 import type { Product } from './model.js';
-import type { SqlQuery } from './queries.js';
+import { PRODUCT_COLUMN_NAMES, type SqlQuery } from './queries.js';
 
 export interface RateRangeRow {
   product_id: string;
@@ -137,16 +137,14 @@ export function searchUnitsQuery(parameters: SearchUnitsParameters): SqlQuery {
     // from row-level security's estimates (a few dozen products, one verdict) as a nested loop over every pair —
     // 20 million comparisons for 5,000 units, measured.
     text: `WITH unit AS MATERIALIZED (
-             SELECT id, parent_id, name, currency, timezone, rent_period, interaction, request_status, cooldown_time,
-               rent_pricing_definition, created_at
+             SELECT ${PRODUCT_COLUMN_NAMES.join(', ')}, created_at
              FROM api.products WHERE deleted_at IS NULL
            ), ruled_out AS MATERIALIZED (
              SELECT coalesce(jsonb_object_agg(r.rent_period || r.product_id::text, r.blockers | r.closed::integer * ${CLOSED}), '{}') AS verdicts
              FROM (${ruledOutOf('unit', 'nightly', '$1::date', '$2::date', '$3::integer', '$7::smallint')}
                    UNION ALL ${ruledOutOf('unit', 'daily', '$4::date', '$5::date', '$6::integer', '$7::smallint')}) AS r
            )
-           SELECT p.id, p.parent_id, p.name, p.currency, p.timezone, p.rent_period, p.interaction, p.request_status,
-             p.cooldown_time, p.rent_pricing_definition,
+           SELECT ${PRODUCT_COLUMN_NAMES.map((column) => `p.${column}`).join(', ')},
              $8::jsonb IS NULL OR NOT EXISTS (
                SELECT FROM api.capacities AS c
                WHERE c.product_id = p.id AND (${value('c.capacity_group_id')} < c.min OR ${value('c.capacity_group_id')} > c.max)

@@ -6,8 +6,9 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database, Transaction } from '../db/types.js';
-import { quoteIdent, type EngineOptions } from '../query/index.js';
-import { loadSchemaCache } from '../schema/index.js';
+import { quoteIdent } from '../query/sql/quote.js';
+import type { EngineOptions } from '../query/plan/types.js';
+import { loadSchemaCache } from '../schema/load.js';
 import { errorHandler } from './error-handler.js';
 import { engineRoutes } from './routes/engine-routes.js';
 import { inRequestTransaction } from '../transaction/request-transaction.js';

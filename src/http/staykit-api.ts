@@ -12,8 +12,9 @@ import { authorizer, requireReadScopes, type Authorize } from '../auth/authorize
 import { isPublishableKey } from '../auth/publishable-key-format.js';
 import type { Access } from '../auth/scopes.js';
 import type { SessionAuthenticator } from '../auth/session-authenticate.js';
-import type { EngineOptions, WriteHook } from '../query/index.js';
-import type { SchemaCache } from '../schema/index.js';
+import type { EngineOptions } from '../query/plan/types.js';
+import type { WriteHook } from '../query/serve.js';
+import type { SchemaCache } from '../schema/types.js';
 import { engineRoutes } from './routes/engine-routes.js';
 import { RequestLog } from './request-log.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';

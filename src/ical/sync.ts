@@ -24,7 +24,6 @@ import {
   type CalendarKey, type CalendarRow, type EventChanges, type MirroredEvent,
 } from './mirror-queries.js';
 
-export type { CalendarKey } from './mirror-queries.js';
 
 export interface SyncOptions extends FetchOptions {
   /** Override "now" (tests). */

@@ -10,7 +10,8 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { DEFAULT_TIMEOUT_MS } from '../outbound/request.js';
-import { syncCalendar, type CalendarKey, type SyncOptions, type SyncReport } from './sync.js';
+import { syncCalendar, type SyncOptions, type SyncReport } from './sync.js';
+import type { CalendarKey } from './mirror-queries.js';
 import type { SqlQuery } from './export-queries.js';
 import { startPollLoop } from '../jobs/poll-loop.js';
 import { silentLogger, type WorkerLogger } from '../observability/worker-logger.js';

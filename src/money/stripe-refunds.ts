@@ -5,7 +5,7 @@
  * Stripe's refund id as its provider reference. Run after each POST /v1/refunds, and by the background workers for those Stripe could not take at once.
  */
 import type { Database } from '../db/types.js';
-import type { WorkerLogger } from '../observability/index.js';
+import type { WorkerLogger } from '../observability/worker-logger.js';
 import { loadStripeAccount } from './stripe-accounts.js';
 import type { StripeClientFactory } from './stripe-client.js';
 import { loadStripe } from './stripe-sdk.js';

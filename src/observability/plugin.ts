@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/types.js';
 import type {} from '../auth/principal.js';
-import type { SchemaCache } from '../schema/index.js';
+import type { SchemaCache } from '../schema/types.js';
 import { closeConnectionsWhenDraining } from './drain.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';

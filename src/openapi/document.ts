@@ -3,7 +3,7 @@
  * resources, as the engine will answer them) plus the booking flow and the health endpoints. Pure: the CHECK lists
  * that give closed value sets are read beforehand (check-enums.ts) and passed in.
  */
-import type { SchemaCache } from '../schema/index.js';
+import type { SchemaCache } from '../schema/types.js';
 import { bookingPaths, bookingSchemas } from './booking.js';
 import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.js';

@@ -4,7 +4,7 @@
  * `tsvector` as their text form. Closed value sets come from CHECK lists; shapes of checked JSON columns from the
  * `staykit_internal.is_*` predicate the column is checked with.
  */
-import type { Column } from '../schema/index.js';
+import type { Column } from '../schema/types.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -4,8 +4,8 @@
  * query parameters and headers, and three schemas — the row as read, the body of a POST (insertable columns;
  * required = NOT NULL without default) and the body of a PATCH (updatable columns).
  */
-import { allowedMethods } from '../query/index.js';
-import type { Column, SchemaCache, Table } from '../schema/index.js';
+import { allowedMethods } from '../query/plan/index.js';
+import type { Column, SchemaCache, Table } from '../schema/types.js';
 import type { CheckConstraints } from './check-enums.js';
 import { columnSchema, type JsonSchema } from './json-schema.js';
 import { sharedSchemas } from './components.js';

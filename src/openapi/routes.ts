@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../errors/catalogue.js';
 import type { Queryable } from '../db/types.js';
-import type { SchemaCache } from '../schema/index.js';
+import type { SchemaCache } from '../schema/types.js';
 import { loadCheckConstraints } from './check-enums.js';
 import { buildOpenApiDocument, type OpenApiOptions } from './document.js';
 import { documentForTag, openApiTags } from './tag-document.js';

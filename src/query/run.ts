@@ -18,8 +18,6 @@ import type { EngineOptions, Plan } from './plan/types.js';
 import { errorResponse, optionsResponse, respond, type EngineResponse, type ExecutedStatement } from './response.js';
 import { buildStatement, type Statement } from './sql/statement.js';
 
-export type { EngineRequest } from './parse/request.js';
-export type { EngineOptions } from './plan/types.js';
 
 interface ResultRow {
   total: number | string | null;

@@ -16,7 +16,6 @@ import { executePrepared, planned, prepareRequest, type PreparedRequest } from '
 import { errorResponse, JSON_CONTENT_TYPE, OBJECT_CONTENT_TYPE, type EngineResponse } from './response.js';
 import type { SchemaCache } from '../schema/types.js';
 
-export type { TableAccess } from './plan/tables.js';
 
 export type JsonRow = Record<string, unknown>;
 

@@ -10,7 +10,7 @@
  */
 import type { Database, PipelinedTransaction, Transaction } from '../db/types.js';
 import type { Principal } from '../auth/principal.js';
-import type { SchemaCacheOptions } from '../schema/index.js';
+import type { SchemaCacheOptions } from '../schema/load.js';
 import { readableTables, writableTables, type ReadableTables } from '../auth/scopes.js';
 import { inRequestTransaction } from './request-transaction.js';
 import { inTenantSlot, trafficOf } from '../limits/tenant-concurrency.js';

@@ -1,6 +1,6 @@
 /** Reads what `generateTypescriptTypes` needs from a database: the schema cache as the API role sees it, CHECK lists, composite types. */
 import type { Queryable } from '../db/types.js';
-import { loadSchemaCache } from '../schema/index.js';
+import { loadSchemaCache } from '../schema/load.js';
 import { loadCheckConstraints } from '../openapi/check-enums.js';
 import { API_SCHEMA } from '../transaction/tenant-transaction.js';
 import { generateTypescriptTypes, type CompositeType } from './typescript.js';

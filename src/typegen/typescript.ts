@@ -5,7 +5,7 @@
  * `new PostgrestClient<Database>(url).from('bookings').select('…')` is checked by the compiler. Pure: built from the
  * schema cache (what the API role may see and do), the CHECK value lists and the schema's composite types.
  */
-import type { Column, Relationship, Routine, SchemaCache, Table } from '../schema/index.js';
+import type { Column, Relationship, Routine, SchemaCache, Table } from '../schema/types.js';
 import type { CheckEnums } from '../openapi/check-enums.js';
 
 export interface CompositeType {

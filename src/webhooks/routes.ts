@@ -20,7 +20,7 @@ import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import type { Authorize } from '../auth/authorize.js';
-import type { JsonRow, WriteHook } from '../query/index.js';
+import type { JsonRow, WriteHook } from '../query/serve.js';
 import { checkWebhookEndpoint } from './endpoint.js';
 import { notificationReadScopes, requeueNotifications, sendTestEvent } from './redeliver.js';
 import { missingEventScope } from './event-scopes.js';

@@ -10,8 +10,8 @@ import { forEachBackend } from '../support/databases.js';
 import { bearer, createKey, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { fixtures, insert } from '../support/fixtures.js';
 import { API_ROLE, inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
-import { runRequest } from '../../src/query/index.js';
-import { loadSchemaCache } from '../../src/schema/index.js';
+import { runRequest } from '../../src/query/run.js';
+import { loadSchemaCache } from '../../src/schema/load.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 

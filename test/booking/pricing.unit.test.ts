@@ -11,15 +11,13 @@ import { priceStay, type PricingInput } from '../../src/booking/pricing.js';
 import { toStay } from '../../src/booking/rules.js';
 import { addDays } from '../../src/common/dates.js';
 import { ApiError } from '../../src/errors/api-error.js';
-import type { Configuration, Coupon, Night, Product, Service, Tax } from '../../src/booking/model.js';
+import type { Configuration, Coupon, Night, Service, Tax } from '../../src/booking/model.js';
+import { productModel } from './product-model.js';
 
 const TODAY = '2027-03-01';
 const START = '2027-03-11';
 
-const PRODUCT: Product = {
-  id: 'villa', parent_id: null, name: { default: 'Villa' }, currency: 'EUR', timezone: 'UTC', rent_period: 'nightly',
-  interaction: 'book', request_status: 'TENTATIVE', cooldown_time: 0, rent_pricing_definition: 'configurations',
-};
+const PRODUCT = productModel();
 
 function configuration(rules: Partial<Configuration> = {}): Configuration {
   return {

@@ -8,14 +8,12 @@ import assert from 'node:assert/strict';
 import { MAX_STAY_DAYS, resolveOccupancy, stayRuleViolations, toStay } from '../../src/booking/rules.js';
 import { bestAdjustments } from '../../src/booking/pricing.js';
 import { addDays } from '../../src/common/dates.js';
-import type { CapacityGroup, Configuration, Night, Product } from '../../src/booking/model.js';
+import type { CapacityGroup, Configuration, Night } from '../../src/booking/model.js';
+import { productModel } from './product-model.js';
 
 const TODAY = '2027-03-01';
 
-const product: Product = {
-  id: 'p', parent_id: null, name: { default: 'Villa' }, currency: 'EUR', timezone: 'UTC', rent_period: 'nightly',
-  interaction: 'book', request_status: 'TENTATIVE', cooldown_time: 0, rent_pricing_definition: 'configurations',
-};
+const product = productModel({ id: 'p' });
 
 function configuration(rules: Partial<Configuration>): Configuration {
   return {

@@ -11,14 +11,12 @@ import { statusOf, toDays, toIntervals, type Category, type GoverningConfigurati
 import type { ShowOptions } from '../../src/booking/show-options.js';
 import { addDays, WEEKDAY_NAMES, weekdayIndex } from '../../src/common/dates.js';
 import { ApiError } from '../../src/errors/api-error.js';
-import type { BlockingEvent, CapacityGroup, Configuration, Night, Product } from '../../src/booking/model.js';
+import type { BlockingEvent, CapacityGroup, Configuration, Night } from '../../src/booking/model.js';
+import { productModel } from './product-model.js';
 
 const TODAY = '2027-03-01';
 
-const PRODUCT: Product = {
-  id: 'p', parent_id: null, name: { default: 'Villa' }, currency: 'EUR', timezone: 'UTC', rent_period: 'nightly',
-  interaction: 'book', request_status: 'TENTATIVE', cooldown_time: 3, rent_pricing_definition: 'configurations',
-};
+const PRODUCT = productModel({ id: 'p', cooldown_time: 3 });
 
 function configuration(rules: Partial<Configuration> = {}): Configuration {
   return {

@@ -4,7 +4,7 @@
  * Every value a client sends as data carries MARKER, so a test can check no statement text ever contains it.
  */
 import fc from 'fast-check';
-import type { EngineRequest } from '../../src/query/index.js';
+import type { EngineRequest } from '../../src/query/parse/request.js';
 
 /** Appears in every generated data value, never in identifiers. */
 export const MARKER = 'QZXMARKQZX';

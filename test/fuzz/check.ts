@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/errors/api-error.js';
 import { parseRequest, UnsupportedMethod, type EngineRequest } from '../../src/query/parse/request.js';
 import { planRequest } from '../../src/query/plan/index.js';
-import type { EngineOptions } from '../../src/query/index.js';
+import type { EngineOptions } from '../../src/query/plan/types.js';
 import { buildStatement } from '../../src/query/sql/statement.js';
-import type { SchemaCache } from '../../src/schema/index.js';
+import type { SchemaCache } from '../../src/schema/types.js';
 import { MARKER, type SchemaShape } from './arbitraries.js';
 
 export const STAYKIT_ENGINE_OPTIONS: EngineOptions = {

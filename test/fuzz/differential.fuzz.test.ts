@@ -7,8 +7,10 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { forEachBackend } from '../support/databases.js';
-import { runRequest, type EngineOptions } from '../../src/query/index.js';
-import { loadSchemaCache, type SchemaCache } from '../../src/schema/index.js';
+import { runRequest } from '../../src/query/run.js';
+import type { EngineOptions } from '../../src/query/plan/types.js';
+import { loadSchemaCache } from '../../src/schema/load.js';
+import { type SchemaCache } from '../../src/schema/types.js';
 import { fuzzParameters } from './arbitraries.js';
 
 interface Item {

@@ -10,9 +10,11 @@ import { createOrganization, type TestOrganization } from '../support/app.js';
 import { Authenticator } from '../../src/auth/authenticate.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
-import { loadSchemaCache } from '../../src/schema/index.js';
-import { runRequest, type EngineOptions, type EngineRequest } from '../../src/query/index.js';
-import type { SchemaCache } from '../../src/schema/index.js';
+import { loadSchemaCache } from '../../src/schema/load.js';
+import { runRequest } from '../../src/query/run.js';
+import type { EngineOptions } from '../../src/query/plan/types.js';
+import type { EngineRequest } from '../../src/query/parse/request.js';
+import type { SchemaCache } from '../../src/schema/types.js';
 
 const WITHOUT_TENANT_FILTER: EngineOptions = { maxRows: 1000, requireFilterForWrites: false, basePath: '/v1' };
 

@@ -12,7 +12,7 @@ import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
 import { buildApp } from '../../src/http/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { rateLimitOptions } from '../../src/limits/index.js';
+import { rateLimitOptions } from '../../src/limits/rate-limit.js';
 import { generateApiKey } from '../../src/auth/api-key-format.js';
 import { createUser, type TestUser } from '../users/support.js';
 

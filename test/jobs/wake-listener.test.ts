@@ -9,7 +9,7 @@ import { EventEmitter, once } from 'node:events';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { listenForWakes, type WakeListener } from '../../src/jobs/wake-listener.js';
-import { silentLogger } from '../../src/observability/index.js';
+import { silentLogger } from '../../src/observability/worker-logger.js';
 
 /** Resolves on the next event, or fails after a generous deadline. */
 function next(events: EventEmitter, name: string, timeoutMs = 10_000): Promise<unknown> {

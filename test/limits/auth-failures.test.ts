@@ -10,7 +10,7 @@ import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
 import { buildApp } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';
-import { rateLimitOptions } from '../../src/limits/index.js';
+import { rateLimitOptions } from '../../src/limits/rate-limit.js';
 import { generateApiKey } from '../../src/auth/api-key-format.js';
 import { freshPrefix, needsRedis, REDIS_URL } from './support/redis.js';
 

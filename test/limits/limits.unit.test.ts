@@ -10,20 +10,9 @@ import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { ApiError } from '../../src/errors/api-error.js';
-import {
-  DEFAULT_EXCLUDED_PATHS,
-  RequestLimiter,
-  TenantConcurrency,
-  countEmbeds,
-  inTenantSlot,
-  limitTenantConcurrency,
-  policiesFor,
-  rateLimit,
-  rateLimitOptions,
-  requestSizeLimits,
-  type RateLimitOptions,
-  type RequestSizeOptions,
-} from '../../src/limits/index.js';
+import { DEFAULT_EXCLUDED_PATHS, RequestLimiter, policiesFor, rateLimit, rateLimitOptions, type RateLimitOptions } from '../../src/limits/rate-limit.js';
+import { TenantConcurrency, inTenantSlot, limitTenantConcurrency } from '../../src/limits/tenant-concurrency.js';
+import { countEmbeds, requestSizeLimits, type RequestSizeOptions } from '../../src/limits/request-size.js';
 import { embedsInQuery } from '../../src/limits/request-size.js';
 import { BodyGuard, bodyKind } from '../../src/limits/body-guard.js';
 import { addressKey } from '../../src/limits/rate-limit-key.js';

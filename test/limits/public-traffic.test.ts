@@ -17,7 +17,7 @@ import { bearer } from '../support/app.js';
 import { waitFor } from '../webhooks/support.js';
 import { NOW, startBookingApp } from '../booking/support.js';
 import { publishableKeyFor, widgetOrganization, type WidgetOrganization } from '../widget/support.js';
-import { TenantConcurrency } from '../../src/limits/index.js';
+import { TenantConcurrency } from '../../src/limits/tenant-concurrency.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/types.js';

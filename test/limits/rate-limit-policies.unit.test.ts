@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { errorHandler } from '../../src/http/error-handler.js';
-import { policiesFor, rateLimit, type RateLimitOptions } from '../../src/limits/index.js';
+import { policiesFor, rateLimit, type RateLimitOptions } from '../../src/limits/rate-limit.js';
 import { freshPrefix, needsRedis, REDIS_URL } from './support/redis.js';
 
 const apps: FastifyInstance[] = [];

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
-import { countEmbeds } from '../../src/limits/index.js';
+import { countEmbeds } from '../../src/limits/request-size.js';
 import { parseSelect } from '../../src/query/parse/select.js';
 
 type Injected = { statusCode: number; json(): unknown };

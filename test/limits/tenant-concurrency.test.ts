@@ -14,7 +14,7 @@ import { BACKENDS, createTestDatabase, forEachBackend, type TestDatabase } from 
 import { bearer, createOrganization, type TestOrganization } from '../support/app.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { createContact, createWebhook, startReceiver, waitFor, type Receiver } from '../webhooks/support.js';
-import { TenantConcurrency } from '../../src/limits/index.js';
+import { TenantConcurrency } from '../../src/limits/tenant-concurrency.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { buildApp } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { deliverDue } from '../../src/webhooks/worker.js';
 import { startStripeRefundRetries } from '../../src/money/stripe-refunds.js';
 import { stripeClientFactory } from '../../src/money/stripe-client.js';
-import { silentLogger } from '../../src/observability/index.js';
+import { silentLogger } from '../../src/observability/worker-logger.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization } from '../support/app.js';
 import { client, startBookingApp } from '../booking/support.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startLoggedApp, type TestOrganization } from '../support/app.js';
-import { isSaneRequestId } from '../../src/observability/index.js';
+import { isSaneRequestId } from '../../src/observability/request-id.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -152,7 +152,7 @@ forEachBackend('observability', (ctx) => {
 });
 
 it('reports the database pool when the Database exposes poolStats()', async () => {
-  const { createMetrics } = await import('../../src/observability/index.js');
+  const { createMetrics } = await import('../../src/observability/metrics.js');
   const db = {
     backend: 'postgres' as const,
     query: async () => ({ rows: [{ queued: 3, due: 1, oldest_seconds: 12.5 }], rowCount: 1 }),
@@ -173,7 +173,7 @@ it('reports the database pool when the Database exposes poolStats()', async () =
 });
 
 it('a failing queue query reports NaN instead of failing the scrape', async () => {
-  const { createMetrics } = await import('../../src/observability/index.js');
+  const { createMetrics } = await import('../../src/observability/metrics.js');
   const failures: string[] = [];
   const db = { backend: 'postgres' as const, query: async () => { throw new Error('database is down'); } };
   const metrics = createMetrics(db as never, (_error, what) => failures.push(what));

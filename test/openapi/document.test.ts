@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp } from '../support/app.js';
-import { parseCheck } from '../../src/openapi/index.js';
+import { parseCheck } from '../../src/openapi/check-enums.js';
 import { connectionLostError } from '../../src/db/pglite-protocol.js';
 
 type Doc = {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import type { SchemaCache } from '../../src/schema/index.js';
+import type { SchemaCache } from '../../src/schema/types.js';
 import { buildRestApp } from '../../src/http/rest-app.js';
 import { seedDemoOrganization, type SeededOrganization } from '../../src/seed/demo-organization.js';
 import { forEachBackend } from '../support/databases.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import type { SchemaCache } from '../../src/schema/index.js';
+import type { SchemaCache } from '../../src/schema/types.js';
 import { forEachBackend } from '../support/databases.js';
 import { createFixture, engineClient, fixtureCache } from './fixture.js';
 

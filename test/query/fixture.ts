@@ -4,8 +4,11 @@
  * to the same table (ambiguity), many column types, a generated column, a view, functions, 1100 rows.
  */
 import type { Database, Queryable } from '../../src/db/types.js';
-import { runRequest, type EngineOptions, type EngineResponse } from '../../src/query/index.js';
-import { loadSchemaCache, type SchemaCache } from '../../src/schema/index.js';
+import { runRequest } from '../../src/query/run.js';
+import type { EngineOptions } from '../../src/query/plan/types.js';
+import { type EngineResponse } from '../../src/query/response.js';
+import { loadSchemaCache } from '../../src/schema/load.js';
+import { type SchemaCache } from '../../src/schema/types.js';
 
 export const FIXTURE_ROLE = 'staykit_fixture_api';
 

@@ -1,5 +1,6 @@
 /** A hand-built SchemaCache for unit tests of plan and SQL (no database). */
-import { deriveRelationships, type Column, type SchemaCache, type Table } from '../../src/schema/index.js';
+import { deriveRelationships } from '../../src/schema/relationships.js';
+import { type Column, type SchemaCache, type Table } from '../../src/schema/types.js';
 
 function column(name: string, type = 'integer', udtName = 'int4', extra: Partial<Column> = {}): Column {
   return {

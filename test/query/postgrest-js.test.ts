@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { runRequest } from '../../src/query/index.js';
-import type { SchemaCache } from '../../src/schema/index.js';
+import { runRequest } from '../../src/query/run.js';
+import type { SchemaCache } from '../../src/schema/types.js';
 import { forEachBackend } from '../support/databases.js';
 import { createFixture, DEFAULT_OPTIONS, fixtureCache } from './fixture.js';
 

@@ -10,7 +10,7 @@ import { columnSql, conditionSql, jsonPathSql, mentionsEmbed, operationSql } fro
 import { Params, qualified, safeTypeName } from '../../src/query/sql/quote.js';
 import { parseFilterValue } from '../../src/query/parse/filter.js';
 import type { ColumnExpr, Condition } from '../../src/query/plan/types.js';
-import type { Routine } from '../../src/schema/index.js';
+import type { Routine } from '../../src/schema/types.js';
 
 const info = (type: string, udtName: string) => ({ name: 'c', type, udtName }) as ColumnExpr['info'];
 const column = (fields: Partial<ColumnExpr> = {}): ColumnExpr => ({ column: 'name', jsonPath: [], info: info('text', 'text'), ...fields });

@@ -13,8 +13,12 @@ import type { Principal } from '../../src/auth/principal.js';
 import type { Transaction } from '../../src/db/types.js';
 import { inRequestTransaction } from '../../src/transaction/request-transaction.js';
 import { inTenantTransaction } from '../../src/transaction/tenant-transaction.js';
-import { runRequest, type EngineOptions, type EngineRequest, type EngineResponse } from '../../src/query/index.js';
-import { loadSchemaCache, type SchemaCache } from '../../src/schema/index.js';
+import { runRequest } from '../../src/query/run.js';
+import type { EngineOptions } from '../../src/query/plan/types.js';
+import type { EngineRequest } from '../../src/query/parse/request.js';
+import { type EngineResponse } from '../../src/query/response.js';
+import { loadSchemaCache } from '../../src/schema/load.js';
+import { type SchemaCache } from '../../src/schema/types.js';
 
 /** Runs `fn` counting what node-postgres sends: one `Client#query` is one round trip. */
 async function countRoundTrips<T>(fn: () => Promise<T>): Promise<{ result: T; trips: number }> {

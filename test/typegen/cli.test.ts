@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { databaseTypes } from '../../src/typegen/index.js';
+import { databaseTypes } from '../../src/typegen/load.js';
 
 interface Run {
   code: number;

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { startApp } from '../support/app.js';
 import { seedDemoOrganization, type SeededOrganization } from '../../src/seed/demo-organization.js';
-import { databaseTypes } from '../../src/typegen/index.js';
+import { databaseTypes } from '../../src/typegen/load.js';
 import { scratchProgram, type ScratchProgram } from '../clients/typescript-program.js';
 
 /** Queries that must compile, and that the test then runs: what they return is checked below. */

@@ -6,7 +6,7 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachBackend } from '../support/databases.js';
-import { databaseTypes } from '../../src/typegen/index.js';
+import { databaseTypes } from '../../src/typegen/load.js';
 import { scratchProgram, type ScratchProgram } from '../clients/typescript-program.js';
 
 const SCHEMA = `

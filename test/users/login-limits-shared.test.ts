@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { buildApp } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';
-import { rateLimitOptions } from '../../src/limits/index.js';
+import { rateLimitOptions } from '../../src/limits/rate-limit.js';
 import { createOrganization } from '../support/app.js';
 import { freshPrefix, needsRedis, REDIS_URL } from '../limits/support/redis.js';
 import { createUser } from './support.js';

@@ -1,6 +1,6 @@
 /** `staykit gen types typescript [--schema api] [--output FILE]`: the `Database` type for @supabase/postgrest-js. */
 import { writeFile } from 'node:fs/promises';
-import { databaseTypes } from '../../typegen/index.js';
+import { databaseTypes } from '../../typegen/load.js';
 import { withDatabase } from '../support/database.js';
 import { UsageError } from '../support/usage-error.js';
 

@@ -6,7 +6,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataDirInsideWorkingDirectory, type Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { rateLimitOptions } from '../../limits/index.js';
+import { rateLimitOptions } from '../../limits/rate-limit.js';
 import { openServerDatabases } from '../support/database.js';
 import { seedDemoOrganizationInTwoSteps } from '../../seed/demo-organization.js';
 import { processComputePool } from '../../compute/process-pool.js';

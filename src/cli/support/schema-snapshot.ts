@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { migrationStatus } from '../../db/migrate.js';
 import type { Database } from '../../db/types.js';
-import { loadSchemaCacheWithSnapshot, type SchemaCache } from '../../schema/index.js';
+import { loadSchemaCacheWithSnapshot } from '../../schema/snapshot.js';
+import { type SchemaCache } from '../../schema/types.js';
 import { API_SCHEMA } from '../../transaction/tenant-transaction.js';
 
 export const SCHEMA_SNAPSHOT_FILE = 'schema-cache.json';

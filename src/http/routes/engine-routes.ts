@@ -4,8 +4,10 @@
  * With several schemas, `Accept-Profile` / `Content-Profile` pick the one a request reads or writes (src/query/profile.ts).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { chooseProfile, errorResponse, serveRequest, type EngineResponse, type EngineSession } from '../../query/index.js';
-import type { SchemaCache } from '../../schema/index.js';
+import { chooseProfile } from '../../query/profile.js';
+import { errorResponse, type EngineResponse } from '../../query/response.js';
+import { serveRequest, type EngineSession } from '../../query/serve.js';
+import type { SchemaCache } from '../../schema/types.js';
 
 export interface EngineRouteOptions {
   /** The exposed schema, or several (PostgREST's db-schemas): the first is the default profile. */

@@ -103,4 +103,3 @@ export function planRequest(request: ParsedRequest, cache: SchemaCache, options:
   }
 }
 
-export type { EngineOptions, Plan } from './types.js';

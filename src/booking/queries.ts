@@ -43,7 +43,9 @@ export const PRODUCT_COLUMN_NAMES = [
   'id', 'parent_id', 'name', 'currency', 'timezone', 'rent_period', 'interaction', 'request_status', 'cooldown_time',
   'rent_pricing_definition',
 ] as const satisfies readonly (keyof Product)[];
-const everyProductField: Exclude<keyof Product, (typeof PRODUCT_COLUMN_NAMES)[number]> extends never ? true : never = true;
+type UnselectedProductField = Exclude<keyof Product, (typeof PRODUCT_COLUMN_NAMES)[number]>;
+// A field of Product missing above fails here, naming it: "Type 'true' is not assignable to type '"<field>"'".
+const everyProductField: [UnselectedProductField] extends [never] ? true : UnselectedProductField = true;
 void everyProductField;
 const PRODUCT_COLUMNS = PRODUCT_COLUMN_NAMES.join(', ');
 

@@ -36,9 +36,9 @@ const pdfText = (pdf: Buffer) => withPdfFile(pdf, async (_dir, file) => (await r
 /** What a reader sees: page 1 rendered to an image (pdftoppm) and read back by OCR (tesseract). */
 const pdfSeenText = (pdf: Buffer) => withPdfFile(pdf, async (dir, file) => {
   await run('pdftoppm', ['-png', '-r', '200', '-f', '1', '-l', '1', '-singlefile', file, join(dir, 'page')]);
-  // One thread: tesseract's OpenMP threads, competing with a loaded machine's other work, once left the totals
-  // block out of the text (CI, 2026-11-29); one thread reads the page the same way every time.
-  return (await run('tesseract', [join(dir, 'page.png'), '-', '--psm', '6'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' } })).stdout;
+  // Page segmentation 4 (one column of text in varying sizes) is what an invoice page is. Mode 6 (one uniform block)
+  // dropped the bold total row under its rule on some pages, depending only on the booking reference printed above.
+  return (await run('tesseract', [join(dir, 'page.png'), '-', '--psm', '4'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' } })).stdout;
 });
 
 forEachBackend('invoices', (ctx) => {

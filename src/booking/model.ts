@@ -2,22 +2,22 @@
  * The booking model: the rows pricing and the stay rules work on (products, configurations, nights, blocking
  * events, capacities, services, taxes, coupons) and pure helpers over them. What reads them is in queries.ts.
  */
+import type { Tables } from '../../schema/database.types.js';
 import { localizedText } from '../common/languages.js';
 
 export type MultiLanguage = Record<string, string>;
 
-export interface Product {
-  id: string;
-  parent_id: string | null;
-  name: MultiLanguage;
-  currency: string;
-  timezone: string;
-  rent_period: 'nightly' | 'daily';
-  interaction: 'request' | 'book';
-  request_status: 'CANCELLED' | 'TENTATIVE' | 'CONFIRMED';
-  cooldown_time: number;
-  rent_pricing_definition: 'configurations' | 'services';
-}
+/**
+ * The columns of a unit the booking rules and the pricing read, and so the ones their queries select. A column
+ * added by a migration reaches `Product` by adding its name here: its type comes from the schema's generated types.
+ */
+export const PRODUCT_COLUMN_NAMES = [
+  'id', 'parent_id', 'name', 'currency', 'timezone', 'rent_period', 'interaction', 'request_status', 'cooldown_time',
+  'rent_pricing_definition',
+] as const satisfies readonly (keyof Tables<'products'>)[];
+
+/** A unit as those columns hold it; `name` is a JSON column, whose shape the database checks. */
+export type Product = Omit<Pick<Tables<'products'>, (typeof PRODUCT_COLUMN_NAMES)[number]>, 'name'> & { name: MultiLanguage };
 
 export interface Adjustment {
   min_duration?: number;

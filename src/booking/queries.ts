@@ -6,7 +6,7 @@
  */
 import type { Queryable } from '../db/types.js';
 import { addDays, daysBetween } from '../common/dates.js';
-import type { Configuration, Night, Product } from './model.js';
+import { PRODUCT_COLUMN_NAMES, type Configuration, type Night } from './model.js';
 
 export interface SqlQuery {
   text: string;
@@ -38,15 +38,6 @@ export function governingConfigurations(productCondition: string, first: string,
     WHERE ${productCondition} AND c.intervals && daterange(${first}, ${last}, '[]')`;
 }
 
-/** The columns of a `Product`, every field of the model (a field left out fails the typecheck below). */
-export const PRODUCT_COLUMN_NAMES = [
-  'id', 'parent_id', 'name', 'currency', 'timezone', 'rent_period', 'interaction', 'request_status', 'cooldown_time',
-  'rent_pricing_definition',
-] as const satisfies readonly (keyof Product)[];
-type UnselectedProductField = Exclude<keyof Product, (typeof PRODUCT_COLUMN_NAMES)[number]>;
-// A field of Product missing above fails here, naming it: "Type 'true' is not assignable to type '"<field>"'".
-const everyProductField: [UnselectedProductField] extends [never] ? true : UnselectedProductField = true;
-void everyProductField;
 const PRODUCT_COLUMNS = PRODUCT_COLUMN_NAMES.join(', ');
 
 export function productsQuery(productIds: readonly string[]): SqlQuery {

@@ -3,7 +3,8 @@
  * nights, events, capacities, services, taxes) is in queries.ts.
  */
 import type { Product } from './model.js';
-import { PRODUCT_COLUMN_NAMES, type SqlQuery } from './queries.js';
+import { PRODUCT_COLUMN_NAMES } from './model.js';
+import type { SqlQuery } from './queries.js';
 
 export interface RateRangeRow {
   product_id: string;

@@ -1,11 +1,11 @@
 /**
  * postgrest-js against this server's /v1, with the session cookie and CSRF token, typed by the API it ships with:
- * `Database` is the generated type (database.types.ts, made from the migrations by `npm run schema:dump`) with the
+ * `Database` is the generated type (schema/database.types.ts, made from the migrations by `npm run schema:dump`) with the
  * JSON columns in their shapes (json-columns.ts). A select, filter or write naming a column the API does not have
  * fails the dashboard's typecheck, and so does a row type (`Row`, `Selected`) built on one.
  */
 import { PostgrestClient, type PostgrestSingleResponse, type UnstableGetResult } from '@supabase/postgrest-js';
-import type { Database as Generated } from './database.types';
+import type { Database as Generated } from '../../../../schema/database.types';
 import type { JsonShapes } from './json-columns';
 import { toApiError } from './errors';
 import { sessionFetch } from './http';

@@ -1,5 +1,5 @@
 /**
- * The shapes of the JSON columns the dashboard reads and writes. The generated types (database.types.ts) can only
+ * The shapes of the JSON columns the dashboard reads and writes. The generated types (schema/database.types.ts) can only
  * say `Json` for a jsonb column; database.ts puts these shapes in their place — Supabase's documented way of typing
  * JSON fields — so selects of these columns come back shaped and writes are checked. A table or column named here
  * that the API does not have (or that is not JSON) fails the typecheck (`CheckedShapes`). `Json` includes null, so the
@@ -9,7 +9,7 @@
 import type { CouponDefinition } from '../../../../src/booking/model.js';
 import type { CancellationRule } from '../../../../src/common/cancellation-policy.js';
 import type { LanguageTexts } from '../../../../src/common/languages.js';
-import type { Database as Generated, Json } from './database.types';
+import type { Database as Generated, Json } from '../../../../schema/database.types';
 import type { StoredTerms } from '../settings/booking-terms';
 
 type GeneratedTables = Generated['api']['Tables'];

@@ -42,7 +42,7 @@ export const bookingLifecycleRoutes: FastifyPluginAsync<LifecycleRouteDeps> = as
   for (const url of OPERATIONS) {
     // Refused in onRequest, before a body parser could answer first (a DELETE that says JSON and sends none).
     app.route({
-      method: ['GET', 'HEAD', 'PATCH', 'PUT', 'DELETE'], url,
+      method: ['GET', 'HEAD', 'PATCH', 'PUT', 'DELETE'], url, config: { staykitRoute: { kind: 'other-methods' } },
       onRequest: async (request) => {
         throw methodNotAllowed(request.method, url.slice(1), 'POST');
       },

@@ -10,6 +10,7 @@ export function refuseOtherMethods(app: FastifyInstance, url: string, offered: r
   app.route({
     method: others,
     url,
+    config: { staykitRoute: { kind: 'other-methods' } },
     onRequest: async (request) => {
       throw unsupportedMethod(request.method, allow);
     },

@@ -13,7 +13,7 @@ import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import { sessionErrors } from '../auth/session-errors.js';
 import { notFound } from '../errors/catalogue.js';
 import { newKeyInput } from './api-key-input.js';
-import { apiKeysCreate, apiKeysList } from './bodies.js';
+import { apiKeysCreate, apiKeysList, apiKeysRevoke } from './bodies.js';
 import { registerRoute } from '../routing/route-schema.js';
 import { dashboardAuthorization } from '../auth/session-authorize.js';
 
@@ -49,10 +49,10 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRouteOptions> = async (app, 
     return reply.code(201).send(key);
   });
 
-  app.delete<{ Params: { id: string } }>('/:id', async (request) => {
-    const principal = await authorize(request, 'api_keys', 'write');
-    const key = (await listApiKeys(db, principal.organizationId)).find((row) => row.id === request.params.id || row.key_id === request.params.id);
-    if (!key) throw notFound(`No API key ${request.params.id} in this organization`);
-    return revokeApiKey(db, key.id);
+  registerRoute(app, apiKeysRevoke, authorize, async (request, reply, principal) => {
+    const { id } = request.params;
+    const key = (await listApiKeys(db, principal.organizationId)).find((row) => row.id === id || row.key_id === id);
+    if (!key) throw notFound(`No API key ${id} in this organization`);
+    return reply.send(await revokeApiKey(db, key.id));
   });
 };

@@ -2,8 +2,8 @@
  * The dashboard's own API under /admin/api written once per route (src/routing/route-schema.ts): method, url,
  * documentation and the TypeBox schemas of bodies and answers, from which api-key-routes.ts, invitation-routes.ts and
  * notification-routes.ts register them (validated, typed) and openapi.ts documents them. A session cookie, not an API
- * key, authenticates them (session-authorize.ts: the scope is the member's permission). Revoking a key (a path parameter) is
- * registered by hand, its answer from here. URLs are relative to each plugin's prefix (index.ts).
+ * key, authenticates them (session-authorize.ts: the scope is the member's permission). URLs are relative to each
+ * plugin's prefix (index.ts).
  */
 import Type, { type Static } from 'typebox';
 import { defineRoute } from '../routing/route-schema.js';
@@ -68,8 +68,13 @@ export const apiKeysCreate = defineRoute({
   errors: ['BadRequest', 'Unauthorized', 'Forbidden'], invalid: invalidBody,
 });
 
-/** The answer of revoking a key (DELETE /admin/api/keys/{id}, registered by hand: a path parameter). */
-export const RevokedApiKey = ApiKey;
+export const apiKeysRevoke = defineRoute({
+  method: 'DELETE', url: '/:id', scope: { resource: 'api_keys', access: 'write' }, operationId: 'admin_api_keys_revoke', summary: 'Revoke an API key', tags,
+  parameters: csrf, description: 'Permission `api_keys:write`.',
+  params: Type.Object({ id: Type.String({ description: 'The key\'s id or key_id.' }) }),
+  responses: { 200: { description: 'The revoked key.', schema: ApiKey } },
+  errors: ['Unauthorized', 'Forbidden', 'NotFound'], invalid: invalidBody,
+});
 
 export const invite = defineRoute({
   method: 'POST', url: '/', scope: { resource: 'members', access: 'write' }, operationId: 'admin_invite', summary: 'E-mail a member a link to log in', tags, parameters: csrf,
@@ -100,7 +105,7 @@ export const KEYS_PATH = `${DASHBOARD_PATH}/api/keys`;
 export const INVITATIONS_PATH = `${DASHBOARD_PATH}/api/invitations`;
 export const MY_NOTIFICATIONS_PATH = `${DASHBOARD_PATH}/api/my-notifications`;
 export const DASHBOARD_ROUTES = [
-  { prefix: KEYS_PATH, definitions: [apiKeysList, apiKeysCreate] },
+  { prefix: KEYS_PATH, definitions: [apiKeysList, apiKeysCreate, apiKeysRevoke] },
   { prefix: INVITATIONS_PATH, definitions: [invite] },
   { prefix: MY_NOTIFICATIONS_PATH, definitions: [myNotificationsGet, myNotificationsPut] },
 ];

@@ -2,39 +2,23 @@
  * The dashboard's login API (/auth, src/auth/session-routes.ts) and its own API (/admin/api: API keys, invitations,
  * a member's notifications) in the OpenAPI document, outside /v1 (each path names the server root), under the tag
  * `dashboard`; src/openapi/document.ts adds them. The operations are those of their route definitions (bodies.ts,
- * src/auth/session-bodies.ts) at the prefixes they are mounted on; revoking a key (a path parameter) is written here.
+ * src/auth/session-bodies.ts) at the prefixes they are mounted on.
  * A session cookie authenticates them, never an API key.
  */
 import { SESSION_ROUTES } from '../auth/session-bodies.js';
 import { SESSION_ROUTES_PREFIX } from '../auth/session-setup.js';
 import { openApiPaths, type RouteDefinition } from '../routing/route-schema.js';
-import { DASHBOARD_ROUTES, KEYS_PATH, RevokedApiKey } from './bodies.js';
+import { DASHBOARD_ROUTES } from './bodies.js';
 
 type Json = Record<string, unknown>;
 
 export const DASHBOARD_TAG = { name: 'dashboard', description: "The dashboard's login and its own API, outside /v1, with a session cookie (docs/dashboard.md#sessions-api)." };
 
-const tags = [DASHBOARD_TAG.name];
 const servers = [{ url: '/', description: 'The server root (outside /v1)' }];
 const session = [{ sessionCookie: [] }];
-const csrf = [{ $ref: '#/components/parameters/csrfToken' }];
-const json = (schema: object) => ({ 'application/json': { schema } });
-const answer = (description: string, schema: object) => ({ description, content: json(schema) });
-const STATUS: Record<string, number> = { Unauthorized: 401, Forbidden: 403, NotFound: 404 };
-const errors = (...names: string[]) => Object.fromEntries(names.map((name) => [STATUS[name], { $ref: `#/components/responses/${name}` }]));
 
 export const dashboardPaths: Record<string, Json> = {
   ...mounted([{ prefix: SESSION_ROUTES_PREFIX, definitions: SESSION_ROUTES }]),
-  [`${KEYS_PATH}/{id}`]: {
-    servers,
-    delete: {
-      tags, operationId: 'admin_api_keys_revoke', summary: 'Revoke an API key', security: session, parameters: [
-        ...csrf, { name: 'id', in: 'path', required: true, description: 'The key\'s id or key_id.', schema: { type: 'string' } },
-      ],
-      description: 'Permission `api_keys:write`.',
-      responses: { 200: answer('The revoked key.', RevokedApiKey), ...errors('Unauthorized', 'Forbidden', 'NotFound') },
-    },
-  },
   ...mounted(DASHBOARD_ROUTES),
 };
 

@@ -233,7 +233,7 @@ const definitions = {
   SK671: { status: 409, message: 'Online payment is not set up for this organization', meaning: 'A Stripe payment link was asked for, but the organization has no Stripe keys', hint: 'PUT /v1/payment-settings with the organization\'s Stripe keys' },
   SK672: { status: 502, message: 'Stripe refused the request: {reason}', meaning: 'Stripe answered an error or could not be reached; nothing was changed at Staykit' },
   SK673: { status: 406, message: 'An invoice is available as application/pdf', meaning: 'GET /v1/invoices/{id} serves the PDF only', hint: 'Send Accept: application/pdf (or read the invoice as JSON from GET /v1/invoices?id=eq.{id})' },
-  SK675: { status: 400, message: '{message}', meaning: 'A money request\'s body (payment settings, payment link) is malformed' },
+  SK675: { status: 400, message: '{message}', meaning: 'A money request is malformed: its body (payment settings, payment link) or the id in its path (an invoice, the organization of a Stripe event)' },
   SK676: { status: 404, message: '{message}', meaning: 'No payment of this booking is due' },
   SK677: { status: 422, message: '{message}', meaning: "The organization's invoice number pattern cannot number invoices" },
   SK678: { status: 409, message: 'This server has no STAYKIT_SECRET_KEY to encrypt payment keys with', meaning: 'Payment keys cannot be stored: the server is configured without STAYKIT_SECRET_KEY', hint: 'Set STAYKIT_SECRET_KEY (docs/payments.md#stripe) and restart the server' },

@@ -31,6 +31,7 @@ import { mediaServeRoutes } from '../media/serve-routes.js';
 import { openMediaStore } from '../media/open-store.js';
 import type { MediaStore } from '../media/store.js';
 import { securityHeaders, withSecurityHeaders } from './security-headers.js';
+import { recordRoutes } from '../routing/route-list.js';
 
 export interface AppOptions {
   db: Database;
@@ -74,6 +75,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void sendError(withSecurityHeaders(reply), toApiError(error) ?? refusedRequest(400));
     },
   });
+  // Every route's role, for the test that finds API routes without a definition (src/routing/route-list.ts).
+  recordRoutes(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`)),

@@ -1,13 +1,13 @@
 /**
  * The money routes written once each (src/routing/route-schema.ts): method, url, scope, documentation and the TypeBox
  * schemas of their bodies and answers, from which routes.ts registers them (validated, typed) and openapi.ts
- * documents them. The PDF and Stripe's events keep hand-written routes (a path parameter, a raw body), with their
- * answers' schemas here too.
+ * documents them — the invoice PDF (a PDF answer) and Stripe's events (a raw body, documented, not validated) too.
  */
 import Type from 'typebox';
 import { defineRoute } from '../routing/route-schema.js';
 import { component } from '../routing/schema-component.js';
 import { moneyBodyInvalid } from './errors.js';
+import { INVOICE_DOCUMENT_TABLES } from './invoice-queries.js';
 
 const uuid = Type.String({ format: 'uuid' });
 const httpUrl = (description: string) => Type.String({ pattern: '^https?://[^\\s]{1,2000}$', expected: 'an http(s) URL', description });
@@ -74,10 +74,34 @@ export const paymentLinkPost = defineRoute({
   errors: ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'Conflict', 'BadGateway'], invalid: moneyBodyInvalid,
 });
 
-export const MONEY_ROUTES = [paymentSettingsGet, paymentSettingsPut, paymentSettingsDelete, paymentLinkPost];
+
+export const invoicePdf = defineRoute({
+  method: 'GET', url: '/invoices/:id', scope: { resource: 'invoices', access: 'read' },
+  operationId: 'invoice_pdf', summary: 'An invoice as a PDF', tags: ['invoices'],
+  description: `Send \`Accept: application/pdf\` (406 SK673 otherwise). Needs the read scope of every table the document shows: ${INVOICE_DOCUMENT_TABLES.join(', ')}. `
+    + 'The JSON is at `GET /invoices?id=eq.{id}`.',
+  params: Type.Object({ id: Type.String({ format: 'uuid', expected: 'an invoice id (UUID)' }) }),
+  responses: { 200: { description: 'The invoice.', mediaType: 'application/pdf', schema: Type.String({ format: 'binary' }) } },
+  errors: ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'NotAcceptable'], invalid: moneyBodyInvalid,
+});
 
 /** The answer to a Stripe event (stripe-webhook.ts). */
 export const StripeEventReceipt = Type.Object({
   received: Type.Literal(true),
   duplicate: Type.Boolean({ description: 'The event was applied before: nothing changed.' }),
 });
+
+export const stripeWebhook = defineRoute({
+  method: 'POST', url: '/stripe/webhook/:organization_id', scope: undefined,
+  operationId: 'stripe_webhook', summary: 'Stripe\'s events for an organization', tags, security: [],
+  description: 'Verified by the `Stripe-Signature` header with the organization\'s webhook signing secret (400 SK670 when it does not '
+    + 'verify, or the organization has no Stripe account); each event id is applied once (docs/payments.md#stripe).',
+  params: Type.Object({ organization_id: Type.String({ format: 'uuid', expected: 'an organization id (UUID)' }) }),
+  parameters: [{ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
+  // Stripe signs the exact bytes it sent: the handler verifies them before anything reads them as JSON.
+  rawBody: { mediaType: 'application/json', schema: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'A Stripe event.' }) },
+  responses: { 200: { description: 'Received.', schema: StripeEventReceipt } },
+  errors: ['BadRequest'], invalid: moneyBodyInvalid,
+});
+
+export const MONEY_ROUTES = [paymentSettingsGet, paymentSettingsPut, paymentSettingsDelete, paymentLinkPost, invoicePdf, stripeWebhook];

@@ -1,6 +1,7 @@
 /**
  * The money module's HTTP routes, registered under `/v1` (docs/payments.md):
  * - `GET /v1/invoices/{id}` with `Accept: application/pdf` → the invoice as a PDF (the read scope of every table it shows);
+ *   each route is its definition in bodies.ts;
  * - `PUT /v1/payment-settings` `{stripe_secret_key, stripe_webhook_secret, success_url, cancel_url}` → the
  *   organization's Stripe account, stored encrypted; `GET` shows which key (its last four characters), never the
  *   keys; `DELETE` removes it (payments become manual). Scope `organizations:write` / `organizations:read`;
@@ -10,13 +11,12 @@
  */
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { requireReadScopes, type Authorize } from '../auth/authorize.js';
-import { UUID } from '../common/patterns.js';
 import { notFound } from '../errors/catalogue.js';
 import { apiError } from '../errors/registry.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import { invoicePdfOnly, noPaymentDue, onlinePaymentNotSetUp } from './errors.js';
-import { registerRoute } from '../routing/route-schema.js';
-import { paymentLinkPost, paymentSettingsDelete, paymentSettingsGet, paymentSettingsPut } from './bodies.js';
+import { registerPublicRoute, registerRoute } from '../routing/route-schema.js';
+import { invoicePdf, paymentLinkPost, paymentSettingsDelete, paymentSettingsGet, paymentSettingsPut, stripeWebhook } from './bodies.js';
 import { renderInvoicePdf } from './invoice-rendering.js';
 import type { ComputePool } from '../compute/pool.js';
 import { INVOICE_DOCUMENT_TABLES, loadInvoiceDocument } from './invoice-queries.js';
@@ -39,13 +39,11 @@ export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps)
   refuseOtherMethods(app, '/payment-settings', ['GET', 'PUT', 'DELETE']);
   refuseOtherMethods(app, '/payment-link', ['POST']);
 
-  app.get<{ Params: { id: string } }>('/invoices/:id', async (request, reply) => {
-    const principal = await authorize(request, 'invoices', 'read');
+  registerRoute(app, invoicePdf, authorize, async (request, reply, principal) => {
     // The document shows the buyer, the stay and the lines: each table it is read from needs its read scope.
     requireReadScopes(principal, INVOICE_DOCUMENT_TABLES);
     const { id } = request.params;
     if (!acceptsPdf(request.headers.accept)) throw invoicePdfOnly(id);
-    if (!UUID.test(id)) throw notFound(`No invoice ${id}`);
     const invoice = await inTenantTransaction(db, principal, async (tx) => ({
       result: await loadInvoiceDocument(tx, id), rollback: true,
     }), { readable: INVOICE_DOCUMENT_TABLES });
@@ -85,13 +83,12 @@ export const moneyRoutes: FastifyPluginAsync<MoneyRouteDeps> = async (app, deps)
   // Stripe signs the exact bytes it sent: this route keeps the raw body.
   await app.register(async (stripeScope) => {
     stripeScope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    refuseOtherMethods(stripeScope, '/stripe/webhook/:organization', ['POST']);
-    stripeScope.post<{ Params: { organization: string } }>('/stripe/webhook/:organization', async (request, reply) => {
-      const { organization } = request.params;
-      if (!UUID.test(organization)) throw notFound(`No organization ${organization}`);
+    refuseOtherMethods(stripeScope, '/stripe/webhook/:organization_id', ['POST']);
+    registerPublicRoute(stripeScope, stripeWebhook, async (request, reply) => {
       const signature = request.headers['stripe-signature'];
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return reply.send(await receiveStripeEvent(db, deps.serverSecret, organization, raw, typeof signature === 'string' ? signature : undefined));
+      const raw: unknown = request.body;
+      const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+      return reply.send(await receiveStripeEvent(db, deps.serverSecret, request.params.organization_id, bytes, typeof signature === 'string' ? signature : undefined));
     });
   });
 };

@@ -16,7 +16,9 @@ import type { CheckConstraints } from './check-enums.js';
 import type { OrderIndexes } from './order-indexes.js';
 import { headers, parameters, responses, securitySchemes, sharedSchemas } from './components.js';
 import type { JsonSchema } from './json-schema.js';
-import { Health, Readiness } from '../http/routes/health-bodies.js';
+import { HEALTH_ROUTES } from '../http/routes/health-bodies.js';
+import { openApiPaths } from '../routing/route-schema.js';
+import { openApiDocumentRoute } from './bodies.js';
 import { exposedTables, filterParameters, FILTER_OPERATORS, tablePathItem, tableSchemas } from './resources.js';
 
 export interface OpenApiOptions {
@@ -41,68 +43,14 @@ Every response carries \`X-Request-Id\`.
 
 `;
 
-/** The one client error of the unauthenticated operations: the request-size limit applies before any route. */
-const URI_TOO_LONG = { $ref: '#/components/responses/UriTooLong' };
-
-const healthPaths = (): Record<string, JsonSchema> => {
-  const servers = [{ url: '/', description: 'The server root (outside /v1)' }];
-  return {
-    '/health': {
-      servers,
-      get: {
-        tags: ['operations'], operationId: 'health', summary: 'Liveness', security: [],
-        description: 'The process is up; which database backend it runs on, its Postgres version and newest migration.',
-        responses: {
-          200: {
-            description: 'Up.',
-            content: {
-              'application/json': {
-                schema: Health,
-                example: { status: 'ok', backend: 'postgres', postgres_version: '16.4', migration: '0060_booking_flow' },
-              },
-            },
-          },
-          414: URI_TOO_LONG,
-        },
-      },
-    },
-    '/ready': {
-      servers,
-      get: {
-        tags: ['operations'], operationId: 'ready', summary: 'Readiness', security: [],
-        description: 'The database answers and every migration is applied. Load balancers should route only to ready processes.',
-        responses: {
-          200: { description: 'Ready.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } } },
-          503: {
-            description: 'Not ready: the database is unreachable or migrations are pending.',
-            headers: { 'Retry-After': { schema: { type: 'integer' } } },
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } },
-          },
-          414: URI_TOO_LONG,
-        },
-      },
-    },
-  };
-};
-
-const documentPath: JsonSchema = {
-  get: {
-    tags: ['operations'], operationId: 'openapi', summary: 'This OpenAPI document', security: [],
-    description: 'Also served at `GET /v1/`. With `tag`, only that tag\'s operations and the components they use (a complete document on its own; the reference page at `/docs` loads one tag at a time).',
-    parameters: [{ name: 'tag', in: 'query', required: false, description: 'One of the document\'s tags, e.g. `bookings`.', schema: { type: 'string' }, example: 'bookings' }],
-    responses: {
-      200: { description: 'OpenAPI 3.1 document.', content: { 'application/openapi+json': { schema: { type: 'object' } } } },
-      404: { $ref: '#/components/responses/NotFound' },
-      414: URI_TOO_LONG,
-    },
-  },
-};
+/** The operations of the server itself: health, readiness and this document (their route definitions). */
+const operations = openApiPaths([...HEALTH_ROUTES, openApiDocumentRoute]);
 
 export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions = {}): Record<string, unknown> {
   const checks = options.checks ?? { enums: new Map(), predicates: new Map() };
   const tables = exposedTables(cache);
   const paths: Record<string, JsonSchema> = {};
-  const schemas: Record<string, object> = { ...sharedSchemas, Readiness };
+  const schemas: Record<string, object> = { ...sharedSchemas, ...operations.schemas };
   const allParameters: Record<string, JsonSchema> = { ...parameters };
   if (options.bookingFlow !== false) {
     Object.assign(paths, bookingPaths);
@@ -125,8 +73,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
   if (paths['/media']) paths['/media'] = { ...paths['/media'], ...mediaUpload };
   Object.assign(paths, webhookPaths, changePaths);
   Object.assign(schemas, webhookSchemas, changeSchemas);
-  paths['/openapi.json'] = documentPath;
-  Object.assign(paths, healthPaths(), dashboardPaths);
+  Object.assign(paths, operations.paths, dashboardPaths);
   return {
     openapi: '3.1.0',
     info: {

@@ -2,9 +2,9 @@
  * Serves the OpenAPI document at `GET /v1/` (PostgREST's place for it), `GET /v1` and `GET /v1/openapi.json`,
  * without authentication, registered under the API's `/v1` prefix (the reference page at `/docs` is registered
  * at the root: see reference-page.ts). The document is built once, on first request: the schema cache does not
- * change while the process runs. `?tag=<tag>` answers that tag's share of it (tag-document.ts), built on first request and kept.
+ * change while the process runs. The operation is its definition (bodies.ts). `?tag=<tag>` answers that tag's share of it (tag-document.ts), built on first request and kept.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { notFound } from '../errors/catalogue.js';
 import type { Queryable } from '../db/types.js';
 import type { SchemaCache } from '../schema/types.js';
@@ -12,6 +12,8 @@ import { loadCheckConstraints } from './check-enums.js';
 import { buildOpenApiDocument, type OpenApiOptions } from './document.js';
 import { documentForTag, openApiTags } from './tag-document.js';
 import { loadOrderIndexes } from './order-indexes.js';
+import { openApiDocumentRoute } from './bodies.js';
+import { registerPublicRoute } from '../routing/route-schema.js';
 
 export interface OpenApiRouteOptions extends OpenApiOptions {
   cache: SchemaCache;
@@ -21,7 +23,7 @@ export interface OpenApiRouteOptions extends OpenApiOptions {
 
 /** The document as served: its JSON, or a tag's share of it (made on first request and kept). */
 interface ServedDocument {
-  bodyFor(tag: unknown): string;
+  bodyFor(tag: string | undefined): string;
 }
 
 async function serveDocument(options: OpenApiRouteOptions): Promise<ServedDocument> {
@@ -34,7 +36,7 @@ async function serveDocument(options: OpenApiRouteOptions): Promise<ServedDocume
   return {
     bodyFor(tag) {
       if (tag === undefined) return body;
-      if (typeof tag !== 'string' || !tags.includes(tag)) {
+      if (!tags.includes(tag)) {
         throw notFound(`No OpenAPI tag ${JSON.stringify(tag)}; the tags are ${tags.map((name) => JSON.stringify(name)).join(', ')}`);
       }
       let tagged = tagBodies.get(tag);
@@ -59,11 +61,11 @@ export const openApiRoutes: FastifyPluginAsync<OpenApiRouteOptions> = async (app
     });
     return served;
   };
-  const send = async (request: FastifyRequest<{ Querystring: { tag?: unknown } }>, reply: FastifyReply) => {
-    const body = (await document()).bodyFor(request.query.tag);
+  const send = async (tag: string | undefined, reply: FastifyReply) => {
+    const body = (await document()).bodyFor(tag);
     return reply.type('application/openapi+json; charset=utf-8').header('cache-control', 'no-cache').send(body);
   };
-  // Under a prefix, '/' answers both `/v1` and `/v1/`.
-  app.get('/', send);
-  app.get('/openapi.json', send);
+  registerPublicRoute(app, openApiDocumentRoute, (request, reply) => send(request.query.tag, reply));
+  // Under a prefix, '/' answers both `/v1` and `/v1/`: the same operation at PostgREST's place for it.
+  registerPublicRoute(app, { ...openApiDocumentRoute, url: '/' }, (request, reply) => send(request.query.tag, reply));
 };

@@ -19,7 +19,9 @@
  *   });
  *   registerRoute(app, cancelRoute, authorize, async (request, reply, principal) => … request.body.booking_id …);
  *   // A public route says `scope: undefined` and is registered with registerPublicRoute; routeOptions gives the
- *   // Fastify options to add hooks of the route's own; `params: Type.Object({id: …})` types and checks `/x/:id`.
+ *   // Fastify options to add hooks of the route's own; `params: Type.Object({id: …})` types and checks `/x/:id`;
+ *   // an answer that is not JSON says its `mediaType` (a PDF); a body read as bytes is a documented `rawBody`.
+ *   // Every route is a definition: route-list.ts marks it, and the answers test fails on a route that is not.
  *   export const cancelPaths = openApiPaths([cancelRoute]);  // { paths, schemas } for src/openapi/document.ts
  *
  * Rules:
@@ -70,6 +72,10 @@ export interface RouteAnswer {
   description: string;
   /** The body's schema; none for an empty answer (204). */
   schema?: TSchema;
+  /** The body's media type (default application/json); only a JSON answer's schema is given to Fastify. */
+  mediaType?: string;
+  /** An example of the body, for the document. */
+  example?: unknown;
   /** Response headers as OpenAPI header objects, by name. */
   headers?: Record<string, JsonObject>;
 }
@@ -111,6 +117,15 @@ export interface RouteDefinition<
   params?: Params;
   /** Further parameters of the operation, as OpenAPI parameter objects or `$ref`s (an Idempotency-Key header). */
   parameters?: JsonObject[];
+  /**
+   * A body the handler reads as bytes (a signature over them): documented with this schema, never validated. The
+   * route's plugin keeps the bytes (a content-type parser of its own); the handler gets what that parser gives.
+   */
+  rawBody?: { mediaType: string; schema: TSchema };
+  /** Who may call it, as OpenAPI security requirements (`[]`: anyone); default the document's (an API key). */
+  security?: JsonObject[];
+  /** Where it is served, when not under the API's prefix (`[{url: '/'}]` for /health): the path item's servers. */
+  servers?: JsonObject[];
   /** The answers the route gives on success, by status. */
   responses: Record<number, RouteAnswer>;
   /** The error answers, by the name of their shared response (components/responses). */
@@ -325,16 +340,19 @@ export type PublicRouteHandler<Body extends TSchema | undefined, Query extends T
 ) => Promise<unknown>;
 
 /** The route's schemas, their validation and the answers' serialization (JSON.stringify: a schema never reshapes). */
-function schemaOptions(definition: RouteDefinition): Pick<RouteOptions, 'method' | 'url' | 'schema' | 'validatorCompiler' | 'serializerCompiler'> {
+function schemaOptions(definition: RouteDefinition): Pick<RouteOptions, 'method' | 'url' | 'schema' | 'validatorCompiler' | 'serializerCompiler' | 'config'> {
   const schema: FastifySchema = {
     ...(definition.body ? { body: definition.body } : {}),
     ...(definition.query ? { querystring: definition.query } : {}),
     ...(definition.params ? { params: definition.params } : {}),
-    response: Object.fromEntries(Object.entries(definition.responses).filter(([, answer]) => answer.schema).map(([status, answer]) => [status, answer.schema])),
+    response: Object.fromEntries(Object.entries(definition.responses)
+      .filter(([, answer]) => answer.schema && isJson(answer.mediaType)).map(([status, answer]) => [status, answer.schema])),
   };
   return {
     method: definition.method,
     url: definition.url,
+    // What the route is, for the app's route list (route-role.ts): the operation of a definition.
+    config: { staykitRoute: { kind: 'definition', operationId: definition.operationId } },
     schema,
     validatorCompiler: ({ httpPart }) => validatorFor(definition, httpPart as Part) ?? ((value: unknown) => ({ value })),
     serializerCompiler: () => (data: unknown) => JSON.stringify(data),
@@ -399,7 +417,9 @@ function servedSchema(schema: unknown, components: Record<string, JsonObject>): 
   return { $ref: `#/components/schemas/${name}` };
 }
 
-const json = (schema: unknown) => ({ 'application/json': { schema } });
+const JSON_MEDIA = 'application/json';
+const isJson = (mediaType: string | undefined): boolean => mediaType === undefined || mediaType === JSON_MEDIA;
+const json = (schema: unknown) => ({ [JSON_MEDIA]: { schema } });
 
 /** An object schema's properties as OpenAPI parameters `in` the query or the path. */
 function parametersOf(schema: TObject, where: 'query' | 'path', components: Record<string, JsonObject>): JsonObject[] {
@@ -420,13 +440,21 @@ function operationOf(definition: RouteDefinition, components: Record<string, Jso
   const answers = Object.entries(definition.responses).map(([status, answer]) => [status, {
     description: answer.description,
     ...(answer.headers ? { headers: answer.headers } : {}),
-    ...(answer.schema ? { content: json(servedSchema(answer.schema, components)) } : {}),
+    ...(answer.schema ? {
+      content: {
+        [answer.mediaType ?? JSON_MEDIA]: { schema: servedSchema(answer.schema, components), ...(answer.example === undefined ? {} : { example: answer.example }) },
+      },
+    } : {}),
   }]);
+  const { body, rawBody } = definition;
+  const requestBody = body ? { required: definition.bodyRequired ?? true, content: json(servedSchema(body, components)) }
+    : rawBody ? { required: true, content: { [rawBody.mediaType]: { schema: servedSchema(rawBody.schema, components) } } } : undefined;
   const errors = definition.errors.map((name) => [String(ERROR_RESPONSES[name]), { $ref: `#/components/responses/${name}` }]);
   return {
     tags: definition.tags, operationId: definition.operationId, summary: definition.summary, description: definition.description,
+    ...(definition.security ? { security: definition.security } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(definition.body ? { requestBody: { required: definition.bodyRequired ?? true, content: json(servedSchema(definition.body, components)) } } : {}),
+    ...(requestBody ? { requestBody } : {}),
     responses: Object.fromEntries([...answers, ...errors]),
   };
 }
@@ -437,7 +465,7 @@ export function openApiPaths(definitions: readonly RouteDefinition[]): { paths: 
   const paths: Record<string, JsonObject> = {};
   for (const definition of definitions) {
     // Fastify's `/webhooks/:id` is OpenAPI's `/webhooks/{id}`.
-    const item = (paths[definition.url.replace(/:(\w+)/g, '{$1}')] ??= {});
+    const item = (paths[definition.url.replace(/:(\w+)/g, '{$1}')] ??= definition.servers ? { servers: definition.servers } : {});
     item[definition.method.toLowerCase()] = operationOf(definition, schemas);
   }
   return { paths, schemas };

@@ -1,8 +1,7 @@
 /**
  * The widget's API written once per route (src/routing/route-schema.ts): method, url, scope, documentation and the
  * TypeBox schemas of bodies and answers, from which publishable-api.ts and key-routes.ts register the routes
- * (validated, typed) and openapi.ts documents them; revoking (a path parameter) is registered by hand, its answer
- * from here. The catalogue mirrors what catalogue-queries.ts builds in SQL, field for field: the answers test
+ * (validated, typed) and openapi.ts documents them. The catalogue mirrors what catalogue-queries.ts builds in SQL, field for field: the answers test
  * (test/openapi/route-answers.test.ts) fails when the two part ways.
  */
 import Type from 'typebox';
@@ -138,7 +137,13 @@ export const publishableKeysCreate = defineRoute({
   errors: ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'], invalid: widgetErrors.badRequest,
 });
 
-export const publishableKeyRoutes = [publishableKeysList, publishableKeysCreate];
+export const publishableKeysRevoke = defineRoute({
+  method: 'DELETE', url: '/publishable-keys/:id', scope: { resource: 'widgets', access: 'write' },
+  operationId: 'publishable_keys_revoke', summary: 'Revoke a publishable key (by id or by the key itself)', tags: ['widgets'],
+  description: `${keyScopes} Every server process stops accepting the key within 2 seconds.`,
+  params: Type.Object({ id: Type.String({ description: 'The key\'s id, or the key itself (`pk_…`).' }) }),
+  responses: { 200: { description: 'The revoked key.', schema: PublishableKey } },
+  errors: ['Unauthorized', 'Forbidden', 'NotFound'], invalid: widgetErrors.badRequest,
+});
 
-/** Revoking (DELETE /publishable-keys/{id}) says this of its scopes. */
-export const REVOKE_SCOPES = `${keyScopes} Every server process stops accepting the key within 2 seconds.`;
+export const publishableKeyRoutes = [publishableKeysList, publishableKeysCreate, publishableKeysRevoke];

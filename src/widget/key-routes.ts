@@ -9,7 +9,7 @@ import { createPublishableKey, listPublishableKeys, revokePublishableKey } from 
 import type { Database } from '../db/types.js';
 import { notFound } from '../errors/catalogue.js';
 import { widgetErrors } from './errors.js';
-import { publishableKeysCreate, publishableKeysList } from './bodies.js';
+import { publishableKeysCreate, publishableKeysList, publishableKeysRevoke } from './bodies.js';
 import { registerRoute } from '../routing/route-schema.js';
 import { refuseOtherMethods } from '../common/other-methods.js';
 
@@ -40,8 +40,7 @@ export const publishableKeyRoutes: FastifyPluginAsync<PublishableKeyRouteOptions
   registerRoute(app, publishableKeysList, authorize, async (_request, reply, principal) =>
     reply.send(await listPublishableKeys(db, principal.organizationId)));
 
-  app.delete<{ Params: { id: string } }>('/publishable-keys/:id', async (request, reply) => {
-    const principal = await authorize(request, 'widgets', 'write');
+  registerRoute(app, publishableKeysRevoke, authorize, async (request, reply, principal) => {
     const key = await revokePublishableKey(db, principal.organizationId, request.params.id);
     if (!key) throw notFound(`Publishable key ${request.params.id} not found`);
     return reply.send(key);

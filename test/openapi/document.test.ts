@@ -236,7 +236,7 @@ forEachBackend('OpenAPI document', (ctx) => {
   });
 
   it('answers an unknown tag with 404 SK404 naming the tags there are', async () => {
-    for (const query of ['tag=nope', 'tag=bookings&tag=products']) {
+    for (const query of ['tag=nope', 'tag=bookings&tag=nope']) {
       const response = await app.inject({ method: 'GET', url: `/v1/openapi.json?${query}` });
       assert.equal(response.statusCode, 404, query);
       assert.equal(response.json().code, 'SK404');

@@ -3,8 +3,9 @@
  * previews, webhook operations, the change feed, the widget and its keys, dashboard logins and the dashboard's own
  * API, health and the document itself — as the running server gives it, successes and the usual refusals, matches
  * the OpenAPI document the same server serves (./answers.ts: status, media type, and a body with no field the
- * document does not name). The last test demands that every such operation of the document was answered here, so
- * a new route comes with its answers checked.
+ * document does not name). The last tests demand that every such operation of the document was answered here, so
+ * a new route comes with its answers checked, and that every route the app registers is a route definition
+ * (src/routing/route-schema.ts), the resource engine's, or one of the few pages and files outside the API named here.
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,6 +27,7 @@ import { settled } from '../changes/support.js';
 import { ALLOWED_ORIGIN, publishableKeyFor, widgetOrganization } from '../widget/support.js';
 import { startFakeStripe, type FakeStripe } from '../money/stripe-server.js';
 import { createUser, login, type Session } from '../users/support.js';
+import { listedRoutes } from '../../src/routing/route-list.js';
 import { answerChecker, HTTP_METHODS, type AnswerChecker, type Method } from './answers.js';
 
 const SECRET_KEY = 'sk_test_51StaykitLocalOnly0000abcd';
@@ -34,6 +36,23 @@ const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The document's tag of the booking flow, whose answers test/booking checks. */
 const BOOKING_FLOW_TAG = 'booking flow';
+
+/**
+ * The routes that are no operation of the API, so have no route definition: pages, files and feeds for browsers and
+ * calendar apps, with why. Any other route without a definition fails the last test.
+ */
+const OUTSIDE_THE_API: [url: string | RegExp, why: string][] = [
+  ['/metrics', 'Prometheus metrics, for the operator'],
+  ['/media/:hash/:file', "an uploaded image's stored variant"],
+  [/^\/g\/:secret(\/.*)?$/, "the guest's pages: HTML, their calendar, their invoices and the cancellation form"],
+  ['/widget.js', "the widget's script"],
+  ['/w/:widgetId', "a widget's hosted page"],
+  [/^\/docs(\/.*)?$/, "the document's reference page and its assets"],
+  [/^\/admin(\/(?!api\/).*)?$/, "the dashboard's built app (its API is /admin/api)"],
+  ['/v1/ical/:file', 'iCal feeds for calendar apps and channels (docs/ical.md)'],
+  ['/v1*', 'CORS preflight of publishable keys (OPTIONS, @fastify/cors)'],
+  ['/v1/media', 'TO DO: the image upload (raw image bytes or multipart) is still documented by hand in src/media/openapi.ts'],
+];
 
 forEachBackend('answers of the non-engine routes match the served OpenAPI document', (ctx) => {
   let app: FastifyInstance;
@@ -91,6 +110,8 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await call('get', '/ready', { url: '/ready' }), 200);
     status(await call('get', '/openapi.json', { url: '/v1/openapi.json?tag=operations' }), 200);
     status(await call('get', '/openapi.json', { url: '/v1/openapi.json?tag=nope' }), 404);
+    status(await call('get', '/openapi.json', { url: '/v1/' }), 200);
+    status(await call('get', '/health', { url: `/health?${'x'.repeat(20_000)}` }), 414);
   });
 
   it('payment settings, payment links, Stripe events and invoice PDFs', async () => {
@@ -117,7 +138,7 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await stripeEvent(org.id, signature), 200);
     status(await stripeEvent(org.id, signature), 200);
     status(await stripeEvent(org.id, 'forged'), 400);
-    status(await stripeEvent('nope', signature), 404);
+    status(await stripeEvent('nope', signature), 400);
 
     const invoice = await app.inject({ method: 'POST', url: '/v1/invoices', headers: withKey(org.key, { prefer: 'return=representation' }), payload: { booking_id: bookingId } });
     status(invoice, 201);
@@ -126,6 +147,8 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await call('get', '/invoices/{id}', pdf), 200);
     status(await call('get', '/invoices/{id}', { ...pdf, headers: withKey(org.key) }), 406);
     status(await call('get', '/invoices/{id}', { ...pdf, url: `/v1/invoices/${NO_SUCH_ID}` }), 404);
+    status(await call('get', '/invoices/{id}', { ...pdf, url: '/v1/invoices/nope' }), 400);
+    status(await call('get', '/invoices/{id}', { ...pdf, headers: { accept: 'application/pdf' } }), 401);
     status(await call('get', '/invoices/{id}', { ...pdf, headers: withKey(readOnly, { accept: 'application/pdf' }) }), 403);
 
     status(await call('delete', '/payment-settings', settings), 204);
@@ -196,9 +219,11 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await call('get', '/widget', { url: '/v1/widget' }), 401);
     status(await call('get', '/widget', { ...widget, headers: withKey(publishable, { origin: 'https://elsewhere.example' }) }), 403);
 
-    const revoke = (id: string) => call('delete', '/publishable-keys/{id}', { url: `/v1/publishable-keys/${id}`, headers: withKey(site.secretKey) });
+    const revoke = (id: string, headers = withKey(site.secretKey)) => call('delete', '/publishable-keys/{id}', { url: `/v1/publishable-keys/${id}`, headers });
     status(await revoke(await publishableKeyFor(app, site.secretKey, site.widget)), 200);
     status(await revoke(NO_SUCH_ID), 404);
+    status(await revoke(NO_SUCH_ID, {}), 401);
+    status(await revoke(NO_SUCH_ID, withKey(publishable)), 403);
   });
 
   it('dashboard logins and sessions', async () => {
@@ -240,9 +265,11 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await call('get', '/admin/api/keys', keys), 200);
     status(await call('get', '/admin/api/keys', { url: keys.url }), 401);
     status(await call('get', '/admin/api/keys', { url: keys.url, headers: as(cleaner) }), 403);
-    const revoke = (id: string) => call('delete', '/admin/api/keys/{id}', { url: `/admin/api/keys/${id}`, headers: as(owner) });
+    const revoke = (id: string, headers: Record<string, string> = as(owner)) => call('delete', '/admin/api/keys/{id}', { url: `/admin/api/keys/${id}`, headers });
     status(await revoke(created.json<{ key_id: string }>().key_id), 200);
     status(await revoke('nokey'), 404);
+    status(await revoke('nokey', {}), 401);
+    status(await revoke('nokey', as(cleaner)), 403);
 
     const member = async (name: string, email: string | null) =>
       (await insert<{ id: string }>(ctx.db, 'members', { organization_id: org.id, name, email, role: 'cleaner' })).id;
@@ -276,5 +303,19 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     for (const path of ['/auth/login', '/admin/api/keys', '/webhook-test', '/webhook-redeliver']) {
       assert.ok(owned.some((operation) => operation.endsWith(` ${path}`)), `${path} is documented`);
     }
+  });
+
+  it('registered every route outside the resource engine from a route definition, whose operation the document has', () => {
+    const routes = listedRoutes(app);
+    const outside = (url: string) => OUTSIDE_THE_API.some(([pattern]) => (typeof pattern === 'string' ? pattern === url : pattern.test(url)));
+    const undefinedRoutes = routes.filter((route) => route.role === undefined && !outside(route.url)).map((route) => `${route.methods.join(',')} ${route.url}`);
+    assert.deepEqual(undefinedRoutes, [], 'routes registered without a route definition (src/routing/route-schema.ts)');
+    const documented = new Set(Object.values(answers.document.paths).flatMap((item) => HTTP_METHODS
+      .filter((method) => method in item).map((method) => (item[method] as { operationId?: string }).operationId)));
+    const undocumented = routes.flatMap((route) => (route.role?.kind === 'definition' && !documented.has(route.role.operationId) ? [route.role.operationId] : []));
+    assert.deepEqual(undocumented, [], 'definitions whose operation the served document lacks');
+    const stale = OUTSIDE_THE_API.filter(([pattern]) => !routes.some((route) => route.role === undefined
+      && (typeof pattern === 'string' ? pattern === route.url : pattern.test(route.url))));
+    assert.deepEqual(stale.map(([pattern]) => String(pattern)), [], 'entries of OUTSIDE_THE_API no route is registered at');
   });
 });

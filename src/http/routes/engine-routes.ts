@@ -68,12 +68,14 @@ export const engineRoutes: FastifyPluginAsync<EngineRouteOptions> = async (scope
     method: [...METHODS],
     url: '/:resource',
     exposeHeadRoute: false,
+    config: { staykitRoute: { kind: 'engine' } },
     handler: (request, reply) => handle(request, reply, request.params.resource),
   });
   scope.route<{ Params: { fn: string } }>({
     method: [...METHODS],
     url: '/rpc/:fn',
     exposeHeadRoute: false,
+    config: { staykitRoute: { kind: 'engine' } },
     handler: (request, reply) => handle(request, reply, `rpc/${request.params.fn}`),
   });
 };

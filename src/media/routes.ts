@@ -11,7 +11,9 @@ import type { Authorize } from '../auth/authorize.js';
 import type { ComputePool } from '../compute/pool.js';
 import type { Database } from '../db/types.js';
 import { fromDatabaseError } from '../errors/database-error.js';
+import { routeOptions } from '../routing/route-schema.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
+import { mediaUploadRoute } from './bodies.js';
 import { imageTooLarge } from './errors.js';
 import { processUpload } from './processing.js';
 import { recordMedia } from './queries.js';
@@ -42,8 +44,7 @@ export const mediaRoutes: FastifyPluginAsync<MediaRouteOptions> = async (app, op
     if (!request.isMultipart() && Number(request.headers['content-length'] ?? 0) > maxBytes) throw imageTooLarge(maxBytes);
   });
 
-  app.post('/media', { bodyLimit: maxBytes }, async (request, reply) => {
-    const principal = await authorize(request, 'media', 'write');
+  app.route({ ...routeOptions(mediaUploadRoute, authorize, async (request, reply, principal) => {
     const upload = await readUpload(request, maxBytes);
     const image = await processUpload(compute, { organizationId: principal.organizationId, bytes: upload.bytes, maxPixels: options.maxPixels });
     const row = await inTenantTransaction(db, principal, async (tx) => {
@@ -59,5 +60,5 @@ export const mediaRoutes: FastifyPluginAsync<MediaRouteOptions> = async (app, op
       return { result: added, rollback: false };
     });
     return reply.status(201).type('application/json; charset=utf-8').send(JSON.stringify(row));
-  });
+  }), bodyLimit: maxBytes });
 };

@@ -99,7 +99,7 @@ export const stripeWebhook = defineRoute({
   params: Type.Object({ organization_id: Type.String({ format: 'uuid', expected: 'an organization id (UUID)' }) }),
   parameters: [{ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
   // Stripe signs the exact bytes it sent: the handler verifies them before anything reads them as JSON.
-  rawBody: { mediaType: 'application/json', schema: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'A Stripe event.' }) },
+  rawBody: { 'application/json': Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'A Stripe event.' }) },
   responses: { 200: { description: 'Received.', schema: StripeEventReceipt } },
   errors: ['BadRequest'], invalid: moneyBodyInvalid,
 });

@@ -8,7 +8,7 @@ import { bookingPaths, bookingSchemas } from './booking.js';
 import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import { moneyPaths, moneySchemas } from '../money/openapi.js';
-import { mediaUpload } from '../media/openapi.js';
+import { mediaUploadRoute } from '../media/bodies.js';
 import { webhookOperations, webhookPaths, webhookSchemas } from '../webhooks/openapi.js';
 import { changePaths, changeSchemas } from '../changes/openapi.js';
 import { DASHBOARD_TAG, dashboardPaths } from '../dashboard/openapi.js';
@@ -45,12 +45,14 @@ Every response carries \`X-Request-Id\`.
 
 /** The operations of the server itself: health, readiness and this document (their route definitions). */
 const operations = openApiPaths([...HEALTH_ROUTES, openApiDocumentRoute]);
+/** Uploading creates media rows; reading and deleting them is the resource API's, on the same path. */
+const mediaOperations = openApiPaths([mediaUploadRoute]);
 
 export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions = {}): Record<string, unknown> {
   const checks = options.checks ?? { enums: new Map(), predicates: new Map() };
   const tables = exposedTables(cache);
   const paths: Record<string, JsonSchema> = {};
-  const schemas: Record<string, object> = { ...sharedSchemas, ...operations.schemas };
+  const schemas: Record<string, object> = { ...sharedSchemas, ...operations.schemas, ...mediaOperations.schemas };
   const allParameters: Record<string, JsonSchema> = { ...parameters };
   if (options.bookingFlow !== false) {
     Object.assign(paths, bookingPaths);
@@ -69,8 +71,7 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     Object.assign(schemas, moneySchemas);
     Object.assign(schemas, widgetSchemas);
   }
-  // Uploading creates media rows; reading and deleting them is the resource API's.
-  if (paths['/media']) paths['/media'] = { ...paths['/media'], ...mediaUpload };
+  if (paths['/media']) paths['/media'] = { ...paths['/media'], ...mediaOperations.paths['/media'] };
   Object.assign(paths, webhookPaths, changePaths);
   Object.assign(schemas, webhookSchemas, changeSchemas);
   Object.assign(paths, operations.paths, dashboardPaths);

@@ -76,6 +76,8 @@ export interface RouteAnswer {
   mediaType?: string;
   /** An example of the body, for the document. */
   example?: unknown;
+  /** Named examples of the body (an error answer's several causes), for the document. */
+  examples?: Record<string, unknown>;
   /** Response headers as OpenAPI header objects, by name. */
   headers?: Record<string, JsonObject>;
 }
@@ -118,10 +120,11 @@ export interface RouteDefinition<
   /** Further parameters of the operation, as OpenAPI parameter objects or `$ref`s (an Idempotency-Key header). */
   parameters?: JsonObject[];
   /**
-   * A body the handler reads as bytes (a signature over them): documented with this schema, never validated. The
-   * route's plugin keeps the bytes (a content-type parser of its own); the handler gets what that parser gives.
+   * A body the handler reads as bytes (a signature over them, an image): documented with a schema per media type it
+   * accepts, never validated. The route's plugin keeps the bytes (a content-type parser of its own); the handler
+   * gets what that parser gives.
    */
-  rawBody?: { mediaType: string; schema: TSchema };
+  rawBody?: Record<string, TSchema>;
   /** Who may call it, as OpenAPI security requirements (`[]`: anyone); default the document's (an API key). */
   security?: JsonObject[];
   /** Where it is served, when not under the API's prefix (`[{url: '/'}]` for /health): the path item's servers. */
@@ -442,13 +445,20 @@ function operationOf(definition: RouteDefinition, components: Record<string, Jso
     ...(answer.headers ? { headers: answer.headers } : {}),
     ...(answer.schema ? {
       content: {
-        [answer.mediaType ?? JSON_MEDIA]: { schema: servedSchema(answer.schema, components), ...(answer.example === undefined ? {} : { example: answer.example }) },
+        [answer.mediaType ?? JSON_MEDIA]: {
+          schema: servedSchema(answer.schema, components),
+          ...(answer.example === undefined ? {} : { example: answer.example }),
+          ...(answer.examples ? { examples: Object.fromEntries(Object.entries(answer.examples).map(([name, value]) => [name, { value }])) } : {}),
+        },
       },
     } : {}),
   }]);
   const { body, rawBody } = definition;
   const requestBody = body ? { required: definition.bodyRequired ?? true, content: json(servedSchema(body, components)) }
-    : rawBody ? { required: true, content: { [rawBody.mediaType]: { schema: servedSchema(rawBody.schema, components) } } } : undefined;
+    : rawBody ? {
+      required: true,
+      content: Object.fromEntries(Object.entries(rawBody).map(([mediaType, schema]) => [mediaType, { schema: servedSchema(schema, components) }])),
+    } : undefined;
   const errors = definition.errors.map((name) => [String(ERROR_RESPONSES[name]), { $ref: `#/components/responses/${name}` }]);
   return {
     tags: definition.tags, operationId: definition.operationId, summary: definition.summary, description: definition.description,

@@ -88,6 +88,9 @@ const CatalogueProduct = Type.Object({
   attribute_option_ids: Type.Array(uuid),
 });
 
+/** A unit as the catalogue answers it: the widget reads its photos and key facts by this type. */
+export type CatalogueProduct = Static<typeof CatalogueProduct>;
+
 const CatalogueCapacityGroup = Type.Object({
   id: uuid,
   name: text,
@@ -118,6 +121,8 @@ const CatalogueAttribute = Type.Object({
   order,
   options: Type.Array(Type.Object({ id: uuid, name: text, order })),
 });
+
+export type CatalogueAttribute = Static<typeof CatalogueAttribute>;
 
 const WidgetCatalogue = component('WidgetCatalogue', Type.Object({
   widget: nullable(Type.Object({

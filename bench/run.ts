@@ -32,6 +32,7 @@ import { renderScaleOut, scaleOutFailed, scaleOutRuns } from './scale-out.js';
 import { buildDist, measureStartup, renderStartup } from './startup.js';
 import { peerWanted, postgraphilePart, renderPeer, type PeerOutcome } from './postgraphile.js';
 import { referencePagePart, referencePageWanted, renderReferencePage, type ReferencePageResult } from './reference-page.js';
+import { renderWidgetWeight, widgetWeightPart, widgetWeightWanted, type WidgetWeightResult } from './widget-weight.js';
 import { isolationPart, isolationWanted, renderIsolation, type IsolationOutcome } from './isolation.js';
 
 /** The server's pool size (src/db/postgres.ts default): the direct side gets as many connections. */
@@ -254,6 +255,7 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     let peak: number | undefined;
     let peer: PeerOutcome | undefined;
     let referencePage: ReferencePageResult | string | undefined;
+    let widgetWeight: WidgetWeightResult | string | undefined;
     let isolation: IsolationOutcome | undefined;
     try {
       for (const { scenario, statement } of planned) {
@@ -294,6 +296,8 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
         if ('failed' in peer && peer.failed) failed = true;
       }
       if (referencePageWanted(options.only)) referencePage = await referencePagePart(server.url, log);
+      // Last: it gives the tenant's first unit photos and a widget, which no scenario reads.
+      if (widgetWeightWanted(options.only)) widgetWeight = await widgetWeightPart(server.url, dataset.apiKey, dataset.productIds[0]!, log);
     } finally {
       peak = await peakRssMiB(server.child.pid);
       await server.stop();
@@ -308,7 +312,7 @@ async function runPostgres(options: BenchOptions, log: Log): Promise<BackendOutc
     return {
       failed,
       extra: (scaleOut ? renderScaleOut(scaleOut) : '') + (isolation ? renderIsolation(isolation) : '') + (peer ? renderPeer(peer) : '') +
-        (referencePage ? renderReferencePage(referencePage) : ''),
+        (referencePage ? renderReferencePage(referencePage) : '') + (widgetWeight ? renderWidgetWeight(widgetWeight) : ''),
       report: {
         ...emptyReport('PostgreSQL', size, options, options.seconds),
         version,

@@ -4,7 +4,8 @@
  * (validated, typed) and openapi.ts documents them. The catalogue mirrors what catalogue-queries.ts builds in SQL, field for field: the answers test
  * (test/openapi/route-answers.test.ts) fails when the two part ways.
  */
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
+import { VARIANT_FORMATS } from '../media/formats.js';
 import { defineRoute } from '../routing/route-schema.js';
 import { component, orNull } from '../routing/schema-component.js';
 import { widgetErrors } from './errors.js';
@@ -35,11 +36,35 @@ const NewPublishableKey = component('NewPublishableKey', Type.Object({
   name: Type.Optional(Type.String({ maxLength: MAX_KEY_NAME_LENGTH })),
 }, { description: 'Exactly one of widget_id and site_id.', additionalProperties: false }));
 
+const absoluteUrl = Type.String({ format: 'uri', description: 'Absolute: the address the catalogue was asked at, then `/media/<hash>/<width>.<format>`.' });
+
+/** One photo of a unit as a page shows it (docs/media.md, docs/widget.md#photos). */
+const CatalogueImage = component('CatalogueImage', Type.Object({
+  media_id: uuid,
+  cover: Type.Boolean({ description: 'The unit\'s cover photo: the one marked `cover` in `products.images`, else the first. Exactly one image of a unit is.' }),
+  alt: Type.Record(Type.String(), Type.String(), {
+    description: 'The text a screen reader speaks, by language (`{"en": …, "nl": …}` or `{"default": …}`): show it in the widget\'s language, '
+      + 'by the same rule as the unit\'s name. Empty when none was written.',
+  }),
+  url: absoluteUrl,
+  width: Type.Integer({ minimum: 1, description: 'Pixels of the largest JPEG (`url`), upright.' }),
+  height: Type.Integer({ minimum: 1 }),
+  dominant_color: Type.String({ pattern: '^#[0-9a-f]{6}$', description: 'A placeholder colour while the picture loads.' }),
+  variants: Type.Array(Type.Object({
+    width: Type.Integer({ minimum: 1 }),
+    height: Type.Integer({ minimum: 1 }),
+    format: Type.Union(VARIANT_FORMATS.map((format) => Type.Literal(format))),
+    url: absoluteUrl,
+  }), { description: 'The resized copies (400, 800 and 1600 pixels wide, none wider than the upload; AVIF, WebP and JPEG): a `srcset` per format.' }),
+}, { description: 'A photo of a unit with its resized copies, in the order of `products.images`.' }));
+
+export type CatalogueImage = Static<typeof CatalogueImage>;
+
 const CatalogueProduct = Type.Object({
   id: uuid,
   name: text,
   description: text,
-  images: Type.Array(json),
+  images: Type.Array(CatalogueImage, { description: 'The unit\'s photos in order, one of them the cover.' }),
   currency: Type.String(),
   rent_period: Type.Union([Type.Literal('daily'), Type.Literal('nightly')]),
   timezone: Type.String(),
@@ -61,6 +86,9 @@ const CatalogueProduct = Type.Object({
   service_ids: Type.Array(uuid),
   attribute_option_ids: Type.Array(uuid),
 });
+
+/** A unit as the catalogue answers it: the widget reads its photos and key facts by this type. */
+export type CatalogueProduct = Static<typeof CatalogueProduct>;
 
 const CatalogueCapacityGroup = Type.Object({
   id: uuid,
@@ -92,6 +120,8 @@ const CatalogueAttribute = Type.Object({
   order,
   options: Type.Array(Type.Object({ id: uuid, name: text, order })),
 });
+
+export type CatalogueAttribute = Static<typeof CatalogueAttribute>;
 
 const WidgetCatalogue = component('WidgetCatalogue', Type.Object({
   widget: nullable(Type.Object({

@@ -3,19 +3,22 @@
  * (or site) settings, the listed products with their public fields only (never exact addresses, iCal secrets or
  * internal settings) and their cancellation policies, their capacities, services with options, the organization's
  * capacity groups and attributes, and its booking terms — of the organization's settings that one only, through
- * staykit_internal.current_booking_terms() (migration 0225): organizations stay unreadable to the key.
+ * staykit_internal.current_booking_terms() (migration 0225): organizations stay unreadable to the key. Each unit's
+ * photos come with their media rows' sizes and resized copies as absolute URLs below `mediaBase` (the address the
+ * catalogue was asked at), the cover marked as staykit_internal.product_cover picks it: marked, else the first.
  * Run as the API role in the key's transaction, where products not listed are invisible anyway (migration 0150).
  */
 import type { SqlQuery } from '../booking/queries.js';
 
 /** The tables the catalogue statement reads. */
 export const CATALOGUE_TABLES = [
-  'widgets', 'sites', 'widget_listings', 'site_listings', 'products', 'capacities', 'product_services',
+  'widgets', 'sites', 'widget_listings', 'site_listings', 'products', 'media', 'capacities', 'product_services',
   'product_attribute_options', 'capacity_groups', 'capacity_group_dependencies', 'services', 'service_options',
   'attributes', 'attribute_options',
 ] as const;
 
-export function catalogueQuery(widgetId: string | null, siteId: string | null): SqlQuery {
+/** `mediaBase`: scheme, host and port without a trailing slash (`https://staykit.example`), put before `/media/…`. */
+export function catalogueQuery(widgetId: string | null, siteId: string | null, mediaBase: string): SqlQuery {
   return {
     text: `
 WITH listed AS (
@@ -38,7 +41,24 @@ SELECT json_build_object(
            FROM api.sites AS s WHERE s.id = $2),
   'products', coalesce((
     SELECT json_agg(json_build_object(
-      'id', p.id, 'name', p.name, 'description', p.description, 'images', p.images, 'currency', p.currency,
+      'id', p.id, 'name', p.name, 'description', p.description, 'currency', p.currency,
+      'images', coalesce((
+        SELECT json_agg(json_build_object(
+          'media_id', m.id,
+          -- Marked cover, else the first: one per unit (products.images allows at most one mark, migration 0231).
+          'cover', coalesce(listed_image.marked, false) OR (listed_image.position = 1 AND NOT EXISTS (
+            SELECT 1 FROM json_array_elements(p.images) AS other WHERE (other ->> 'cover') = 'true')),
+          'alt', CASE WHEN json_typeof(listed_image.image -> 'alt') = 'object' THEN listed_image.image -> 'alt' ELSE '{}'::json END,
+          'url', $3 || m.url, 'width', m.width, 'height', m.height, 'dominant_color', m.dominant_color,
+          'variants', (SELECT json_agg(json_build_object('width', v.variant -> 'width', 'height', v.variant -> 'height',
+                                                         'format', v.variant -> 'format', 'url', $3 || (v.variant ->> 'url'))
+                                       ORDER BY v.position)
+                       FROM jsonb_array_elements(m.variants) WITH ORDINALITY AS v(variant, position))
+        ) ORDER BY listed_image.position)
+        FROM (SELECT image, position, (image ->> 'cover') = 'true' AS marked
+              FROM json_array_elements(CASE WHEN json_typeof(p.images) = 'array' THEN p.images ELSE '[]' END)
+                WITH ORDINALITY AS listed(image, position)) AS listed_image
+        JOIN api.media AS m ON m.id::text = lower(listed_image.image ->> 'media_id')), '[]'),
       'rent_period', p.rent_period, 'timezone', p.timezone, 'interaction', p.interaction,
       'approximate_address', p.approximate_address, 'approximate_coordinates', p.approximate_coordinates,
       'confirmation_message', p.confirmation_message, 'cta', p.cta, 'latest_arrival_time', p.latest_arrival_time,
@@ -76,7 +96,7 @@ SELECT json_build_object(
     ) ORDER BY a."order", a.id) FROM api.attributes AS a), '[]'),
   'booking_terms', staykit_internal.current_booking_terms()
 ) AS catalogue`,
-    values: [widgetId, siteId],
+    values: [widgetId, siteId, mediaBase],
   };
 }
 

@@ -33,6 +33,11 @@ const EXPOSED_HEADERS = ['content-range', 'ratelimit', 'ratelimit-policy', 'retr
 
 const presentedToken = (request: FastifyRequest) => publishableToken(request.headers.authorization);
 
+/** Scheme, host and port the request was sent to (behind a proxy: as STAYKIT_TRUST_PROXY lets it say). */
+function requestOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
 function isPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 }
@@ -87,7 +92,7 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
     const { rows } = await db.query<{ secret: string }>(
       'SELECT secret FROM api.bookings WHERE id = $1 AND organization_id = $2', [booked.booking_id, key.organizationId]);
     if (!rows[0]) return payload;
-    return JSON.stringify({ ...booked, guest_url: `${request.protocol}://${request.host}/g/${rows[0].secret}` });
+    return JSON.stringify({ ...booked, guest_url: `${requestOrigin(request)}/g/${rows[0].secret}` });
   });
 
   // The catalogue's key is a publishable one, checked here, never a secret key's scope.
@@ -97,7 +102,8 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
     const key = await keys.authenticate(token);
     const principal = runAsPublishable(request, key);
     requireAllowedOrigin(request, key);
-    const { text, values } = catalogueQuery(key.widgetId, key.siteId);
+    // Photos as absolute URLs at the address the widget asked (the page embedding it is elsewhere), like guest_url.
+    const { text, values } = catalogueQuery(key.widgetId, key.siteId, requestOrigin(request));
     const catalogue = await inTenantTransaction(db, principal, async (tx) => ({
       result: (await tx.query<{ catalogue: unknown }>(text, values)).rows[0]!.catalogue, rollback: true,
     }), { readable: CATALOGUE_TABLES });

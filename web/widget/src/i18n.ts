@@ -26,6 +26,9 @@ const en = {
   cancellationPolicy: 'Cancellation policy', bookingTerms: 'Booking terms',
   acceptTerms: 'I accept the booking terms and the cancellation policy',
   acceptTermsRequired: 'Please accept the booking terms and the cancellation policy to book.',
+  photosOf: 'Photos of {unit}', photosHint: 'Swipe or use the arrow keys for more photos', photoOf: 'Photo {n} of {total}',
+  previousPhoto: 'Previous photo', nextPhoto: 'Next photo', keyFacts: 'Key facts', upToGuests: 'Up to {n} guests',
+  oneGuest: '1 guest', checkInUntil: 'Check-in until {time}',
 };
 type Labels = typeof en;
 
@@ -50,6 +53,9 @@ const nl: Labels = {
   cancellationPolicy: 'Annuleringsvoorwaarden', bookingTerms: 'Boekingsvoorwaarden',
   acceptTerms: 'Ik ga akkoord met de boekingsvoorwaarden en de annuleringsvoorwaarden',
   acceptTermsRequired: 'Ga akkoord met de boekingsvoorwaarden en de annuleringsvoorwaarden om te boeken.',
+  photosOf: 'Foto\'s van {unit}', photosHint: 'Veeg of gebruik de pijltjestoetsen voor meer foto\'s', photoOf: 'Foto {n} van {total}',
+  previousPhoto: 'Vorige foto', nextPhoto: 'Volgende foto', keyFacts: 'Kenmerken', upToGuests: 'Maximaal {n} gasten',
+  oneGuest: '1 gast', checkInUntil: 'Aankomst tot {time}',
 };
 
 const de: Labels = {
@@ -73,6 +79,9 @@ const de: Labels = {
   cancellationPolicy: 'Stornierungsbedingungen', bookingTerms: 'Buchungsbedingungen',
   acceptTerms: 'Ich akzeptiere die Buchungsbedingungen und die Stornierungsbedingungen',
   acceptTermsRequired: 'Bitte akzeptieren Sie die Buchungsbedingungen und die Stornierungsbedingungen, um zu buchen.',
+  photosOf: 'Fotos von {unit}', photosHint: 'Wischen oder Pfeiltasten für weitere Fotos', photoOf: 'Foto {n} von {total}',
+  previousPhoto: 'Vorheriges Foto', nextPhoto: 'Nächstes Foto', keyFacts: 'Eckdaten', upToGuests: 'Bis zu {n} Gäste',
+  oneGuest: '1 Gast', checkInUntil: 'Anreise bis {time}',
 };
 
 const LABELS: Record<string, Labels> = { en, nl, de };

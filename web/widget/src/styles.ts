@@ -42,5 +42,19 @@ fieldset{border:1px solid #d1d5db;border-radius:.25rem;margin:.75rem 0;padding:.
 input[aria-invalid=true]{outline:2px solid #991b1b;outline-offset:2px}
 .done{background:#ecfdf5;border-radius:.25rem;padding:.75rem}
 a{color:var(--sk-accent)}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.gallery{position:relative;margin:0 0 .75rem}
+.slides{display:flex;overflow-x:auto;scroll-snap-type:x mandatory;overscroll-behavior-x:contain;scrollbar-width:none;border-radius:.375rem;background:#e5e7eb}
+.slides::-webkit-scrollbar{display:none}
+.slides:focus-visible{outline:3px solid var(--sk-accent);outline-offset:2px}
+.slide{flex:0 0 100%;scroll-snap-align:start;scroll-snap-stop:always;aspect-ratio:3/2}
+.slide picture,.slide img{display:block;width:100%;height:100%}.slide img{object-fit:cover}
+.photo-prev,.photo-next{position:absolute;top:50%;transform:translateY(-50%);width:2.75rem;height:2.75rem;border:0;border-radius:50%;
+  background:rgba(255,255,255,.92);color:#111827;font-size:1.75rem;line-height:1;box-shadow:0 1px 3px rgba(0,0,0,.3)}
+.photo-prev{left:.5rem}.photo-next{right:.5rem}.photo-prev[disabled],.photo-next[disabled]{visibility:hidden}
+.photo-count{position:absolute;right:.5rem;bottom:.5rem;background:rgba(17,24,39,.8);color:#fff;font-size:.75rem;padding:.125rem .5rem;border-radius:1rem}
+.description{white-space:pre-line;margin:0 0 .5rem}
+.facts{display:flex;flex-wrap:wrap;gap:.375rem;list-style:none;margin:0 0 .75rem;padding:0}
+.facts li{background:#f3f4f6;border-radius:1rem;padding:.125rem .625rem;font-size:.875rem;color:#1f2937}
 @container (max-width:28rem){.sk{padding:.5rem}td button{min-height:2.5rem}.rate{font-size:.5625rem}.field label{flex-basis:100%}}
 `;

@@ -7,8 +7,9 @@ import type { CancellationRule } from '../../../src/common/cancellation-policy.j
 import type { BookResult, Day, ProductAvailability, Quote } from '../../../src/booking/answer-schemas.js';
 
 import type { BookingBody } from '../../../src/booking/request-schemas.js';
+import type { CatalogueAttribute, CatalogueImage, CatalogueProduct } from '../../../src/widget/bodies.js';
 
-export type { BookingBody, Day, ProductAvailability, Quote };
+export type { BookingBody, CatalogueAttribute, CatalogueImage, Day, ProductAvailability, Quote };
 /** /v1/book's answer; with the widget's publishable key it carries the guest's page (`guest_url`). */
 export type Booked = BookResult;
 
@@ -20,11 +21,14 @@ export interface Catalogue {
   products: Product[];
   capacity_groups: CapacityGroup[];
   services: Service[];
+  /** The organization's attributes and their options: a unit's (attribute_option_ids) are among its key facts. */
+  attributes: CatalogueAttribute[];
   /** The organization's booking terms: the guest accepts them before booking (null without; docs/widget.md). */
   booking_terms?: string | MultiLanguageString | null;
 }
 
-export interface Product {
+/** A unit; its photos and key facts by the API's own schema (src/widget/bodies.ts). */
+export interface Product extends Pick<CatalogueProduct, 'images' | 'latest_arrival_time' | 'attribute_option_ids'> {
   id: string;
   name: MultiLanguageString;
   description: MultiLanguageString;

@@ -1,7 +1,7 @@
 /**
  * <staykit-widget key="pk_…" [api="https://staykit.example"] [lang="nl"] [product="<uuid>"]>: the booking widget
- * (docs/widget.md). It reads the widget's catalogue with its publishable key, shows the availability of the chosen
- * unit in a month calendar, asks for guests and extras, quotes the stay, takes the guest's details, shows the unit's
+ * (docs/widget.md). It reads the widget's catalogue with its publishable key, shows the chosen unit's photos,
+ * description and key facts (unit-info.ts), its availability in a month calendar, asks for guests and extras, quotes the stay, takes the guest's details, shows the unit's
  * cancellation policy and the organization's booking terms (accepted with a checkbox when there are terms) and books. It
  * lives in a shadow root (styles isolated both ways) and tells the page what happens through DOM events:
  * staykit:ready, staykit:dates, staykit:quote, staykit:booked and staykit:error (bubbling, composed; detail below).
@@ -12,6 +12,7 @@ import { addDays, esc, formatDate, money, monthOf, shiftMonth, today } from './f
 import { chooseLanguage, localize, translator, type Translate } from './i18n.js';
 import { STYLES } from './styles.js';
 import { bookingTermsText, termsAccepted, termsSection } from './terms.js';
+import { renderUnitInfo } from './unit-info.js';
 import type { BookingBody, Booked, Catalogue, Day, Product, ProductAvailability, Quote, Service } from './types.js';
 
 /** The origin this script was loaded from: the default Staykit to talk to. */
@@ -78,7 +79,7 @@ class StaykitWidget extends HTMLElement {
       ? `<div class="field"><label for="unit">${esc(t('unit'))}</label><select id="unit">${products.map((p) => `<option value="${p.id}">${esc(localize(p.name, this.language))}</option>`).join('')}</select></div>`
       : '';
     this.root.innerHTML = `<style>${STYLES}</style><div class="sk" lang="${esc(this.language)}">
-<h2 id="title"></h2>${picker}
+<h2 id="title"></h2>${picker}<div id="unit-info"></div>
 <section aria-labelledby="calendar-title"><h3 id="calendar-title">${esc(t('calendar'))}</h3><div id="calendar"></div>
 <p class="legend" id="selection" role="status" aria-live="polite">${esc(t('chooseCheckIn'))}</p></section>
 <form id="stay" novalidate><fieldset id="guests"><legend>${esc(t('guests'))}</legend></fieldset><fieldset id="extras"><legend>${esc(t('extras'))}</legend></fieldset>
@@ -113,6 +114,7 @@ class StaykitWidget extends HTMLElement {
     this.product = product;
     this.selection = { start: null, end: null };
     this.$('#title').textContent = localize(product.name, this.language);
+    renderUnitInfo(this.$('#unit-info'), product, this.catalogue, this.language, this.t);
     this.$('#quote').hidden = true;
     this.$('#book').hidden = true;
     this.renderGuests();

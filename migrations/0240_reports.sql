@@ -58,21 +58,23 @@ COMMENT ON FUNCTION staykit_internal.report_rate(text, text) IS
   'Reports (0240): 1, or the organization''s rate from a booking''s currency to its unit''s (null without one).';
 GRANT EXECUTE ON FUNCTION staykit_internal.report_rate(text, text) TO staykit_api;
 
--- Per booking, its line items by kind in the booking's currency (deposits are refundable and not revenue):
+-- Per booking, its currency and its line items by kind in that currency (deposits are refundable and not revenue):
 -- rent; fees = fee and service; taxes = tax; discounts = discount and coupon (negative); other = adjustment and other.
 -- A view, not a function, so the report views' dependencies on its tables are in the catalog (report_source).
 CREATE VIEW staykit_internal.report_booking_amounts WITH (security_invoker = true) AS
-SELECT li.organization_id, li.booking_id,
-       sum(li.amount) FILTER (WHERE li.item_type = 'rent')::bigint AS rent,
-       sum(li.amount) FILTER (WHERE li.item_type IN ('fee', 'service'))::bigint AS fees,
-       sum(li.amount) FILTER (WHERE li.item_type = 'tax')::bigint AS taxes,
-       sum(li.amount) FILTER (WHERE li.item_type IN ('discount', 'coupon'))::bigint AS discounts,
-       sum(li.amount) FILTER (WHERE li.item_type IN ('adjustment', 'other'))::bigint AS other
-FROM api.line_items AS li
-WHERE li.fee_type = 'fee'
-GROUP BY li.organization_id, li.booking_id;
+SELECT b.organization_id, b.id AS booking_id, b.currency, x.rent, x.fees, x.taxes, x.discounts, x.other
+FROM api.bookings AS b
+CROSS JOIN LATERAL (
+  SELECT sum(li.amount) FILTER (WHERE li.item_type = 'rent')::bigint AS rent,
+         sum(li.amount) FILTER (WHERE li.item_type IN ('fee', 'service'))::bigint AS fees,
+         sum(li.amount) FILTER (WHERE li.item_type = 'tax')::bigint AS taxes,
+         sum(li.amount) FILTER (WHERE li.item_type IN ('discount', 'coupon'))::bigint AS discounts,
+         sum(li.amount) FILTER (WHERE li.item_type IN ('adjustment', 'other'))::bigint AS other
+  FROM api.line_items AS li
+  WHERE li.organization_id = b.organization_id AND li.booking_id = b.id AND li.fee_type = 'fee'
+) AS x;
 COMMENT ON VIEW staykit_internal.report_booking_amounts IS
-  'Reports (0240): per booking, its line items (deposits left out) summed by kind: rent, fees, taxes, discounts, other.';
+  'Reports (0240): per booking, its currency and its line items (deposits left out) summed by kind: rent, fees, taxes, discounts, other.';
 GRANT SELECT ON staykit_internal.report_booking_amounts TO staykit_api;
 
 -- Per unit and day: available, booked or blocked, and the night's share of its booking's rent.
@@ -100,10 +102,9 @@ LEFT JOIN LATERAL (
   LIMIT 1
 ) AS e ON d.day < e.end_date + e.padding
 LEFT JOIN LATERAL (
-  SELECT a.rent, staykit_internal.report_rate(b.currency, p.currency) AS rate
-  FROM api.bookings AS b
-  LEFT JOIN staykit_internal.report_booking_amounts AS a ON a.organization_id = b.organization_id AND a.booking_id = b.id
-  WHERE b.organization_id = p.organization_id AND b.id = e.booking_id AND e.type = 'booking' AND d.day < e.end_date
+  SELECT a.rent, staykit_internal.report_rate(a.currency, p.currency) AS rate
+  FROM staykit_internal.report_booking_amounts AS a
+  WHERE a.organization_id = p.organization_id AND a.booking_id = e.booking_id AND e.type = 'booking' AND d.day < e.end_date
 ) AS money ON true
 WHERE (SELECT staykit_internal.may_read('reports'));
 COMMENT ON VIEW api.report_unit_days IS
@@ -118,114 +119,105 @@ GRANT SELECT ON api.report_unit_days TO staykit_api;
 
 -- Per unit and month: nights, occupancy, ADR, RevPAR, revenue by kind, and the stays arriving in the month.
 CREATE VIEW api.report_unit_months WITH (security_invoker = true) AS
-SELECT r.product_id, r.month, r.currency,
-       r.days - r.blocked_nights AS available_nights,
-       r.booked_nights,
-       r.blocked_nights,
-       round(r.booked_nights::numeric / nullif(r.days - r.blocked_nights, 0), 4) AS occupancy,
-       round(r.revenue::numeric / nullif(r.booked_nights, 0)) AS adr,
-       round(r.revenue::numeric / nullif(r.days - r.blocked_nights, 0)) AS revpar,
-       r.revenue,
-       r.fees,
-       r.taxes,
-       r.discounts,
-       r.other_revenue,
-       r.revenue + r.fees + r.taxes + r.discounts + r.other_revenue AS total_revenue,
-       r.bookings,
-       r.cancellations,
-       r.average_lead_time,
-       r.average_length_of_stay,
-       r.refunds,
-       r.bookings_api,
-       r.bookings_dashboard,
-       r.bookings_site,
-       r.bookings_widget,
-       r.bookings_import
-FROM (
-  SELECT p.id AS product_id, m.month, p.currency, m.days,
-         coalesce(n.booked, 0)::integer AS booked_nights,
+SELECT p.id AS product_id,
+       m.month,
+       p.currency,
+       m.days - k.blocked_nights AS available_nights,
+       k.booked_nights,
+       k.blocked_nights,
+       round(k.booked_nights::numeric / nullif(m.days - k.blocked_nights, 0), 4) AS occupancy,
+       round(k.revenue::numeric / nullif(k.booked_nights, 0)) AS adr,
+       round(k.revenue::numeric / nullif(m.days - k.blocked_nights, 0)) AS revpar,
+       k.revenue,
+       k.fees,
+       k.taxes,
+       k.discounts,
+       k.other_revenue,
+       k.revenue + k.fees + k.taxes + k.discounts + k.other_revenue AS total_revenue,
+       coalesce(a.bookings, 0)::integer AS bookings,
+       coalesce(a.cancellations, 0)::integer AS cancellations,
+       a.average_lead_time,
+       a.average_length_of_stay,
+       coalesce(a.refunds, 0)::bigint AS refunds,
+       coalesce(a.bookings_api, 0)::integer AS bookings_api,
+       coalesce(a.bookings_dashboard, 0)::integer AS bookings_dashboard,
+       coalesce(a.bookings_site, 0)::integer AS bookings_site,
+       coalesce(a.bookings_widget, 0)::integer AS bookings_widget,
+       coalesce(a.bookings_import, 0)::integer AS bookings_import
+FROM api.products AS p
+CROSS JOIN staykit_internal.report_months AS m
+-- The unit's bookings and blocks that hold a night of the month (with their padding): the calendar's own
+-- no-overlap index answers the range test. Each night counts in the month it starts in.
+LEFT JOIN LATERAL (
+  SELECT sum(greatest(0, least(s.end_date, m.next_month) - greatest(s.start_date, m.month)))
+           FILTER (WHERE s.type = 'booking') AS booked,
+         sum(round(staykit_internal.report_share(s.rent, s.first_night, s.last_night, s.nights) * s.rate)) AS rent,
+         sum(round(staykit_internal.report_share(s.fees, s.first_night, s.last_night, s.nights) * s.rate)) AS fees,
+         sum(round(staykit_internal.report_share(s.taxes, s.first_night, s.last_night, s.nights) * s.rate)) AS taxes,
+         sum(round(staykit_internal.report_share(s.discounts, s.first_night, s.last_night, s.nights) * s.rate)) AS discounts,
+         sum(round(staykit_internal.report_share(s.other, s.first_night, s.last_night, s.nights) * s.rate)) AS other,
+         coalesce(sum(greatest(0, least(s.end_date, m.next_month) - greatest(s.start_date, m.month)))
+                    FILTER (WHERE s.type = 'blocked period'), 0)
+           + coalesce(sum(greatest(0, least(s.end_date + s.padding, m.next_month) - greatest(s.end_date, m.month))), 0) AS blocked
+  FROM (
+    SELECT c.type, c.start_date, c.end_date, c.padding,
+           greatest(c.start_date, m.month) - c.start_date AS first_night,
+           least(c.end_date, m.next_month) - c.start_date AS last_night,
+           c.end_date - c.start_date AS nights,
+           money.rent, money.fees, money.taxes, money.discounts, money.other, money.rate
+    FROM api.calendar_events AS c
+    LEFT JOIN LATERAL (
+      SELECT a.rent, a.fees, a.taxes, a.discounts, a.other, staykit_internal.report_rate(a.currency, p.currency) AS rate
+      FROM staykit_internal.report_booking_amounts AS a
+      WHERE a.organization_id = c.organization_id AND a.booking_id = c.booking_id AND c.type = 'booking'
+    ) AS money ON true
+    WHERE c.organization_id = p.organization_id AND c.product_id = p.id
+      AND c.status <> 'CANCELLED' AND c.type IN ('booking', 'blocked period')
+      AND daterange(c.start_date, c.end_date + c.padding, '[)') && daterange(m.month, m.next_month, '[)')
+  ) AS s
+) AS n ON true
+-- The stays arriving in the month, cancelled ones included: counts, lead time, length, refunds and sources.
+LEFT JOIN LATERAL (
+  SELECT count(*) FILTER (WHERE NOT s.cancelled) AS bookings,
+         count(*) FILTER (WHERE s.cancelled) AS cancellations,
+         round(avg(s.lead_time) FILTER (WHERE NOT s.cancelled), 2) AS average_lead_time,
+         round(avg(s.length_of_stay) FILTER (WHERE NOT s.cancelled), 2) AS average_length_of_stay,
+         sum(round(s.refunded * s.rate)) AS refunds,
+         count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'api') AS bookings_api,
+         count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'dashboard') AS bookings_dashboard,
+         count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'site') AS bookings_site,
+         count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'widget') AS bookings_widget,
+         count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'import') AS bookings_import
+  FROM (
+    SELECT c.status = 'CANCELLED' AS cancelled,
+           c.start_date - (b.created_at AT TIME ZONE p.timezone)::date AS lead_time,
+           c.end_date - c.start_date AS length_of_stay,
+           staykit_internal.report_rate(b.currency, p.currency) AS rate,
+           (SELECT sum(f.amount) FROM api.payments AS pay
+            JOIN api.refunds AS f ON f.organization_id = pay.organization_id AND f.payment_id = pay.id
+            WHERE pay.organization_id = b.organization_id AND pay.booking_id = b.id AND f.status = 'refunded') AS refunded,
+           CASE WHEN c.origin = 'import' THEN 'import'
+                WHEN b.widget_id IS NOT NULL THEN 'widget'
+                WHEN b.site_id IS NOT NULL THEN 'site'
+                WHEN c.creator_id IS NOT NULL THEN 'dashboard'
+                ELSE 'api' END AS source
+    FROM api.calendar_events AS c
+    JOIN api.bookings AS b ON b.organization_id = c.organization_id AND b.id = c.booking_id
+    WHERE c.organization_id = p.organization_id AND c.product_id = p.id AND c.type = 'booking'
+      AND c.start_date >= m.month AND c.start_date < m.next_month
+  ) AS s
+) AS a ON true
+-- The nights and amounts with nothing in them as 0.
+CROSS JOIN LATERAL (
+  SELECT coalesce(n.booked, 0)::integer AS booked_nights,
          least(coalesce(n.blocked, 0), m.days)::integer AS blocked_nights,
          coalesce(n.rent, 0)::bigint AS revenue,
          coalesce(n.fees, 0)::bigint AS fees,
          coalesce(n.taxes, 0)::bigint AS taxes,
          coalesce(n.discounts, 0)::bigint AS discounts,
-         coalesce(n.other, 0)::bigint AS other_revenue,
-         coalesce(a.bookings, 0)::integer AS bookings,
-         coalesce(a.cancellations, 0)::integer AS cancellations,
-         a.average_lead_time,
-         a.average_length_of_stay,
-         coalesce(a.refunds, 0)::bigint AS refunds,
-         coalesce(a.bookings_api, 0)::integer AS bookings_api,
-         coalesce(a.bookings_dashboard, 0)::integer AS bookings_dashboard,
-         coalesce(a.bookings_site, 0)::integer AS bookings_site,
-         coalesce(a.bookings_widget, 0)::integer AS bookings_widget,
-         coalesce(a.bookings_import, 0)::integer AS bookings_import
-  FROM api.products AS p
-  CROSS JOIN staykit_internal.report_months AS m
-  -- The unit's bookings and blocks that hold a night of the month (with their padding): the calendar's own
-  -- no-overlap index answers the range test. Each night counts in the month it starts in.
-  LEFT JOIN LATERAL (
-    SELECT sum(greatest(0, least(s.end_date, m.next_month) - greatest(s.start_date, m.month)))
-             FILTER (WHERE s.type = 'booking') AS booked,
-           sum(round(staykit_internal.report_share(s.rent, s.first_night, s.last_night, s.nights) * s.rate)) AS rent,
-           sum(round(staykit_internal.report_share(s.fees, s.first_night, s.last_night, s.nights) * s.rate)) AS fees,
-           sum(round(staykit_internal.report_share(s.taxes, s.first_night, s.last_night, s.nights) * s.rate)) AS taxes,
-           sum(round(staykit_internal.report_share(s.discounts, s.first_night, s.last_night, s.nights) * s.rate)) AS discounts,
-           sum(round(staykit_internal.report_share(s.other, s.first_night, s.last_night, s.nights) * s.rate)) AS other,
-           coalesce(sum(greatest(0, least(s.end_date, m.next_month) - greatest(s.start_date, m.month)))
-                      FILTER (WHERE s.type = 'blocked period'), 0)
-             + coalesce(sum(greatest(0, least(s.end_date + s.padding, m.next_month) - greatest(s.end_date, m.month))), 0) AS blocked
-    FROM (
-      SELECT c.type, c.start_date, c.end_date, c.padding,
-             greatest(c.start_date, m.month) - c.start_date AS first_night,
-             least(c.end_date, m.next_month) - c.start_date AS last_night,
-             c.end_date - c.start_date AS nights,
-             money.rent, money.fees, money.taxes, money.discounts, money.other, money.rate
-      FROM api.calendar_events AS c
-      LEFT JOIN LATERAL (
-        SELECT a.rent, a.fees, a.taxes, a.discounts, a.other, staykit_internal.report_rate(b.currency, p.currency) AS rate
-        FROM api.bookings AS b
-        LEFT JOIN staykit_internal.report_booking_amounts AS a ON a.organization_id = b.organization_id AND a.booking_id = b.id
-        WHERE b.organization_id = c.organization_id AND b.id = c.booking_id AND c.type = 'booking'
-      ) AS money ON true
-      WHERE c.organization_id = p.organization_id AND c.product_id = p.id
-        AND c.status <> 'CANCELLED' AND c.type IN ('booking', 'blocked period')
-        AND daterange(c.start_date, c.end_date + c.padding, '[)') && daterange(m.month, m.next_month, '[)')
-    ) AS s
-  ) AS n ON true
-  -- The stays arriving in the month, cancelled ones included: counts, lead time, length, refunds and sources.
-  LEFT JOIN LATERAL (
-    SELECT count(*) FILTER (WHERE NOT s.cancelled) AS bookings,
-           count(*) FILTER (WHERE s.cancelled) AS cancellations,
-           round(avg(s.lead_time) FILTER (WHERE NOT s.cancelled), 2) AS average_lead_time,
-           round(avg(s.length_of_stay) FILTER (WHERE NOT s.cancelled), 2) AS average_length_of_stay,
-           sum(round(s.refunded * s.rate)) AS refunds,
-           count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'api') AS bookings_api,
-           count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'dashboard') AS bookings_dashboard,
-           count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'site') AS bookings_site,
-           count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'widget') AS bookings_widget,
-           count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'import') AS bookings_import
-    FROM (
-      SELECT c.status = 'CANCELLED' AS cancelled,
-             c.start_date - (b.created_at AT TIME ZONE p.timezone)::date AS lead_time,
-             c.end_date - c.start_date AS length_of_stay,
-             staykit_internal.report_rate(b.currency, p.currency) AS rate,
-             (SELECT sum(f.amount) FROM api.payments AS pay
-              JOIN api.refunds AS f ON f.organization_id = pay.organization_id AND f.payment_id = pay.id
-              WHERE pay.organization_id = b.organization_id AND pay.booking_id = b.id AND f.status = 'refunded') AS refunded,
-             CASE WHEN c.origin = 'import' THEN 'import'
-                  WHEN b.widget_id IS NOT NULL THEN 'widget'
-                  WHEN b.site_id IS NOT NULL THEN 'site'
-                  WHEN c.creator_id IS NOT NULL THEN 'dashboard'
-                  ELSE 'api' END AS source
-      FROM api.calendar_events AS c
-      JOIN api.bookings AS b ON b.organization_id = c.organization_id AND b.id = c.booking_id
-      WHERE c.organization_id = p.organization_id AND c.product_id = p.id AND c.type = 'booking'
-        AND c.start_date >= m.month AND c.start_date < m.next_month
-    ) AS s
-  ) AS a ON true
-  WHERE (SELECT staykit_internal.may_read('reports'))
-) AS r;
+         coalesce(n.other, 0)::bigint AS other_revenue
+) AS k
+WHERE (SELECT staykit_internal.may_read('reports'));
 COMMENT ON VIEW api.report_unit_months IS
   'Report (docs/reports.md): per unit and month from 1900 to 2199, nights, occupancy, ADR, RevPAR, revenue by kind and the stays arriving in the month. Filter on month.';
 COMMENT ON COLUMN api.report_unit_months.product_id IS 'The unit (refers to products.id).';

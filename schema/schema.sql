@@ -2198,124 +2198,108 @@ CREATE VIEW api.report_unit_days WITH (security_invoker=true) AS
           ORDER BY c.start_date DESC
          LIMIT 1) e ON d.day < (e.end_date + e.padding::integer)
      LEFT JOIN LATERAL ( SELECT a.rent,
-            staykit_internal.report_rate(b.currency, p.currency) AS rate
-           FROM api.bookings b
-             LEFT JOIN staykit_internal.report_booking_amounts a ON a.organization_id = b.organization_id AND a.booking_id = b.id
-          WHERE b.organization_id = p.organization_id AND b.id = e.booking_id AND e.type = 'booking'::text AND d.day < e.end_date) money ON true
+            staykit_internal.report_rate(a.currency, p.currency) AS rate
+           FROM staykit_internal.report_booking_amounts a
+          WHERE a.organization_id = p.organization_id AND a.booking_id = e.booking_id AND e.type = 'booking'::text AND d.day < e.end_date) money ON true
   WHERE ( SELECT staykit_internal.may_read('reports'::text) AS may_read);
 GRANT SELECT ON TABLE api.report_unit_days TO staykit_api;
 
 -- --- view api.report_unit_months
 -- Report (docs/reports.md): per unit and month from 1900 to 2199, nights, occupancy, ADR, RevPAR, revenue by kind and the stays arriving in the month. Filter on month.
 CREATE VIEW api.report_unit_months WITH (security_invoker=true) AS
- SELECT product_id,
-    month,
-    currency,
-    days - blocked_nights AS available_nights,
-    booked_nights,
-    blocked_nights,
-    round(booked_nights::numeric / NULLIF(days - blocked_nights, 0)::numeric, 4) AS occupancy,
-    round(revenue::numeric / NULLIF(booked_nights, 0)::numeric) AS adr,
-    round(revenue::numeric / NULLIF(days - blocked_nights, 0)::numeric) AS revpar,
-    revenue,
-    fees,
-    taxes,
-    discounts,
-    other_revenue,
-    revenue + fees + taxes + discounts + other_revenue AS total_revenue,
-    bookings,
-    cancellations,
-    average_lead_time,
-    average_length_of_stay,
-    refunds,
-    bookings_api,
-    bookings_dashboard,
-    bookings_site,
-    bookings_widget,
-    bookings_import
-   FROM ( SELECT p.id AS product_id,
-            m.month,
-            p.currency,
-            m.days,
-            COALESCE(n.booked, 0::bigint)::integer AS booked_nights,
+ SELECT p.id AS product_id,
+    m.month,
+    p.currency,
+    m.days - k.blocked_nights AS available_nights,
+    k.booked_nights,
+    k.blocked_nights,
+    round(k.booked_nights::numeric / NULLIF(m.days - k.blocked_nights, 0)::numeric, 4) AS occupancy,
+    round(k.revenue::numeric / NULLIF(k.booked_nights, 0)::numeric) AS adr,
+    round(k.revenue::numeric / NULLIF(m.days - k.blocked_nights, 0)::numeric) AS revpar,
+    k.revenue,
+    k.fees,
+    k.taxes,
+    k.discounts,
+    k.other_revenue,
+    k.revenue + k.fees + k.taxes + k.discounts + k.other_revenue AS total_revenue,
+    COALESCE(a.bookings, 0::bigint)::integer AS bookings,
+    COALESCE(a.cancellations, 0::bigint)::integer AS cancellations,
+    a.average_lead_time,
+    a.average_length_of_stay,
+    COALESCE(a.refunds, 0::numeric)::bigint AS refunds,
+    COALESCE(a.bookings_api, 0::bigint)::integer AS bookings_api,
+    COALESCE(a.bookings_dashboard, 0::bigint)::integer AS bookings_dashboard,
+    COALESCE(a.bookings_site, 0::bigint)::integer AS bookings_site,
+    COALESCE(a.bookings_widget, 0::bigint)::integer AS bookings_widget,
+    COALESCE(a.bookings_import, 0::bigint)::integer AS bookings_import
+   FROM api.products p
+     CROSS JOIN staykit_internal.report_months m
+     LEFT JOIN LATERAL ( SELECT sum(GREATEST(0, LEAST(s.end_date, m.next_month) - GREATEST(s.start_date, m.month))) FILTER (WHERE s.type = 'booking'::text) AS booked,
+            sum(round(staykit_internal.report_share(s.rent, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS rent,
+            sum(round(staykit_internal.report_share(s.fees, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS fees,
+            sum(round(staykit_internal.report_share(s.taxes, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS taxes,
+            sum(round(staykit_internal.report_share(s.discounts, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS discounts,
+            sum(round(staykit_internal.report_share(s.other, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS other,
+            COALESCE(sum(GREATEST(0, LEAST(s.end_date, m.next_month) - GREATEST(s.start_date, m.month))) FILTER (WHERE s.type = 'blocked period'::text), 0::bigint) + COALESCE(sum(GREATEST(0, LEAST(s.end_date + s.padding::integer, m.next_month) - GREATEST(s.end_date, m.month))), 0::bigint) AS blocked
+           FROM ( SELECT c.type,
+                    c.start_date,
+                    c.end_date,
+                    c.padding,
+                    GREATEST(c.start_date, m.month) - c.start_date AS first_night,
+                    LEAST(c.end_date, m.next_month) - c.start_date AS last_night,
+                    c.end_date - c.start_date AS nights,
+                    money.rent,
+                    money.fees,
+                    money.taxes,
+                    money.discounts,
+                    money.other,
+                    money.rate
+                   FROM api.calendar_events c
+                     LEFT JOIN LATERAL ( SELECT a_1.rent,
+                            a_1.fees,
+                            a_1.taxes,
+                            a_1.discounts,
+                            a_1.other,
+                            staykit_internal.report_rate(a_1.currency, p.currency) AS rate
+                           FROM staykit_internal.report_booking_amounts a_1
+                          WHERE a_1.organization_id = c.organization_id AND a_1.booking_id = c.booking_id AND c.type = 'booking'::text) money ON true
+                  WHERE c.organization_id = p.organization_id AND c.product_id = p.id AND c.status <> 'CANCELLED'::text AND (c.type = ANY (ARRAY['booking'::text, 'blocked period'::text])) AND daterange(c.start_date, c.end_date + c.padding::integer, '[)'::text) && daterange(m.month, m.next_month, '[)'::text)) s) n ON true
+     LEFT JOIN LATERAL ( SELECT count(*) FILTER (WHERE NOT s.cancelled) AS bookings,
+            count(*) FILTER (WHERE s.cancelled) AS cancellations,
+            round(avg(s.lead_time) FILTER (WHERE NOT s.cancelled), 2) AS average_lead_time,
+            round(avg(s.length_of_stay) FILTER (WHERE NOT s.cancelled), 2) AS average_length_of_stay,
+            sum(round(s.refunded::numeric * s.rate)) AS refunds,
+            count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'api'::text) AS bookings_api,
+            count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'dashboard'::text) AS bookings_dashboard,
+            count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'site'::text) AS bookings_site,
+            count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'widget'::text) AS bookings_widget,
+            count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'import'::text) AS bookings_import
+           FROM ( SELECT c.status = 'CANCELLED'::text AS cancelled,
+                    c.start_date - (b.created_at AT TIME ZONE p.timezone)::date AS lead_time,
+                    c.end_date - c.start_date AS length_of_stay,
+                    staykit_internal.report_rate(b.currency, p.currency) AS rate,
+                    ( SELECT sum(f.amount) AS sum
+                           FROM api.payments pay
+                             JOIN api.refunds f ON f.organization_id = pay.organization_id AND f.payment_id = pay.id
+                          WHERE pay.organization_id = b.organization_id AND pay.booking_id = b.id AND f.status = 'refunded'::text) AS refunded,
+                        CASE
+                            WHEN c.origin = 'import'::text THEN 'import'::text
+                            WHEN b.widget_id IS NOT NULL THEN 'widget'::text
+                            WHEN b.site_id IS NOT NULL THEN 'site'::text
+                            WHEN c.creator_id IS NOT NULL THEN 'dashboard'::text
+                            ELSE 'api'::text
+                        END AS source
+                   FROM api.calendar_events c
+                     JOIN api.bookings b ON b.organization_id = c.organization_id AND b.id = c.booking_id
+                  WHERE c.organization_id = p.organization_id AND c.product_id = p.id AND c.type = 'booking'::text AND c.start_date >= m.month AND c.start_date < m.next_month) s) a ON true
+     CROSS JOIN LATERAL ( SELECT COALESCE(n.booked, 0::bigint)::integer AS booked_nights,
             LEAST(COALESCE(n.blocked, 0::bigint), m.days::bigint)::integer AS blocked_nights,
             COALESCE(n.rent, 0::numeric)::bigint AS revenue,
             COALESCE(n.fees, 0::numeric)::bigint AS fees,
             COALESCE(n.taxes, 0::numeric)::bigint AS taxes,
             COALESCE(n.discounts, 0::numeric)::bigint AS discounts,
-            COALESCE(n.other, 0::numeric)::bigint AS other_revenue,
-            COALESCE(a.bookings, 0::bigint)::integer AS bookings,
-            COALESCE(a.cancellations, 0::bigint)::integer AS cancellations,
-            a.average_lead_time,
-            a.average_length_of_stay,
-            COALESCE(a.refunds, 0::numeric)::bigint AS refunds,
-            COALESCE(a.bookings_api, 0::bigint)::integer AS bookings_api,
-            COALESCE(a.bookings_dashboard, 0::bigint)::integer AS bookings_dashboard,
-            COALESCE(a.bookings_site, 0::bigint)::integer AS bookings_site,
-            COALESCE(a.bookings_widget, 0::bigint)::integer AS bookings_widget,
-            COALESCE(a.bookings_import, 0::bigint)::integer AS bookings_import
-           FROM api.products p
-             CROSS JOIN staykit_internal.report_months m
-             LEFT JOIN LATERAL ( SELECT sum(GREATEST(0, LEAST(s.end_date, m.next_month) - GREATEST(s.start_date, m.month))) FILTER (WHERE s.type = 'booking'::text) AS booked,
-                    sum(round(staykit_internal.report_share(s.rent, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS rent,
-                    sum(round(staykit_internal.report_share(s.fees, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS fees,
-                    sum(round(staykit_internal.report_share(s.taxes, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS taxes,
-                    sum(round(staykit_internal.report_share(s.discounts, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS discounts,
-                    sum(round(staykit_internal.report_share(s.other, s.first_night, s.last_night, s.nights)::numeric * s.rate)) AS other,
-                    COALESCE(sum(GREATEST(0, LEAST(s.end_date, m.next_month) - GREATEST(s.start_date, m.month))) FILTER (WHERE s.type = 'blocked period'::text), 0::bigint) + COALESCE(sum(GREATEST(0, LEAST(s.end_date + s.padding::integer, m.next_month) - GREATEST(s.end_date, m.month))), 0::bigint) AS blocked
-                   FROM ( SELECT c.type,
-                            c.start_date,
-                            c.end_date,
-                            c.padding,
-                            GREATEST(c.start_date, m.month) - c.start_date AS first_night,
-                            LEAST(c.end_date, m.next_month) - c.start_date AS last_night,
-                            c.end_date - c.start_date AS nights,
-                            money.rent,
-                            money.fees,
-                            money.taxes,
-                            money.discounts,
-                            money.other,
-                            money.rate
-                           FROM api.calendar_events c
-                             LEFT JOIN LATERAL ( SELECT a_1.rent,
-                                    a_1.fees,
-                                    a_1.taxes,
-                                    a_1.discounts,
-                                    a_1.other,
-                                    staykit_internal.report_rate(b.currency, p.currency) AS rate
-                                   FROM api.bookings b
-                                     LEFT JOIN staykit_internal.report_booking_amounts a_1 ON a_1.organization_id = b.organization_id AND a_1.booking_id = b.id
-                                  WHERE b.organization_id = c.organization_id AND b.id = c.booking_id AND c.type = 'booking'::text) money ON true
-                          WHERE c.organization_id = p.organization_id AND c.product_id = p.id AND c.status <> 'CANCELLED'::text AND (c.type = ANY (ARRAY['booking'::text, 'blocked period'::text])) AND daterange(c.start_date, c.end_date + c.padding::integer, '[)'::text) && daterange(m.month, m.next_month, '[)'::text)) s) n ON true
-             LEFT JOIN LATERAL ( SELECT count(*) FILTER (WHERE NOT s.cancelled) AS bookings,
-                    count(*) FILTER (WHERE s.cancelled) AS cancellations,
-                    round(avg(s.lead_time) FILTER (WHERE NOT s.cancelled), 2) AS average_lead_time,
-                    round(avg(s.length_of_stay) FILTER (WHERE NOT s.cancelled), 2) AS average_length_of_stay,
-                    sum(round(s.refunded::numeric * s.rate)) AS refunds,
-                    count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'api'::text) AS bookings_api,
-                    count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'dashboard'::text) AS bookings_dashboard,
-                    count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'site'::text) AS bookings_site,
-                    count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'widget'::text) AS bookings_widget,
-                    count(*) FILTER (WHERE NOT s.cancelled AND s.source = 'import'::text) AS bookings_import
-                   FROM ( SELECT c.status = 'CANCELLED'::text AS cancelled,
-                            c.start_date - (b.created_at AT TIME ZONE p.timezone)::date AS lead_time,
-                            c.end_date - c.start_date AS length_of_stay,
-                            staykit_internal.report_rate(b.currency, p.currency) AS rate,
-                            ( SELECT sum(f.amount) AS sum
-                                   FROM api.payments pay
-                                     JOIN api.refunds f ON f.organization_id = pay.organization_id AND f.payment_id = pay.id
-                                  WHERE pay.organization_id = b.organization_id AND pay.booking_id = b.id AND f.status = 'refunded'::text) AS refunded,
-                                CASE
-                                    WHEN c.origin = 'import'::text THEN 'import'::text
-                                    WHEN b.widget_id IS NOT NULL THEN 'widget'::text
-                                    WHEN b.site_id IS NOT NULL THEN 'site'::text
-                                    WHEN c.creator_id IS NOT NULL THEN 'dashboard'::text
-                                    ELSE 'api'::text
-                                END AS source
-                           FROM api.calendar_events c
-                             JOIN api.bookings b ON b.organization_id = c.organization_id AND b.id = c.booking_id
-                          WHERE c.organization_id = p.organization_id AND c.product_id = p.id AND c.type = 'booking'::text AND c.start_date >= m.month AND c.start_date < m.next_month) s) a ON true
-          WHERE ( SELECT staykit_internal.may_read('reports'::text) AS may_read)) r;
+            COALESCE(n.other, 0::numeric)::bigint AS other_revenue) k
+  WHERE ( SELECT staykit_internal.may_read('reports'::text) AS may_read);
 GRANT SELECT ON TABLE api.report_unit_months TO staykit_api;
 
 -- --- table api.review_products
@@ -3581,18 +3565,24 @@ CREATE POLICY tenant_isolation ON staykit_internal.released_coupon_uses AS PERMI
 GRANT SELECT ON TABLE staykit_internal.released_coupon_uses TO staykit_api;
 
 -- --- view staykit_internal.report_booking_amounts
--- Reports (0240): per booking, its line items (deposits left out) summed by kind: rent, fees, taxes, discounts, other.
+-- Reports (0240): per booking, its currency and its line items (deposits left out) summed by kind: rent, fees, taxes, discounts, other.
 CREATE VIEW staykit_internal.report_booking_amounts WITH (security_invoker=true) AS
- SELECT organization_id,
-    booking_id,
-    sum(amount) FILTER (WHERE item_type = 'rent'::text) AS rent,
-    sum(amount) FILTER (WHERE item_type = ANY (ARRAY['fee'::text, 'service'::text])) AS fees,
-    sum(amount) FILTER (WHERE item_type = 'tax'::text) AS taxes,
-    sum(amount) FILTER (WHERE item_type = ANY (ARRAY['discount'::text, 'coupon'::text])) AS discounts,
-    sum(amount) FILTER (WHERE item_type = ANY (ARRAY['adjustment'::text, 'other'::text])) AS other
-   FROM api.line_items li
-  WHERE fee_type = 'fee'::text
-  GROUP BY organization_id, booking_id;
+ SELECT b.organization_id,
+    b.id AS booking_id,
+    b.currency,
+    x.rent,
+    x.fees,
+    x.taxes,
+    x.discounts,
+    x.other
+   FROM api.bookings b
+     CROSS JOIN LATERAL ( SELECT sum(li.amount) FILTER (WHERE li.item_type = 'rent'::text) AS rent,
+            sum(li.amount) FILTER (WHERE li.item_type = ANY (ARRAY['fee'::text, 'service'::text])) AS fees,
+            sum(li.amount) FILTER (WHERE li.item_type = 'tax'::text) AS taxes,
+            sum(li.amount) FILTER (WHERE li.item_type = ANY (ARRAY['discount'::text, 'coupon'::text])) AS discounts,
+            sum(li.amount) FILTER (WHERE li.item_type = ANY (ARRAY['adjustment'::text, 'other'::text])) AS other
+           FROM api.line_items li
+          WHERE li.organization_id = b.organization_id AND li.booking_id = b.id AND li.fee_type = 'fee'::text) x;
 GRANT SELECT ON TABLE staykit_internal.report_booking_amounts TO staykit_api;
 
 -- --- table staykit_internal.report_days

@@ -4170,7 +4170,46 @@ export type Database = {
       }
     }
     Views: {
-      [_ in never]: never
+      "report_unit_days": {
+        Row: {
+          "product_id": string | null
+          "day": string | null
+          "status": string | null
+          "revenue": number | null
+          "currency": string | null
+        }
+        Relationships: []
+      }
+      "report_unit_months": {
+        Row: {
+          "product_id": string | null
+          "month": string | null
+          "currency": string | null
+          "available_nights": number | null
+          "booked_nights": number | null
+          "blocked_nights": number | null
+          "occupancy": number | null
+          "adr": number | null
+          "revpar": number | null
+          "revenue": number | null
+          "fees": number | null
+          "taxes": number | null
+          "discounts": number | null
+          "other_revenue": number | null
+          "total_revenue": number | null
+          "bookings": number | null
+          "cancellations": number | null
+          "average_lead_time": number | null
+          "average_length_of_stay": number | null
+          "refunds": number | null
+          "bookings_api": number | null
+          "bookings_dashboard": number | null
+          "bookings_site": number | null
+          "bookings_widget": number | null
+          "bookings_import": number | null
+        }
+        Relationships: []
+      }
     }
     Functions: {
       [_ in never]: never

@@ -85,6 +85,8 @@ export interface RelationInfo {
   /** Partitions that do not depend on the date the migrations ran: `name` and its bound. */
   partitions: { name: string; bound: string }[];
   viewDefinition: string | null;
+  /** Storage options, e.g. a view's `security_invoker=true`; null when none. */
+  options: string[] | null;
   rowSecurity: boolean;
   forceRowSecurity: boolean;
   columns: ColumnInfo[];
@@ -187,6 +189,7 @@ async function readRelations(db: Queryable): Promise<RelationInfo[]> {
       obj_description(c.oid, 'pg_class') AS comment,
       CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) END AS "partitionKey",
       CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END AS "viewDefinition",
+      to_json(c.reloptions) AS options,
       c.relrowsecurity AS "rowSecurity", c.relforcerowsecurity AS "forceRowSecurity",
       ${jsonRows(`
         SELECT p.oid::regclass::text AS name, pg_get_expr(p.relpartbound, p.oid) AS bound
@@ -247,6 +250,7 @@ async function readRelations(db: Queryable): Promise<RelationInfo[]> {
   return found.map((r) => ({
     ...r,
     partitions: json(r.partitions),
+    options: json(r.options),
     columns: json(r.columns),
     constraints: json(r.constraints),
     indexes: json(r.indexes),

@@ -85,7 +85,8 @@ function relationLines(q: Names, relation: RelationInfo): string[] {
   const kind = { r: 'TABLE', p: 'TABLE', v: 'VIEW', m: 'MATERIALIZED VIEW' }[relation.kind];
   const lines = [...header(`${kind.toLowerCase()} ${table}`), ...commentLines(relation.comment)];
   if (relation.viewDefinition !== null) {
-    lines.push(`CREATE ${kind} ${table} AS`, relation.viewDefinition.replace(/;\s*$/, '') + ';');
+    const options = relation.options === null ? '' : ` WITH (${relation.options.join(', ')})`;
+    lines.push(`CREATE ${kind} ${table}${options} AS`, relation.viewDefinition.replace(/;\s*$/, '') + ';');
   } else {
     const body = [
       ...relation.columns.map((column) => ({ comment: column.comment, line: columnLine(q, column) })),

@@ -1,6 +1,7 @@
 /**
  * Scopes (docs/design.md#scopes): `read` and `write` cover every resource; `<resource>:read` and `<resource>:write` one.
- * `write` implies `read` for the same resource: a key that may change rows may also see them.
+ * `write` implies `read` for the same resource: a key that may change rows may also see them. The report views (every
+ * resource named `report_*`, docs/reports.md) are read-only and share one scope, `reports:read`.
  */
 import type { Access } from '../routing/route-schema.js';
 
@@ -9,6 +10,14 @@ export type { Access };
 const SCOPE_PATTERN = /^(?:([a-z][a-z0-9_]*):)?(read|write)$/;
 
 export class ScopeError extends Error {}
+
+/** The scope resource of the report views: `reports:read` reads every `report_*` resource. */
+export const REPORTS = 'reports';
+
+/** The resource a scope names for `resource`: `reports` for a report view, else the resource itself. */
+export function scopeResource(resource: string): string {
+  return resource.startsWith('report_') ? REPORTS : resource;
+}
 
 /**
  * Validates scope strings; `resources` is the set of known resource names for `<resource>:…` (undefined checks
@@ -20,18 +29,23 @@ export function parseScopes(raw: string, resources?: ReadonlySet<string>): strin
   for (const scope of scopes) {
     const match = SCOPE_PATTERN.exec(scope);
     if (!match) throw new ScopeError(`invalid scope "${scope}": use read, write, <resource>:read or <resource>:write`);
-    if (match[1] && resources && !resources.has(match[1])) throw new ScopeError(`invalid scope "${scope}": no resource "${match[1]}"`);
+    if (match[1] === REPORTS && match[2] === 'write') throw new ScopeError(`invalid scope "${scope}": reports are read-only, use reports:read`);
+    if (match[1] !== undefined && match[1] !== REPORTS && scopeResource(match[1]) === REPORTS) {
+      throw new ScopeError(`invalid scope "${scope}": report views are read with reports:read`);
+    }
+    if (match[1] && match[1] !== REPORTS && resources && !resources.has(match[1])) throw new ScopeError(`invalid scope "${scope}": no resource "${match[1]}"`);
   }
   return [...new Set(scopes)];
 }
 
 export function requiredScope(resource: string, access: Access): string {
-  return `${resource}:${access}`;
+  return `${scopeResource(resource)}:${access}`;
 }
 
 export function hasScope(granted: readonly string[], resource: string, access: Access): boolean {
   const accepted = access === 'read' ? ['read', 'write'] : ['write'];
-  return accepted.some((level) => granted.includes(level) || granted.includes(`${resource}:${level}`));
+  const named = scopeResource(resource);
+  return accepted.some((level) => granted.includes(level) || granted.includes(`${named}:${level}`));
 }
 
 /** The tables a transaction may read: every table (`'all'`), or the listed ones. */

@@ -2,13 +2,12 @@
 -- per unit and month (api.report_unit_months), computed by PostgreSQL from the calendar, the bookings and their line
 -- items whenever they are read, and served under /v1 like every resource (filters, select, aggregates, CSV).
 --
--- Security. A view cannot carry row-level security of its own, so both views are `security_invoker`: every table
--- they read is read as the request's role, under that table's own tenant_isolation policy, so another organization's
--- rows are never in a report. Scopes: the views are read with the one scope `reports:read` (src/auth/scopes.ts maps
--- every api relation named report_* to it); each view's rows also require may_read('reports'), and a transaction
--- whose readable tables include `reports` may read the tables the report views read (report_source below, from the
--- catalog) — in the database only: the HTTP layer still refuses /v1/bookings to a key holding only reports:read, and
--- the tenant policies still apply to every row.
+-- Security. The two api views run with their owner's rights (not security_invoker) and hold the tenant themselves:
+-- each reads only the units of the request's organization (`p.organization_id = current_organization_id()`), and
+-- everything else it reads is correlated to that unit's organization, so another organization's rows are never in a
+-- report. So the request's role needs no read access to the tables behind a report: a key holding only
+-- `reports:read` (src/auth/scopes.ts maps every api relation named report_* to it) reads the figures and still no
+-- booking, in the database as at the HTTP layer. Each view's rows also require may_read('reports').
 --
 -- Dates. A filter may ask for any day or month the calendar can hold (events live between 1900 and 2199): the views
 -- are built on two small calendar tables, so `day=gte…&day=lt…` or `month=eq…` becomes an index range on them and
@@ -60,8 +59,8 @@ GRANT EXECUTE ON FUNCTION staykit_internal.report_rate(text, text) TO staykit_ap
 
 -- Per booking, its currency and its line items by kind in that currency (deposits are refundable and not revenue):
 -- rent; fees = fee and service; taxes = tax; discounts = discount and coupon (negative); other = adjustment and other.
--- A view, not a function, so the report views' dependencies on its tables are in the catalog (report_source).
-CREATE VIEW staykit_internal.report_booking_amounts WITH (security_invoker = true) AS
+-- Read only through the report views (with their owner's rights, filtered by their unit's organization): no grant.
+CREATE VIEW staykit_internal.report_booking_amounts AS
 SELECT b.organization_id, b.id AS booking_id, b.currency, x.rent, x.fees, x.taxes, x.discounts, x.other
 FROM api.bookings AS b
 CROSS JOIN LATERAL (
@@ -75,10 +74,9 @@ CROSS JOIN LATERAL (
 ) AS x;
 COMMENT ON VIEW staykit_internal.report_booking_amounts IS
   'Reports (0240): per booking, its currency and its line items (deposits left out) summed by kind: rent, fees, taxes, discounts, other.';
-GRANT SELECT ON staykit_internal.report_booking_amounts TO staykit_api;
 
 -- Per unit and day: available, booked or blocked, and the night's share of its booking's rent.
-CREATE VIEW api.report_unit_days WITH (security_invoker = true) AS
+CREATE VIEW api.report_unit_days AS
 SELECT p.id AS product_id,
        d.day,
        CASE WHEN e.type = 'booking' AND d.day < e.end_date THEN 'booked'
@@ -106,7 +104,7 @@ LEFT JOIN LATERAL (
   FROM staykit_internal.report_booking_amounts AS a
   WHERE a.organization_id = p.organization_id AND a.booking_id = e.booking_id AND e.type = 'booking' AND d.day < e.end_date
 ) AS money ON true
-WHERE (SELECT staykit_internal.may_read('reports'));
+WHERE p.organization_id = (SELECT staykit_internal.current_organization_id()) AND (SELECT staykit_internal.may_read('reports'));
 COMMENT ON VIEW api.report_unit_days IS
   'Report (docs/reports.md): per unit and day from 1900 to 2199, available, booked or blocked, and the night''s share of its booking''s rent. Filter on day.';
 COMMENT ON COLUMN api.report_unit_days.product_id IS 'The unit (refers to products.id).';
@@ -118,7 +116,7 @@ COMMENT ON COLUMN api.report_unit_days.currency IS 'The unit''s currency (ISO 42
 GRANT SELECT ON api.report_unit_days TO staykit_api;
 
 -- Per unit and month: nights, occupancy, ADR, RevPAR, revenue by kind, and the stays arriving in the month.
-CREATE VIEW api.report_unit_months WITH (security_invoker = true) AS
+CREATE VIEW api.report_unit_months AS
 SELECT p.id AS product_id,
        m.month,
        p.currency,
@@ -217,7 +215,7 @@ CROSS JOIN LATERAL (
          coalesce(n.discounts, 0)::bigint AS discounts,
          coalesce(n.other, 0)::bigint AS other_revenue
 ) AS k
-WHERE (SELECT staykit_internal.may_read('reports'));
+WHERE p.organization_id = (SELECT staykit_internal.current_organization_id()) AND (SELECT staykit_internal.may_read('reports'));
 COMMENT ON VIEW api.report_unit_months IS
   'Report (docs/reports.md): per unit and month from 1900 to 2199, nights, occupancy, ADR, RevPAR, revenue by kind and the stays arriving in the month. Filter on month.';
 COMMENT ON COLUMN api.report_unit_months.product_id IS 'The unit (refers to products.id).';
@@ -246,37 +244,3 @@ COMMENT ON COLUMN api.report_unit_months.bookings_site IS 'Of bookings: made on 
 COMMENT ON COLUMN api.report_unit_months.bookings_widget IS 'Of bookings: made in a booking widget.';
 COMMENT ON COLUMN api.report_unit_months.bookings_import IS 'Of bookings: imported from a channel (POST /v1/import-booking).';
 GRANT SELECT ON api.report_unit_months TO staykit_api;
-
--- Whether api.<resource> is a table the report views read, directly or through other views (from the catalog: a
--- view's rule depends on every relation its query names).
-CREATE FUNCTION staykit_internal.report_source(resource text) RETURNS boolean
-LANGUAGE sql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
-  WITH RECURSIVE reads (relid) AS (
-    SELECT c.oid FROM pg_class AS c
-    WHERE c.relnamespace = 'api'::regnamespace AND c.relkind = 'v' AND c.relname LIKE 'report\_%'
-    UNION
-    SELECT d.refobjid
-    FROM reads
-    JOIN pg_rewrite AS r ON r.ev_class = reads.relid
-    JOIN pg_depend AS d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid AND d.refclassid = 'pg_class'::regclass
-  )
-  SELECT EXISTS (SELECT 1 FROM reads JOIN pg_class AS c ON c.oid = reads.relid
-                 WHERE c.relnamespace = 'api'::regnamespace AND c.relkind IN ('r', 'p') AND c.relname = resource)
-$$;
-COMMENT ON FUNCTION staykit_internal.report_source(text) IS
-  'Reports (0240): whether api.<resource> is a table that the report views (api.report_*) read.';
-GRANT EXECUTE ON FUNCTION staykit_internal.report_source(text) TO staykit_api;
-
--- A transaction that may read `reports` may read the report views' tables (in the database; the HTTP layer holds a
--- request to its scopes' resources).
-CREATE OR REPLACE FUNCTION staykit_internal.may_read(resource text) RETURNS boolean
-LANGUAGE sql STABLE PARALLEL SAFE AS $$
-  SELECT CASE coalesce(current_setting('staykit.readable_tables', true), '')
-    WHEN '' THEN true
-    WHEN '*' THEN true
-    ELSE CASE WHEN resource = ANY (current_setting('staykit.readable_tables', true)::text[]) THEN true
-              WHEN 'reports' = ANY (current_setting('staykit.readable_tables', true)::text[])
-                   AND staykit_internal.report_source(resource) THEN true
-              ELSE staykit_internal.unlisted_read(resource) END
-  END
-$$;

@@ -2172,7 +2172,7 @@ CREATE TRIGGER set_updated_at BEFORE UPDATE ON api.reply_to_addresses FOR EACH R
 
 -- --- view api.report_unit_days
 -- Report (docs/reports.md): per unit and day from 1900 to 2199, available, booked or blocked, and the night's share of its booking's rent. Filter on day.
-CREATE VIEW api.report_unit_days WITH (security_invoker=true) AS
+CREATE VIEW api.report_unit_days AS
  SELECT p.id AS product_id,
     d.day,
         CASE
@@ -2201,12 +2201,12 @@ CREATE VIEW api.report_unit_days WITH (security_invoker=true) AS
             staykit_internal.report_rate(a.currency, p.currency) AS rate
            FROM staykit_internal.report_booking_amounts a
           WHERE a.organization_id = p.organization_id AND a.booking_id = e.booking_id AND e.type = 'booking'::text AND d.day < e.end_date) money ON true
-  WHERE ( SELECT staykit_internal.may_read('reports'::text) AS may_read);
+  WHERE p.organization_id = (( SELECT staykit_internal.current_organization_id() AS current_organization_id)) AND ( SELECT staykit_internal.may_read('reports'::text) AS may_read);
 GRANT SELECT ON TABLE api.report_unit_days TO staykit_api;
 
 -- --- view api.report_unit_months
 -- Report (docs/reports.md): per unit and month from 1900 to 2199, nights, occupancy, ADR, RevPAR, revenue by kind and the stays arriving in the month. Filter on month.
-CREATE VIEW api.report_unit_months WITH (security_invoker=true) AS
+CREATE VIEW api.report_unit_months AS
  SELECT p.id AS product_id,
     m.month,
     p.currency,
@@ -2299,7 +2299,7 @@ CREATE VIEW api.report_unit_months WITH (security_invoker=true) AS
             COALESCE(n.taxes, 0::numeric)::bigint AS taxes,
             COALESCE(n.discounts, 0::numeric)::bigint AS discounts,
             COALESCE(n.other, 0::numeric)::bigint AS other_revenue) k
-  WHERE ( SELECT staykit_internal.may_read('reports'::text) AS may_read);
+  WHERE p.organization_id = (( SELECT staykit_internal.current_organization_id() AS current_organization_id)) AND ( SELECT staykit_internal.may_read('reports'::text) AS may_read);
 GRANT SELECT ON TABLE api.report_unit_months TO staykit_api;
 
 -- --- table api.review_products
@@ -3566,7 +3566,7 @@ GRANT SELECT ON TABLE staykit_internal.released_coupon_uses TO staykit_api;
 
 -- --- view staykit_internal.report_booking_amounts
 -- Reports (0240): per booking, its currency and its line items (deposits left out) summed by kind: rent, fees, taxes, discounts, other.
-CREATE VIEW staykit_internal.report_booking_amounts WITH (security_invoker=true) AS
+CREATE VIEW staykit_internal.report_booking_amounts AS
  SELECT b.organization_id,
     b.id AS booking_id,
     b.currency,
@@ -3583,7 +3583,6 @@ CREATE VIEW staykit_internal.report_booking_amounts WITH (security_invoker=true)
             sum(li.amount) FILTER (WHERE li.item_type = ANY (ARRAY['adjustment'::text, 'other'::text])) AS other
            FROM api.line_items li
           WHERE li.organization_id = b.organization_id AND li.booking_id = b.id AND li.fee_type = 'fee'::text) x;
-GRANT SELECT ON TABLE staykit_internal.report_booking_amounts TO staykit_api;
 
 -- --- table staykit_internal.report_days
 -- Every day from 1900 to 2199 (the range of calendar_events): the rows of api.report_unit_days per unit (0240).
@@ -6612,7 +6611,7 @@ BEGIN
 END
 $function$;
 
--- --- function staykit_internal.may_read(text) — defined in migrations/0240_reports.sql
+-- --- function staykit_internal.may_read(text) — defined in migrations/0220_listed_reads_only.sql
 -- Whether the current API transaction may read table api.<resource> (setting staykit.readable_tables: *, or an array literal of table names; unset = no restriction).
 CREATE OR REPLACE FUNCTION staykit_internal.may_read(resource text)
  RETURNS boolean
@@ -6623,8 +6622,6 @@ AS $function$
     WHEN '' THEN true
     WHEN '*' THEN true
     ELSE CASE WHEN resource = ANY (current_setting('staykit.readable_tables', true)::text[]) THEN true
-              WHEN 'reports' = ANY (current_setting('staykit.readable_tables', true)::text[])
-                   AND staykit_internal.report_source(resource) THEN true
               ELSE staykit_internal.unlisted_read(resource) END
   END
 $function$;
@@ -7771,29 +7768,6 @@ AS $function$
 $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.report_share(bigint,integer,integer,integer) TO PUBLIC;
 GRANT EXECUTE ON FUNCTION staykit_internal.report_share(bigint,integer,integer,integer) TO staykit_api;
-
--- --- function staykit_internal.report_source(text) — defined in migrations/0240_reports.sql
--- Reports (0240): whether api.<resource> is a table that the report views (api.report_*) read.
-CREATE OR REPLACE FUNCTION staykit_internal.report_source(resource text)
- RETURNS boolean
- LANGUAGE sql
- STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'pg_temp'
-AS $function$
-  WITH RECURSIVE reads (relid) AS (
-    SELECT c.oid FROM pg_class AS c
-    WHERE c.relnamespace = 'api'::regnamespace AND c.relkind = 'v' AND c.relname LIKE 'report\_%'
-    UNION
-    SELECT d.refobjid
-    FROM reads
-    JOIN pg_rewrite AS r ON r.ev_class = reads.relid
-    JOIN pg_depend AS d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid AND d.refclassid = 'pg_class'::regclass
-  )
-  SELECT EXISTS (SELECT 1 FROM reads JOIN pg_class AS c ON c.oid = reads.relid
-                 WHERE c.relnamespace = 'api'::regnamespace AND c.relkind IN ('r', 'p') AND c.relname = resource)
-$function$;
-GRANT EXECUTE ON FUNCTION staykit_internal.report_source(text) TO PUBLIC;
-GRANT EXECUTE ON FUNCTION staykit_internal.report_source(text) TO staykit_api;
 
 -- --- function staykit_internal.requeue_webhook_notification(uuid) — defined in migrations/0091_tenant_scoped_constraints.sql
 CREATE OR REPLACE FUNCTION staykit_internal.requeue_webhook_notification(notification uuid)

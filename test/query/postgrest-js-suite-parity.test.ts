@@ -25,6 +25,7 @@ INSERT INTO chat.channels (slug) VALUES ('public'), ('random');
 INSERT INTO chat.messages (message, channel_id, username) VALUES ('Hello', 1, 'supabot'), ('Bye', 1, 'kiwicopple');
 `;
 
+type Row = Record<string, unknown>;
 type Answer = { status: number; headers: Headers; text: string; json: unknown };
 
 forEachBackend('staykit rest answers postgrest-js suite cases as PostgREST 12 and 13 do', (ctx) => {
@@ -68,6 +69,18 @@ forEachBackend('staykit rest answers postgrest-js suite cases as PostgREST 12 an
       // The view is still embedded by its own name.
       const view = await http(base, 'GET', '/user_profiles?select=online_users(username)&order=id');
       assert.deepEqual(view.json, [{ online_users: { username: 'supabot' } }, { online_users: null }]);
+    }
+  });
+
+  it('a column an embed lacks is named after PostgREST\'s alias of the embedded table, <table>_<depth>', async () => {
+    for (const base of [v12, v13]) {
+      const answer = await http(base, 'GET', '/users?select=username,messages(sum)');
+      assert.equal(answer.status, 400);
+      assert.deepEqual(answer.json, { code: '42703', message: 'column messages_1.sum does not exist', details: null, hint: null });
+      const deeper = await http(base, 'GET', '/channels?select=id,messages(id,users(nope))');
+      assert.equal((deeper.json as Row).message, 'column users_2.nope does not exist');
+      const top = await http(base, 'GET', '/users?select=nope');
+      assert.equal((top.json as Row).message, 'column users.nope does not exist');
     }
   });
 });

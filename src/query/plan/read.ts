@@ -39,7 +39,7 @@ export function resolveColumn(node: ReadNode, field: Field): ColumnExpr {
   // A write's returned rows already hold the computed field as a column (its RETURNING called the function).
   if (computed && node.source.kind === 'mutation') return { column: field.name, jsonPath: field.jsonPath, info: undefined };
   if (computed) return { column: field.name, jsonPath: field.jsonPath, info: undefined, computed };
-  throw undefinedColumn(node.table.name, field.name);
+  throw undefinedColumn(node.errorName, field.name);
 }
 
 function outputName(field: Field, alias: string | undefined): string {
@@ -72,12 +72,14 @@ export function buildNode(
   select: SelectItem[],
   knownColumns = true,
   depth = 0,
+  errorName = table.name,
 ): ReadNode {
   const node: ReadNode = {
     table,
     knownColumns,
     source,
     alias: ctx.aliases.take(),
+    errorName,
     items: [],
     where: [],
     order: [],
@@ -138,7 +140,9 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: 
   const name = item.alias ?? item.name;
   // A computed relationship's rows come from its function, called with the parent's row.
   const source: Source = rel.computed ? { kind: 'computed', routine: rel.computed, parentAlias: node.alias } : { kind: 'table' };
-  const childNode = buildNode(ctx, child, source, item.select, true, depth + 1);
+  // PostgREST aliases an embedded table `<table>_<depth>`, and PostgreSQL names that alias in a missing column's error.
+  const errorName = rel.cardinality === 'many-to-many' ? child.name : `${child.name}_${depth + 1}`;
+  const childNode = buildNode(ctx, child, source, item.select, true, depth + 1, errorName);
   // PostgREST hoists the aggregates of a to-one spread to the parent, where the spread's columns are columns of its
   // own (aggregate_functions.rst "Using Columns from a Spreaded Resource"); PostgREST 13 refuses them in a to-many one.
   if (item.spread && toOne) childNode.aggregatedByParent = true;

@@ -139,6 +139,11 @@ export interface ReadNode {
   source: Source;
   /** SQL alias of this node's relation. */
   alias: string;
+  /**
+   * The relation's name in PostgreSQL's error for a column it lacks, as PostgREST's statement aliases it: the table
+   * at the top level, `<table>_<depth>` for an embed (its table itself through a many-to-many junction).
+   */
+  errorName: string;
   items: OutputItem[];
   where: Condition[];
   order: OrderItem[];

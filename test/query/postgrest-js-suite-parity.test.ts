@@ -83,4 +83,10 @@ forEachBackend('staykit rest answers postgrest-js suite cases as PostgREST 12 an
       assert.equal((top.json as Row).message, 'column users.nope does not exist');
     }
   });
+
+  it('CSV rows are written as PostgREST writes them, the row value\'s text: a tsvector \'cat\' \'fat\' is quoted', async () => {
+    const csv = await http(v13, 'GET', '/users?select=username,status,catchphrase&order=username', { accept: 'text/csv' });
+    assert.equal(csv.status, 200);
+    assert.equal(csv.text, `username,status,catchphrase\nkiwicopple,OFFLINE,"'bat' 'cat'"\nsupabot,ONLINE,"'cat' 'fat'"`);
+  });
 });

@@ -89,4 +89,21 @@ forEachBackend('staykit rest answers postgrest-js suite cases as PostgREST 12 an
     assert.equal(csv.status, 200);
     assert.equal(csv.text, `username,status,catchphrase\nkiwicopple,OFFLINE,"'bat' 'cat'"\nsupabot,ONLINE,"'cat' 'fat'"`);
   });
+
+  it('missing=default: a sequence advances once per row, given or not, as PostgREST\'s defaults object does', async () => {
+    const missing = { prefer: 'missing=default,return=representation,tx=rollback' };
+    // channels' identity has given 1 and 2: the row giving its id still takes 3, so the next row gets 4.
+    const inserted = await http(v13, 'POST', '/channels?columns=id,slug', missing, [{ id: 100 }, { slug: 'test-slug' }]);
+    assert.equal(inserted.status, 201, inserted.text);
+    assert.deepEqual(inserted.json, [{ id: 100, slug: null }, { id: 4, slug: 'test-slug' }]);
+    const upserted = await http(v13, 'POST', '/channels?columns=id,slug', { ...missing, prefer: `${missing.prefer},resolution=merge-duplicates` }, [{ id: 1 }, { slug: 'other' }]);
+    assert.equal(upserted.status, 201, upserted.text);
+    assert.deepEqual(upserted.json, [{ id: 1, slug: null }, { id: 6, slug: 'other' }]);
+    // A serial column's nextval default alike.
+    const messages = await http(v13, 'POST', '/messages?columns=id,message,channel_id,username', missing, [
+      { id: 50, channel_id: 1, username: 'supabot' },
+      { channel_id: 1, username: 'supabot' },
+    ]);
+    assert.deepEqual((messages.json as Row[]).map((row) => row.id), [50, 4]);
+  });
 });

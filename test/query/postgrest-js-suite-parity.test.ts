@@ -8,6 +8,7 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
+import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
 import { buildRestApp } from '../../src/http/rest-app.js';
 
 const SCHEMA_SQL = `
@@ -105,5 +106,33 @@ forEachBackend('staykit rest answers postgrest-js suite cases as PostgREST 12 an
       { channel_id: 1, username: 'supabot' },
     ]);
     assert.deepEqual((messages.json as Row[]).map((row) => row.id), [50, 4]);
+  });
+});
+
+forEachBackend('/v1 upsert of a body holding only the conflict key', (ctx) => {
+  let app: FastifyInstance;
+  let org: TestOrganization;
+  before(async () => {
+    app = await startApp(ctx.db);
+    org = await createOrganization(ctx.db, 'Upserts');
+  });
+  after(() => app.close());
+
+  it('merge-duplicates answers the row, as PostgREST\'s DO UPDATE of the sent columns does, though the key is not updatable', async () => {
+    const headers = { ...bearer(org.key), 'content-type': 'application/json' };
+    const created = await app.inject({ method: 'POST', url: '/v1/contacts', headers: { ...headers, prefer: 'return=representation' }, payload: { first_name: 'Ada' } });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = (created.json() as Row[])[0]!.id;
+    const upserted = await app.inject({
+      method: 'POST',
+      url: '/v1/contacts?on_conflict=id',
+      headers: { ...headers, prefer: 'resolution=merge-duplicates,return=representation' },
+      payload: { id },
+    });
+    assert.equal(upserted.statusCode, 200, upserted.body);
+    const rows = upserted.json() as Row[];
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.id, id);
+    assert.equal(rows[0]!.first_name, 'Ada');
   });
 });

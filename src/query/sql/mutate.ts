@@ -33,6 +33,16 @@ function defaultSql(plan: InsertPlan, column: Column, params: Params): string | 
   return `nextval(pg_get_serial_sequence(${params.add(table)}, ${params.add(column.name)}))`;
 }
 
+const fromExcluded = (name: string): string => `${quoteIdent(name)} = EXCLUDED.${quoteIdent(name)}`;
+
+/** The SET list of an upsert whose body holds only conflict-key columns: those, or one column left as it is. */
+function keysOnlySets(plan: InsertPlan, names: string[], alias: string): string[] {
+  const columnOf = (name: string) => plan.table.columns.find((column) => column.name === name);
+  if (names.every((name) => columnOf(name)?.canUpdate === true)) return names.map(fromExcluded);
+  const updatable = plan.table.columns.find((column) => column.canUpdate && !column.generated && !column.identity);
+  return updatable ? [`${quoteIdent(updatable.name)} = ${alias}.${quoteIdent(updatable.name)}`] : [];
+}
+
 export function insertSql(plan: InsertPlan, params: Params): string {
   const table = qualified(plan.table.schema, plan.table.name);
   const alias = quoteIdent('pgrst_ins');
@@ -75,14 +85,14 @@ export function insertSql(plan: InsertPlan, params: Params): string {
     const on = plan.onConflict.columns.map(quoteIdent).join(', ');
     const others = names.filter((name) => !plan.onConflict?.columns.includes(name));
     // A body of conflict-key columns only still answers its row, as PostgREST's `DO UPDATE SET` of the sent columns
-    // does (DO NOTHING would return nothing for an existing row).
-    const updatable = others.length > 0 ? others : names;
-    if (plan.onConflict.resolution === 'ignore-duplicates' || updatable.length === 0) {
+    // does (DO NOTHING would return nothing for an existing row). Where the role may not update the key (a column
+    // grant: Staykit's /v1 keys), the row is "updated" by setting a column it may update to its own value.
+    const sets = others.length > 0 ? others.map(fromExcluded) : keysOnlySets(plan, names, alias);
+    if (plan.onConflict.resolution === 'ignore-duplicates' || sets.length === 0) {
       conflict = ` ON CONFLICT (${on}) DO NOTHING`;
     } else {
-      const sets = updatable.map((name) => `${quoteIdent(name)} = EXCLUDED.${quoteIdent(name)}`).join(', ');
       const guard = plan.tenant ? ` WHERE ${alias}.${quoteIdent(plan.tenant.column)} = ${params.add(plan.tenant.value)}` : '';
-      conflict = ` ON CONFLICT (${on}) DO UPDATE SET ${sets}${guard}`;
+      conflict = ` ON CONFLICT (${on}) DO UPDATE SET ${sets.join(', ')}${guard}`;
     }
   }
   const extra = plan.onConflict?.resolution === 'merge-duplicates' ? [`(${alias}.xmax = 0) AS ${INSERTED_FLAG}`] : [];

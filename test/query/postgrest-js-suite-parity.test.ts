@@ -48,7 +48,7 @@ forEachBackend('staykit rest answers postgrest-js suite cases as PostgREST 12 an
   before(async () => {
     await ctx.db.exec(SCHEMA_SQL);
     for (const postgrest of [12, 13] as const) {
-      const app = await buildRestApp({ db: ctx.db, schema: 'chat' });
+      const app = await buildRestApp({ db: ctx.db, schema: 'chat', postgrest });
       apps.push(app);
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
       if (postgrest === 12) v12 = address;
@@ -56,6 +56,7 @@ forEachBackend('staykit rest answers postgrest-js suite cases as PostgREST 12 an
     }
   });
   after(() => Promise.all(apps.map((app) => app.close())));
+
   it('findRel: a foreign-key column or constraint name embeds the referenced table, not the views over it (12 and 13)', async () => {
     for (const base of [v12, v13]) {
       const whole = await http(base, 'GET', '/user_profiles?select=username(*)&order=id&limit=1');
@@ -71,6 +72,73 @@ forEachBackend('staykit rest answers postgrest-js suite cases as PostgREST 12 an
       const view = await http(base, 'GET', '/user_profiles?select=online_users(username)&order=id');
       assert.deepEqual(view.json, [{ online_users: { username: 'supabot' } }, { online_users: null }]);
     }
+  });
+
+  it('SingularityError (PGRST116): PostgREST 12 says "JSON object requested, …", 13 "Cannot coerce …"', async () => {
+    const object = { accept: 'application/vnd.pgrst.object+json' };
+    const old = await http(v12, 'GET', '/users', object);
+    assert.equal(old.status, 406);
+    assert.deepEqual(old.json, {
+      code: 'PGRST116',
+      message: 'JSON object requested, multiple (or no) rows returned',
+      details: 'The result contains 2 rows',
+      hint: null,
+    });
+    const current = await http(v13, 'GET', '/users?username=eq.nobody', object);
+    assert.equal(current.status, 406);
+    assert.deepEqual(current.json, {
+      code: 'PGRST116',
+      message: 'Cannot coerce the result to a single JSON object',
+      details: 'The result contains 0 rows',
+      hint: null,
+    });
+  });
+
+  it('a missing table: PostgREST 12 passes on PostgreSQL\'s 42P01, 13 answers PGRST205 from its schema cache', async () => {
+    const old = await http(v12, 'GET', '/missing_table');
+    assert.equal(old.status, 404);
+    assert.deepEqual(old.json, { code: '42P01', message: 'relation "chat.missing_table" does not exist', details: null, hint: null });
+    const current = await http(v13, 'GET', '/missing_table');
+    assert.equal(current.status, 404);
+    assert.equal((current.json as Row).code, 'PGRST205');
+    assert.equal((current.json as Row).message, "Could not find the table 'chat.missing_table' in the schema cache");
+  });
+
+  it('count=estimated without db-max-rows: the larger of the count and the planner\'s estimate, so HEAD is 206', async () => {
+    for (const base of [v12, v13]) {
+      const planned = await http(base, 'HEAD', '/users', { prefer: 'count=planned' });
+      const plannedTotal = Number((planned.headers.get('content-range') ?? '').split('/')[1]);
+      // A table never analyzed is estimated from its size on disk, well above its 2 rows.
+      assert.ok(plannedTotal > 2, `planned ${plannedTotal}`);
+      const estimated = await http(base, 'HEAD', '/users', { prefer: 'count=estimated' });
+      assert.equal(estimated.status, 206);
+      assert.equal(estimated.headers.get('content-range'), `0-1/${plannedTotal}`);
+    }
+    // With db-max-rows (`staykit rest --max-rows`), a count within it is exact, as in PostgREST.
+    const capped = await buildRestApp({ db: ctx.db, schema: 'chat', maxRows: 1000 });
+    try {
+      const base = await capped.listen({ port: 0, host: '127.0.0.1' });
+      const exact = await http(base, 'HEAD', '/users', { prefer: 'count=estimated' });
+      assert.equal(exact.status, 200);
+      assert.equal(exact.headers.get('content-range'), '0-1/2');
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('spread of a to-many embed: PostgREST 12 refuses it (PGRST119), 13 allows it', async () => {
+    const path = '/channels?select=channel_id:id,...messages(id,message)&id=eq.1';
+    const old = await http(v12, 'GET', path);
+    assert.equal(old.status, 400);
+    assert.deepEqual(old.json, {
+      code: 'PGRST119',
+      message: "A spread operation on 'messages' is not possible",
+      details: "'channels' and 'messages' do not form a many-to-one or one-to-one relationship",
+      hint: null,
+    });
+    const current = await http(v13, 'GET', path);
+    assert.equal(current.status, 200, current.text);
+    assert.deepEqual(current.json, [{ channel_id: 1, id: [1, 2], message: ['Hello', 'Bye'] }]);
   });
 
   it('a column an embed lacks is named after PostgREST\'s alias of the embedded table, <table>_<depth>', async () => {

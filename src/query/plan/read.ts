@@ -5,13 +5,14 @@
 import {
   notEmbedded,
   relatedOrderNotToOne,
+  relationDoesNotExist,
   tableNotFound,
   unacceptableFilter,
   undefinedColumn,
 } from '../../errors/catalogue.js';
 import type { SchemaCache, Table } from '../../schema/types.js';
 import type { EmbedPath, Field, Filter, LogicTree, QueryParams, SelectItem } from '../parse/types.js';
-import { aggregatesNotAllowed, duplicateEmbed, toManySpreadAggregate } from '../../errors/postgrest-features.js';
+import { aggregatesNotAllowed, duplicateEmbed, spreadNotToOne, toManySpreadAggregate } from '../../errors/postgrest-features.js';
 import { closest } from './fuzzy.js';
 import { findRelationship, isToOne } from './relationship.js';
 import type { AggregateItem, ColumnExpr, Condition, EmbedItem, EngineOptions, OutputItem, ReadNode, Source } from './types.js';
@@ -56,7 +57,10 @@ function tenantFor(ctx: BuildContext, table: Table): { column: string; value: st
 
 export function lookupTable(ctx: BuildContext, name: string): Table {
   const table = ctx.cache.tables.get(name);
-  if (!table) throw tableNotFound(ctx.cache.schema, name, closestTable(ctx.cache, name));
+  if (!table) {
+    if (ctx.options.postgrest === 12) throw relationDoesNotExist(ctx.cache.schema, name);
+    throw tableNotFound(ctx.cache.schema, name, closestTable(ctx.cache, name));
+  }
   return table;
 }
 
@@ -137,6 +141,7 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: 
   const rel = findRelationship(ctx.cache, node.table.name, item.name, item.hint, ctx.options.strictRelationships === true);
   const child = lookupTable(ctx, rel.foreignTable);
   const toOne = isToOne(rel);
+  if (item.spread && !toOne && ctx.options.postgrest === 12) throw spreadNotToOne(rel.table, item.name);
   const name = item.alias ?? item.name;
   // A computed relationship's rows come from its function, called with the parent's row.
   const source: Source = rel.computed ? { kind: 'computed', routine: rel.computed, parentAlias: node.alias } : { kind: 'table' };

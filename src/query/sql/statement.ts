@@ -98,8 +98,8 @@ function rpcScalarStatement(plan: RpcPlan): Statement {
 }
 
 export interface StatementLimits {
-  /** PostgREST's db-max-rows: `count=estimated` of a table read counts one row beyond it at most. */
-  maxRows?: number | undefined;
+  /** PostgREST's db-max-rows: `count=estimated` of a table read counts one row beyond it at most (none: null). */
+  maxRows?: number | null | undefined;
 }
 
 export function buildStatement(plan: Plan, limits: StatementLimits = {}): Statement {
@@ -107,7 +107,7 @@ export function buildStatement(plan: Plan, limits: StatementLimits = {}): Statem
     case 'options':
       throw new Error('OPTIONS has no statement');
     case 'read':
-      return readStatement(plan.node, plan.count, plan.media, limits.maxRows === undefined ? undefined : limits.maxRows + 1);
+      return readStatement(plan.node, plan.count, plan.media, limits.maxRows === undefined || limits.maxRows === null ? undefined : limits.maxRows + 1);
     case 'rpc': {
       if (plan.scalar) return rpcScalarStatement(plan);
       const media = !plan.routine.returnsSet && plan.media === 'json' ? 'object' : plan.media;

@@ -60,6 +60,7 @@ async function run(argv: string[]): Promise<void> {
     case 'rest': {
       const { values, positionals } = parse(rest, {
         ...SERVER_FLAGS, schema: { type: 'string' }, role: { type: 'string' }, aggregates: { type: 'boolean' }, plans: { type: 'boolean' },
+        postgrest: { type: 'string' }, 'max-rows': { type: 'string' },
       });
       noPositionals(positionals, 'rest');
       const { rest: restServer } = await import('./commands/rest.js');

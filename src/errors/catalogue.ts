@@ -62,9 +62,9 @@ export function notEmbedded(resource: string): ApiError {
   return apiError('PGRST108', { params: { resource } });
 }
 
-/** 406 PGRST116: single object requested but the result has `rows` rows. */
-export function singularityError(rows: number): ApiError {
-  return apiError('PGRST116', { details: `The result contains ${rows} rows` });
+/** 406 PGRST116: single object requested but the result has `rows` rows (worded as PostgREST 12 or 13 words it). */
+export function singularityError(rows: number, postgrest12 = false): ApiError {
+  return apiError('PGRST116', { details: `The result contains ${rows} rows`, postgrest12 });
 }
 
 /** 405 PGRST117. */
@@ -161,7 +161,12 @@ export function columnNotFound(table: string, column: string): ApiError {
   return apiError('PGRST204', { params: { column, table } });
 }
 
-/** 404 PGRST205. */
+/** 404 42P01: PostgREST 12 has no check of its own and passes on PostgreSQL's error for the schema-qualified name. */
+export function relationDoesNotExist(schema: string, name: string): ApiError {
+  return apiError('42P01', { params: { table: `${schema}.${name}` } });
+}
+
+/** 404 PGRST205 (PostgREST 13). */
 export function tableNotFound(schema: string, name: string, suggestion: string | null): ApiError {
   return apiError('PGRST205', {
     params: { table: `${schema}.${name}` },

@@ -33,3 +33,11 @@ export function duplicateEmbed(parent: string, embed: string, depth: number): Ap
 export function toManySpreadAggregate(): ApiError {
   return apiError('PGRST127', { details: 'Aggregates are not implemented for one-to-many or many-to-many spreads.' });
 }
+
+/** 400 PGRST119, as PostgREST 12 answers a spread of a to-many embed (13 allows it). */
+export function spreadNotToOne(origin: string, target: string): ApiError {
+  return apiError('PGRST119', {
+    params: { target },
+    details: `'${origin}' and '${target}' do not form a many-to-one or one-to-one relationship`,
+  });
+}

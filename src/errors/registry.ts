@@ -20,6 +20,11 @@ export interface ErrorDefinition {
   /** What the code means, for docs/errors.md. */
   readonly meaning: string;
   readonly hint?: string;
+  /**
+   * PostgREST 12's message where 13 rewords it (`message` is 13's): given by `staykit rest --postgrest 12`, whose
+   * clients' tests compare messages.
+   */
+  readonly postgrest12Message?: string;
 }
 
 const definitions = {
@@ -34,9 +39,19 @@ const definitions = {
     meaning: 'A filter, order or limit names an embed that is not in select',
     hint: "Verify that '{resource}' is included in the 'select' query parameter.",
   },
-  PGRST116: { status: 406, message: 'Cannot coerce the result to a single JSON object', meaning: 'A single object was asked for and the result is not one row' },
+  PGRST116: {
+    status: 406,
+    message: 'Cannot coerce the result to a single JSON object',
+    meaning: 'A single object was asked for and the result is not one row',
+    postgrest12Message: 'JSON object requested, multiple (or no) rows returned',
+  },
   PGRST117: { status: 405, message: 'Unsupported HTTP method: {method}', meaning: 'The HTTP method is not supported' },
   PGRST118: { status: 400, message: "A related order on '{target}' is not possible", meaning: 'An order by an embed that is not to-one' },
+  PGRST119: {
+    status: 400,
+    message: "A spread operation on '{target}' is not possible",
+    meaning: 'A spread of a to-many embed, which PostgREST 12 refuses (`staykit rest --postgrest 12`); PostgREST 13 and Staykit otherwise allow it',
+  },
   PGRST120: { status: 400, message: "Bad operator on the '{target}' embedded resource", meaning: 'A filter on an embed itself other than is.null / not.is.null' },
   PGRST122: { status: 400, message: 'Invalid preferences given with handling=strict', meaning: 'Unknown preferences under Prefer: handling=strict' },
   PGRST123: { status: 400, message: 'Use of aggregate functions is not allowed', meaning: 'An aggregate in select where aggregates are off (staykit rest without --aggregates)' },
@@ -52,6 +67,11 @@ const definitions = {
   PGRST204: { status: 400, message: "Could not find the '{column}' column of '{table}' in the schema cache", meaning: 'A column of the payload or columns= does not exist' },
   PGRST205: { status: 404, message: "Could not find the table '{table}' in the schema cache", meaning: 'The table does not exist' },
   PGRSTX00: { status: 500, message: 'Internal server error', meaning: 'An unexpected database-side failure' },
+  '42P01': {
+    status: 404,
+    message: 'relation "{table}" does not exist',
+    meaning: 'The table does not exist, as PostgreSQL words it and PostgREST 12 passes it on (`staykit rest --postgrest 12`; otherwise PGRST205)',
+  },
   '42703': { status: 400, message: 'column {table}.{column} does not exist', meaning: 'A column of select, a filter or order does not exist (as PostgreSQL words it)' },
   '42712': { status: 400, message: 'table name "{alias}" specified more than once', meaning: 'The same relationship is embedded twice at one level without an alias (as PostgreSQL words it)' },
   SK400: { status: 400, message: 'a filter is required for PATCH and DELETE', meaning: 'PATCH or DELETE without a filter' },
@@ -348,6 +368,8 @@ export interface ErrorOptions {
   headers?: Record<string, string>;
   /** Only for the codes whose meaning says their status varies (PGRST107, SK410, SK630). */
   status?: number;
+  /** Worded as PostgREST 12 words it, where the registry has that wording (`staykit rest --postgrest 12`). */
+  postgrest12?: boolean;
 }
 
 function fill(template: string, params: Record<string, string | number>): string {
@@ -363,7 +385,8 @@ export function apiError(code: ErrorCode, options: ErrorOptions = {}): ApiError 
   const definition = ERROR_REGISTRY[code];
   const params = options.params ?? {};
   const registryHint = definition.hint === undefined ? null : fill(definition.hint, params);
-  return new ApiError(options.status ?? definition.status, code, fill(definition.message, params), {
+  const message = options.postgrest12 === true && definition.postgrest12Message !== undefined ? definition.postgrest12Message : definition.message;
+  return new ApiError(options.status ?? definition.status, code, fill(message, params), {
     details: options.details ?? null,
     hint: options.hint === undefined ? registryHint : options.hint,
     headers: options.headers,

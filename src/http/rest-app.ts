@@ -7,7 +7,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database, Transaction } from '../db/types.js';
 import { quoteIdent } from '../query/sql/quote.js';
-import type { EngineOptions } from '../query/plan/types.js';
+import type { EngineOptions, PostgrestVersion } from '../query/plan/types.js';
 import { loadSchemaCache } from '../schema/load.js';
 import { errorHandler } from './error-handler.js';
 import { engineRoutes } from './routes/engine-routes.js';
@@ -19,12 +19,15 @@ export interface RestAppOptions {
   schema: string | readonly string[];
   /** Role to run requests as (`SET LOCAL ROLE`); default: the connecting user. */
   role?: string | undefined;
-  maxRows?: number;
+  /** PostgREST's db-max-rows; absent: no limit, as PostgREST's default. */
+  maxRows?: number | undefined;
   logLevel?: string;
   /** Aggregates in `select` (PostgREST's db-aggregates-enabled; off by default, as there). */
   aggregates?: boolean;
   /** `Accept: application/vnd.pgrst.plan` (PostgREST's db-plan-enabled; off by default, as there). */
   plans?: boolean;
+  /** The PostgREST version whose answers to give where 12 and 13 differ (default 13). */
+  postgrest?: PostgrestVersion | undefined;
 }
 
 export async function buildRestApp(options: RestAppOptions): Promise<FastifyInstance> {
@@ -33,7 +36,7 @@ export async function buildRestApp(options: RestAppOptions): Promise<FastifyInst
   const schemas = typeof options.schema === 'string' ? [options.schema] : [...options.schema];
   const caches = await Promise.all(schemas.map((schema) => loadSchemaCache(options.db, { schema, role: options.role })));
   const engine: EngineOptions = {
-    maxRows: options.maxRows ?? 1000,
+    maxRows: options.maxRows ?? null,
     requireFilterForWrites: false,
     basePath: '',
     // PostgREST mode: rows in the order PostgreSQL returns them, ambiguous embeds always 300 PGRST201.
@@ -41,6 +44,7 @@ export async function buildRestApp(options: RestAppOptions): Promise<FastifyInst
     strictRelationships: true,
     aggregates: options.aggregates === true,
     plans: options.plans === true,
+    postgrest: options.postgrest ?? 13,
   };
   await app.register(engineRoutes, {
     cache: caches,

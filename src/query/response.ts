@@ -121,7 +121,7 @@ function readResponse(
     return { ...errorResponse(error), headers: { ...headers, 'Content-Type': JSON_CONTENT_TYPE } };
   }
   const media = plan.type === 'rpc' && !plan.scalar && !plan.routine.returnsSet && plan.media === 'json' ? 'json' : plan.media;
-  if (media === 'object' && pageTotal !== 1 && !(plan.type === 'rpc' && plan.scalar)) throw singularityError(pageTotal);
+  if (media === 'object' && pageTotal !== 1 && !(plan.type === 'rpc' && plan.scalar)) throw singularityError(pageTotal, options.postgrest === 12);
   headers['Content-Type'] = contentTypeFor(media);
   return { status, headers, body: plan.headersOnly ? undefined : body, rollback };
 }
@@ -136,7 +136,7 @@ function mutationResponse(
   const prefs = request.preferences;
   const rollback = prefs.tx === 'rollback';
   const headers: Record<string, string> = {};
-  if (plan.media === 'object' && pageTotal !== 1) throw singularityError(pageTotal);
+  if (plan.media === 'object' && pageTotal !== 1) throw singularityError(pageTotal, options.postgrest === 12);
   const representation = prefs.return === 'representation';
   const counted = prefs.count === 'exact' || prefs.count === 'estimated' ? pageTotal : undefined;
   if (plan.type === 'insert') {

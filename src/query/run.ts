@@ -103,10 +103,12 @@ async function execute(
   };
   // PostgREST's rules: planned is the planner's estimate; estimated is the exact count up to db-max-rows, beyond it
   // the larger of the estimate and the count, which for a table read stopped at db-max-rows + 1 (statement.ts).
+  // Without db-max-rows every count is "beyond" it (PostgREST compares with an absent limit as with the lowest).
   const counted = executed.total;
+  const beyondMaxRows = counted !== undefined && (options.maxRows === null || counted > options.maxRows);
   const estimate =
     (plan.type === 'read' || plan.type === 'rpc') &&
-    (plan.count === 'planned' || (plan.count === 'estimated' && counted !== undefined && counted > options.maxRows));
+    (plan.count === 'planned' || (plan.count === 'estimated' && beyondMaxRows));
   if (estimate) {
     let planned: number | undefined;
     try {

@@ -5,7 +5,7 @@ export const USAGE = `Usage: staykit <command> [options]
 
 Commands:
   serve [--port N] [--host H] [--database-url URL] [--data-dir DIR] [--processes N]   start the API (migrates first)
-  rest --schema NAME[,NAME…] [--role R] [--aggregates] [--plans] [serve's flags]   PostgREST-compatible server for any schemas (no keys)
+  rest --schema NAME[,NAME…] [--role R] [--aggregates] [--plans] [--postgrest 12|13] [--max-rows N] [serve's flags]   PostgREST-compatible server for any schemas (no keys)
   worker [--database-url URL]               background work (webhook deliveries, iCal sync) on its own; PostgreSQL only
   migrate                                   apply pending database migrations
   seed [--json]                             create the demo organization with products, pricing and bookings

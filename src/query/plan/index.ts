@@ -39,12 +39,12 @@ function permitted(table: Table, action: keyof typeof METHOD_OF): boolean {
   }
 }
 
-/** Intersection of `limit`/`offset` and the `Range` header, capped at `maxRows`. */
+/** Intersection of `limit`/`offset` and the `Range` header, capped at `maxRows` (none: null); no limit: undefined. */
 export function topLevelRange(
   query: QueryParams,
   header: HeaderRange | undefined,
-  maxRows: number,
-): { offset: number; limit: number } {
+  maxRows: number | null,
+): { offset: number; limit: number | undefined } {
   const fromQuery = query.ranges.get('') ?? { offset: 0, limit: undefined };
   if ((fromQuery.limit !== undefined && fromQuery.limit < 0) || fromQuery.offset < 0) {
     throw invalidRange({ kind: 'negative-limit' });
@@ -53,8 +53,9 @@ export function topLevelRange(
     r.limit === undefined ? Number.POSITIVE_INFINITY : r.offset + r.limit - 1;
   const offset = Math.max(fromQuery.offset, header?.offset ?? 0);
   const upper = Math.min(upperOf(fromQuery), header ? upperOf(header) : Number.POSITIVE_INFINITY);
-  const limit = upper === Number.POSITIVE_INFINITY ? maxRows : Math.max(0, upper - offset + 1);
-  return { offset, limit: Math.min(limit, maxRows) };
+  const cap = maxRows ?? Number.POSITIVE_INFINITY;
+  const limit = Math.min(upper === Number.POSITIVE_INFINITY ? cap : Math.max(0, upper - offset + 1), cap);
+  return { offset, limit: limit === Number.POSITIVE_INFINITY ? undefined : limit };
 }
 
 export function planRequest(request: ParsedRequest, cache: SchemaCache, options: EngineOptions): Plan {

@@ -5,13 +5,14 @@
 import {
   notEmbedded,
   relatedOrderNotToOne,
+  relationDoesNotExist,
   tableNotFound,
   unacceptableFilter,
   undefinedColumn,
 } from '../../errors/catalogue.js';
 import type { SchemaCache, Table } from '../../schema/types.js';
 import type { EmbedPath, Field, Filter, LogicTree, QueryParams, SelectItem } from '../parse/types.js';
-import { aggregatesNotAllowed, duplicateEmbed, toManySpreadAggregate } from '../../errors/postgrest-features.js';
+import { aggregatesNotAllowed, duplicateEmbed, spreadNotToOne, toManySpreadAggregate } from '../../errors/postgrest-features.js';
 import { closest } from './fuzzy.js';
 import { findRelationship, isToOne } from './relationship.js';
 import type { AggregateItem, ColumnExpr, Condition, EmbedItem, EngineOptions, OutputItem, ReadNode, Source } from './types.js';
@@ -39,7 +40,7 @@ export function resolveColumn(node: ReadNode, field: Field): ColumnExpr {
   // A write's returned rows already hold the computed field as a column (its RETURNING called the function).
   if (computed && node.source.kind === 'mutation') return { column: field.name, jsonPath: field.jsonPath, info: undefined };
   if (computed) return { column: field.name, jsonPath: field.jsonPath, info: undefined, computed };
-  throw undefinedColumn(node.table.name, field.name);
+  throw undefinedColumn(node.errorName, field.name);
 }
 
 function outputName(field: Field, alias: string | undefined): string {
@@ -56,7 +57,10 @@ function tenantFor(ctx: BuildContext, table: Table): { column: string; value: st
 
 export function lookupTable(ctx: BuildContext, name: string): Table {
   const table = ctx.cache.tables.get(name);
-  if (!table) throw tableNotFound(ctx.cache.schema, name, closestTable(ctx.cache, name));
+  if (!table) {
+    if (ctx.options.postgrest === 12) throw relationDoesNotExist(ctx.cache.schema, name);
+    throw tableNotFound(ctx.cache.schema, name, closestTable(ctx.cache, name));
+  }
   return table;
 }
 
@@ -72,12 +76,14 @@ export function buildNode(
   select: SelectItem[],
   knownColumns = true,
   depth = 0,
+  errorName = table.name,
 ): ReadNode {
   const node: ReadNode = {
     table,
     knownColumns,
     source,
     alias: ctx.aliases.take(),
+    errorName,
     items: [],
     where: [],
     order: [],
@@ -135,10 +141,13 @@ function buildItems(ctx: BuildContext, node: ReadNode, item: SelectItem, depth: 
   const rel = findRelationship(ctx.cache, node.table.name, item.name, item.hint, ctx.options.strictRelationships === true);
   const child = lookupTable(ctx, rel.foreignTable);
   const toOne = isToOne(rel);
+  if (item.spread && !toOne && ctx.options.postgrest === 12) throw spreadNotToOne(rel.table, item.name);
   const name = item.alias ?? item.name;
   // A computed relationship's rows come from its function, called with the parent's row.
   const source: Source = rel.computed ? { kind: 'computed', routine: rel.computed, parentAlias: node.alias } : { kind: 'table' };
-  const childNode = buildNode(ctx, child, source, item.select, true, depth + 1);
+  // PostgREST aliases an embedded table `<table>_<depth>`, and PostgreSQL names that alias in a missing column's error.
+  const errorName = rel.cardinality === 'many-to-many' ? child.name : `${child.name}_${depth + 1}`;
+  const childNode = buildNode(ctx, child, source, item.select, true, depth + 1, errorName);
   // PostgREST hoists the aggregates of a to-one spread to the parent, where the spread's columns are columns of its
   // own (aggregate_functions.rst "Using Columns from a Spreaded Resource"); PostgREST 13 refuses them in a to-many one.
   if (item.spread && toOne) childNode.aggregatedByParent = true;

@@ -1,6 +1,7 @@
 /**
  * Which relationship an embed `target!hint` of `origin` means, by PostgREST v12's `findRel` rules: the target is a
- * table name (or, without hint, a FK constraint name or a single FK column of the origin); a hint names the FK
+ * table name (or, without hint, a FK constraint name or a single FK column of the origin, naming the referenced table
+ * and not the views over it); a hint names the FK
  * constraint, a single column on either side, or the junction table of a many-to-many. In a self-relationship the
  * bare table name means the one-to-many (children) and the FK column the many-to-one (parent); with a hint, the
  * table name plus the FK column means the one-to-many.
@@ -22,7 +23,13 @@ function fkSides(rel: Relationship): { local: string | undefined; foreign: strin
   return { local: single(rel.columns), foreign: single(rel.foreignColumns) };
 }
 
-function matches(rel: Relationship, target: string, hint: string | undefined): boolean {
+/** PostgREST's "is view": a view or a materialized view. */
+function isView(cache: SchemaCache, name: string): boolean {
+  const kind = cache.tables.get(name)?.kind;
+  return kind === 'view' || kind === 'materialized_view';
+}
+
+function matches(rel: Relationship, target: string, hint: string | undefined, foreignIsView: boolean): boolean {
   // A computed relationship is named by its function, without a hint.
   if (rel.computed) return hint === undefined && target === rel.constraint;
   const { local, foreign } = fkSides(rel);
@@ -36,8 +43,12 @@ function matches(rel: Relationship, target: string, hint: string | undefined): b
     return target === rel.foreignTable && isO2M && foreign === hint;
   }
   if (hint === undefined) {
+    // A constraint or column name means the table it references, never a view over it (PostgREST: a view carries
+    // the table's keys, so `username(*)` would otherwise also name every view of `users`).
     return (
-      target === rel.foreignTable || (!isM2M && rel.constraint === target) || (!isM2M && isM2O && local === target)
+      target === rel.foreignTable ||
+      (!isM2M && !foreignIsView && rel.constraint === target) ||
+      (!isM2M && !foreignIsView && isM2O && local === target)
     );
   }
   if (target !== rel.foreignTable) return false;
@@ -72,7 +83,7 @@ export function findRelationship(
   strict = false,
 ): Relationship {
   const all = cache.relationships.get(origin) ?? [];
-  const candidates = all.filter((rel) => matches(rel, target, hint));
+  const candidates = all.filter((rel) => matches(rel, target, hint, isView(cache, rel.foreignTable)));
   if (candidates.length === 1) return candidates[0] as Relationship;
   // PostgREST: a computed relationship overrides a foreign-key one of the same name.
   const computed = candidates.filter((rel) => rel.computed !== undefined);

@@ -6,8 +6,11 @@ import type { Column, Relationship, Routine, Table } from '../../schema/types.js
 import type { AggregateFunction, JsonOperation, MediaType, Operation, Preferences } from '../parse/types.js';
 
 export interface EngineOptions {
-  /** At most this many rows in any response (PostgREST's db-max-rows). */
-  maxRows: number;
+  /**
+   * At most this many rows in any response (PostgREST's db-max-rows); null: no limit, as PostgREST without
+   * db-max-rows (`staykit rest` without `--max-rows`).
+   */
+  maxRows: number | null;
   /** On every table with this column, add `column = value` (a second guard beside RLS). */
   tenant?: { column: string; value: string } | undefined;
   /** PATCH/DELETE without any filter → 400 SK400. */
@@ -43,7 +46,16 @@ export interface EngineOptions {
   aggregates?: boolean;
   /** `Accept: application/vnd.pgrst.plan` answers the EXPLAIN of the statement (PostgREST's db-plan-enabled). */
   plans?: boolean;
+  /**
+   * The PostgREST major version whose answers the engine gives where 12 and 13 differ (13, the default; 12 for
+   * `staykit rest --postgrest 12`): see POSTGREST_VERSIONS.
+   */
+  postgrest?: PostgrestVersion;
 }
+
+/** The PostgREST versions `staykit rest` can stand for, the default last. docs/query-engine.md lists what differs. */
+export const POSTGREST_VERSIONS = [12, 13] as const;
+export type PostgrestVersion = (typeof POSTGREST_VERSIONS)[number];
 
 /** Where a read node's rows come from. */
 export type Source =
@@ -139,6 +151,11 @@ export interface ReadNode {
   source: Source;
   /** SQL alias of this node's relation. */
   alias: string;
+  /**
+   * The relation's name in PostgreSQL's error for a column it lacks, as PostgREST's statement aliases it: the table
+   * at the top level, `<table>_<depth>` for an embed (its table itself through a many-to-many junction).
+   */
+  errorName: string;
   items: OutputItem[];
   where: Condition[];
   order: OrderItem[];

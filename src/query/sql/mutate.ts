@@ -2,6 +2,7 @@
  * Mutations → the `pgrst_source` CTE: INSERT … SELECT FROM json_populate_recordset (the raw JSON body is one
  * parameter), UPDATE … FROM json_populate_record, DELETE; each RETURNING only what the response needs.
  */
+import type { Column } from '../../schema/types.js';
 import type { DeletePlan, InsertPlan, ReturnedColumn, UpdatePlan } from '../plan/types.js';
 import { conditionSql } from './condition.js';
 import { Params, qualified, quoteIdent } from './quote.js';
@@ -20,6 +21,28 @@ function returningSql(alias: string, columns: ReturnedColumn[], extra: string[] 
 /** Merge-duplicates answers 201 only when a row was inserted (xmax = 0), 200 when all were updates. */
 export const INSERTED_FLAG = '"pgrst_inserted"';
 
+/**
+ * The default of a column that draws from a sequence, as SQL: its expression from the catalogue (`pg_get_expr`,
+ * a `nextval(…)`), or an identity column's next value. Other defaults are not evaluated where the body gives the
+ * value: their only visible effect would be the work.
+ */
+function defaultSql(plan: InsertPlan, column: Column, params: Params): string | undefined {
+  if (column.defaultExpr !== null) return /\bnextval\(/.test(column.defaultExpr) ? column.defaultExpr : undefined;
+  if (!column.identity) return undefined;
+  const table = `${quoteIdent(plan.table.schema)}.${quoteIdent(plan.table.name)}`;
+  return `nextval(pg_get_serial_sequence(${params.add(table)}, ${params.add(column.name)}))`;
+}
+
+const fromExcluded = (name: string): string => `${quoteIdent(name)} = EXCLUDED.${quoteIdent(name)}`;
+
+/** The SET list of an upsert whose body holds only conflict-key columns: those, or one column left as it is. */
+function keysOnlySets(plan: InsertPlan, names: string[], alias: string): string[] {
+  const columnOf = (name: string) => plan.table.columns.find((column) => column.name === name);
+  if (names.every((name) => columnOf(name)?.canUpdate === true)) return names.map(fromExcluded);
+  const updatable = plan.table.columns.find((column) => column.canUpdate && !column.generated && !column.identity);
+  return updatable ? [`${quoteIdent(updatable.name)} = ${alias}.${quoteIdent(updatable.name)}`] : [];
+}
+
 export function insertSql(plan: InsertPlan, params: Params): string {
   const table = qualified(plan.table.schema, plan.table.name);
   const alias = quoteIdent('pgrst_ins');
@@ -30,13 +53,23 @@ export function insertSql(plan: InsertPlan, params: Params): string {
   const target = targetNames.length > 0 ? ` (${targetNames.map(quoteIdent).join(', ')})` : '';
   let rows: string;
   if (plan.applyDefaults && names.length > 0) {
-    // missing=default: one VALUES row per object, DEFAULT where the object lacks the key.
+    // missing=default: one VALUES row per object, DEFAULT where the object lacks the key. Where it has the key, a
+    // column's sequence default is still evaluated, and the object's value laid over it, as PostgREST does (its
+    // defaults object `|| elem`): a sequence advances once per row either way, so ids match PostgREST's.
+    const defaults = new Map<string, string>();
+    for (const column of plan.columns) {
+      const sql = defaultSql(plan, column, params);
+      if (sql !== undefined) defaults.set(column.name, `jsonb_build_object(${params.add(column.name)}::text, ${sql})`);
+    }
     const valueRows = plan.rowKeys.map((keys, index) => {
       // jsonb: `->` on json would re-parse the whole body for every cell.
       const record = plan.payloadKind === 'array' ? `(${body}::jsonb -> ${index})` : `${body}::jsonb`;
-      const cells = names.map((name) =>
-        keys.includes(name) ? `(jsonb_populate_record(NULL::${table}, ${record})).${quoteIdent(name)}` : 'DEFAULT',
-      );
+      const cells = names.map((name) => {
+        if (!keys.includes(name)) return 'DEFAULT';
+        const fallback = defaults.get(name);
+        const object = fallback === undefined ? record : `(${fallback} || ${record})`;
+        return `(jsonb_populate_record(NULL::${table}, ${object})).${quoteIdent(name)}`;
+      });
       if (tenantValue) cells.push(tenantValue);
       return `(${cells.join(', ')})`;
     });
@@ -52,14 +85,14 @@ export function insertSql(plan: InsertPlan, params: Params): string {
     const on = plan.onConflict.columns.map(quoteIdent).join(', ');
     const others = names.filter((name) => !plan.onConflict?.columns.includes(name));
     // A body of conflict-key columns only still answers its row, as PostgREST's `DO UPDATE SET` of the sent columns
-    // does (DO NOTHING would return nothing for an existing row).
-    const updatable = others.length > 0 ? others : names;
-    if (plan.onConflict.resolution === 'ignore-duplicates' || updatable.length === 0) {
+    // does (DO NOTHING would return nothing for an existing row). Where the role may not update the key (a column
+    // grant: Staykit's /v1 keys), the row is "updated" by setting a column it may update to its own value.
+    const sets = others.length > 0 ? others.map(fromExcluded) : keysOnlySets(plan, names, alias);
+    if (plan.onConflict.resolution === 'ignore-duplicates' || sets.length === 0) {
       conflict = ` ON CONFLICT (${on}) DO NOTHING`;
     } else {
-      const sets = updatable.map((name) => `${quoteIdent(name)} = EXCLUDED.${quoteIdent(name)}`).join(', ');
       const guard = plan.tenant ? ` WHERE ${alias}.${quoteIdent(plan.tenant.column)} = ${params.add(plan.tenant.value)}` : '';
-      conflict = ` ON CONFLICT (${on}) DO UPDATE SET ${sets}${guard}`;
+      conflict = ` ON CONFLICT (${on}) DO UPDATE SET ${sets.join(', ')}${guard}`;
     }
   }
   const extra = plan.onConflict?.resolution === 'merge-duplicates' ? [`(${alias}.xmax = 0) AS ${INSERTED_FLAG}`] : [];

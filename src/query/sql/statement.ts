@@ -20,39 +20,20 @@ export interface Statement {
 
 const T = quoteIdent('pgrst_t');
 
-/**
- * A CSV field quoted as PostgreSQL's `COPY … (FORMAT csv)` quotes it: when it holds a comma, a quote, CR or LF, when
- * it is empty (an unquoted empty field is NULL), and `\.` alone in a one-column file (the end-of-data marker).
- */
-function csvField(value: string, single: boolean): string {
-  const quote = value === '' || /[",\r\n]/.test(value) || (single && value === '\\.');
-  return quote ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/**
- * The same rule in SQL for a column, written by its type's output function as COPY writes it (`format('%s', …)`:
- * booleans `t`/`f`, arrays `{a,b}`; a cast to text would write `true`).
- */
-function csvCellSql(column: string, single: boolean): string {
-  const text = `format('%s', ${column})`;
-  const marker = single ? ` OR ${text} = '\\.'` : '';
-  return (
-    `CASE WHEN ${column} IS NULL THEN '' WHEN ${text} = '' OR ${text} ~ '[",\\r\\n]'${marker} ` +
-    `THEN '"' || replace(${text}, '"', '""') || '"' ELSE ${text} END`
-  );
+/** A header field, quoted when it holds a comma, a quote or a line break (a column name rarely does). */
+function csvHeaderField(value: string): string {
+  return value === '' || /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /** `node`'s output names are only needed for the CSV header line: computed only then. */
 function bodySql(media: MediaType, node: ReadNode, params: Params): string {
   if (media === 'object') return `coalesce((json_agg(${T}) -> 0)::text, '')`;
   if (media === 'csv') {
-    const names = outputNames(node);
-    const single = names.length === 1;
-    const header = params.add(names.map((name) => csvField(name, single)).join(','));
-    // Columns a function result leaves unknown (`*`) are read back from the row's JSON.
-    const row = names.includes('*')
-      ? `(SELECT string_agg(${csvCellSql('j.value', false)}, ',') FROM json_each_text(row_to_json(${T})) AS j)`
-      : names.map((name) => csvCellSql(`${T}.${quoteIdent(name)}`, single)).join(` || ',' || `);
+    const header = params.add(outputNames(node).map(csvHeaderField).join(','));
+    // PostgREST writes each row as PostgreSQL's text of the row value without its parentheses: a field is quoted
+    // when it is empty or holds a comma, a quote, a backslash, a parenthesis or white space (`'cat' 'fat'` is);
+    // quotes are doubled and backslashes too; NULL is an empty unquoted field.
+    const row = `substring(${T}::text, 2, length(${T}::text) - 2)`;
     return `coalesce(${header}::text || E'\\n' || string_agg(${row}, E'\\n'), ${header}::text)`;
   }
   return `coalesce(json_agg(${T}), '[]'::json)::text`;
@@ -117,8 +98,8 @@ function rpcScalarStatement(plan: RpcPlan): Statement {
 }
 
 export interface StatementLimits {
-  /** PostgREST's db-max-rows: `count=estimated` of a table read counts one row beyond it at most. */
-  maxRows?: number | undefined;
+  /** PostgREST's db-max-rows: `count=estimated` of a table read counts one row beyond it at most (none: null). */
+  maxRows?: number | null | undefined;
 }
 
 export function buildStatement(plan: Plan, limits: StatementLimits = {}): Statement {
@@ -126,7 +107,7 @@ export function buildStatement(plan: Plan, limits: StatementLimits = {}): Statem
     case 'options':
       throw new Error('OPTIONS has no statement');
     case 'read':
-      return readStatement(plan.node, plan.count, plan.media, limits.maxRows === undefined ? undefined : limits.maxRows + 1);
+      return readStatement(plan.node, plan.count, plan.media, limits.maxRows === undefined || limits.maxRows === null ? undefined : limits.maxRows + 1);
     case 'rpc': {
       if (plan.scalar) return rpcScalarStatement(plan);
       const media = !plan.routine.returnsSet && plan.media === 'json' ? 'object' : plan.media;

@@ -104,6 +104,26 @@ describe('rent and adjustments', () => {
     assert.equal(priced.quote.total, 329);
   });
 
+  it('of each list the best entry that fits wins wherever it is listed, and of two equal entries the first listed', () => {
+    // 3 nights booked 10 days ahead. Long stay: min 2, 3 and 3 fit, 4 does not; the first min 3 wins (−10 %).
+    // Early booking: min 5, 8 and 8 fit, 30 does not; the first min 8 wins (−8 %). Last minute: max 14, 10 and 10
+    // fit, 5 does not; the first max 10 (the tightest) wins (+10 %).
+    const arrival = configuration({
+      long_rent_adjustments: [{ min_duration: 3, percentage: -10 }, { min_duration: 2, percentage: -5 }, { min_duration: 4, percentage: -50 }, { min_duration: 3, percentage: -20 }],
+      early_bird_adjustments: [{ min_advance: 8, percentage: -8 }, { min_advance: 5, percentage: -5 }, { min_advance: 30, percentage: -30 }, { min_advance: 8, percentage: -9 }],
+      last_minute_adjustments: [{ max_advance: 10, percentage: 10 }, { max_advance: 14, percentage: 4 }, { max_advance: 5, percentage: 50 }, { max_advance: 10, percentage: 11 }],
+    });
+    // 320 −10 % = −32 → 288; −8 % of 288 = −23.04 → −23 → 265; +10 % of 265 = 26.5 → 27 → 292.
+    const priced = priceStay(input({}, [100, 100, 120], arrival));
+    assert.deepEqual(lines(priced), [
+      ['rent', 'fee', 'Rent', 3, 320],
+      ['adjustment', 'fee', 'Long stay -10%', 1, -32],
+      ['adjustment', 'fee', 'Early booking -8%', 1, -23],
+      ['adjustment', 'fee', 'Last minute +10%', 1, 27],
+    ]);
+    assert.equal(priced.quote.total, 292);
+  });
+
   it('an adjustment that comes to 0 adds no line', () => {
     const arrival = configuration({ long_rent_adjustments: [{ min_duration: 1, percentage: 0.1 }], early_bird_adjustments: [{ percentage: 0 }] });
     assert.deepEqual(lines(priceStay(input({}, [100, 100, 120], arrival))), [['rent', 'fee', 'Rent', 3, 320]]);

@@ -12,7 +12,8 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 
 const COMMON_RESOURCES = ['bookings', 'calendar_events', 'products', 'product_configurations', 'price_calendar_entries', 'contacts', 'coupons', 'payments', 'webhooks'];
-const SCOPE_SUGGESTIONS = ['read', 'write', ...COMMON_RESOURCES.flatMap((resource) => [`${resource}:read`, `${resource}:write`])];
+// reports:read reads the report views (docs/reports.md): figures for an accountant or an owner, no guest rows.
+const SCOPE_SUGGESTIONS = ['read', 'write', ...COMMON_RESOURCES.flatMap((resource) => [`${resource}:read`, `${resource}:write`]), 'reports:read'];
 
 function keyState(key: ApiKey): { label: string; color: string } {
   if (key.revoked_at) return { label: 'revoked', color: '#495057' };

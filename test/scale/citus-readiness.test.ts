@@ -20,6 +20,8 @@ const GLOBAL_TABLES: Record<string, string> = {
   'staykit_internal.password_tokens': 'reference table',
   'staykit_internal.webhook_event_types': 'reference table (the webhook event catalogue, the same for every organization)',
   'staykit_internal.api_access': 'reference table (the API role\'s grant rules, read by create_product; migration 0221)',
+  'staykit_internal.report_days': 'reference table (the calendar of days the report views count; migration 0240)',
+  'staykit_internal.report_months': 'reference table (the calendar of months the report views count; migration 0240)',
   'staykit_internal.migrations': 'local to the coordinator',
 };
 

@@ -41,10 +41,11 @@ export function testSender(deps: TestSendDeps): TestSender {
   const limiter = new RateLimiterMemory({ keyPrefix: POLICY, points: TEST_SENDS_PER_WINDOW, duration: WINDOW_SECONDS });
 
   return async (principal, request) => {
-    const to = principal.userId === undefined ? undefined : await userEmail(deps.db, principal.userId);
-    if (to === undefined) throw apiError('SK687');
+    const { userId } = principal;
+    const to = userId === undefined ? undefined : await userEmail(deps.db, userId);
+    if (userId === undefined || to === undefined) throw apiError('SK687');
     try {
-      await limiter.consume(principal.userId!);
+      await limiter.consume(userId);
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       throw rateLimited(POLICY, Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)), {});

@@ -21,7 +21,7 @@ import { testSender } from './test-send.js';
 export interface AutomationRouteDeps {
   db: Database;
   authorize: Authorize;
-  config: Pick<Config, 'emailFrom' | 'publicUrl' | 'smtpUrl' | 'dataDir'>;
+  config: Pick<Config, 'emailFrom' | 'publicUrl' | 'smtpUrl' | 'dataDir' | 'dkim'>;
   now?: () => Date;
   compute: ComputePool;
 }

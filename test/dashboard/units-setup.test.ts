@@ -5,6 +5,9 @@
  * stay, a weekend rate (a higher rate on Friday and Saturday nights: per-date prices on those weekdays — the pricing
  * model has no weekday rates in a configuration) and a cleaning fee. Then, through the API: a quote has the weekend
  * rate and the fee, a one-night stay is refused, and the unit's images are the two photos with the cover first.
+ * The issue's "done when": a guest on the manager's own website — another origin, embedding widget.js with a
+ * publishable key of a widget listing the unit (made through the API: the dashboard has no widget page yet) — sees
+ * the cover photo, the weekend rate in the calendar and the rent and the cleaning fee in the quote, and books.
  * A cleaning task after departure is assigned to a member. Duplicating copies the configuration, the fee and the task;
  * archiving hides the unit from the list until the switch shows it.
  * axe finds no serious or critical violation. STAYKIT_UPDATE_SCREENSHOTS=1 writes docs/dashboard/units-*.png.
@@ -23,6 +26,7 @@ import { forEachBackend } from '../support/databases.js';
 import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { ensureDashboardBuilt } from './support/built-app.js';
 import { createUser, type TestUser } from '../users/support.js';
+import { widgetSite, type WidgetSite } from '../widget/support.js';
 
 const skip = browserMissing && 'chromium not found';
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard');
@@ -67,6 +71,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   let context: BrowserContext;
   let page: Page;
   let unitId: string;
+  let site: WidgetSite;
   const pageErrors: string[] = [];
 
   before(async () => {
@@ -76,6 +81,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     manager = await createUser(ctx.db, seeded.organization_id, 'manager@staykit.test', { role: 'manager', permissions: [{ resource: '*', access: 'write' }] });
     app = await startApp(ctx.db);
     base = await app.listen({ port: 0, host: '127.0.0.1' });
+    site = await widgetSite('Canal Rentals');
     // The page's CSP allows no inline script; axe is injected as one, so the test context bypasses CSP.
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     page = await context.newPage();
@@ -86,12 +92,13 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   after(async () => {
     assert.deepEqual(pageErrors, [], 'no script error on any page');
     await context?.close();
+    site?.close();
     await app?.close();
   });
 
   const api = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const response = await fetch(`${base}${path}`, {
-      method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', prefer: 'return=representation' }, body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: await response.json() as T };
   };
@@ -222,6 +229,57 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     const oneNight = await api<{ code: string }>('POST', '/v1/quote', { product_id: unitId, interval: { start: month.thursday, end: month.friday }, occupancy: {} });
     assert.equal(oneNight.status, 422, 'the minimum stay of two nights holds');
     assert.equal(oneNight.body.code, 'SK611');
+  });
+
+  it('a guest on the manager\'s website books it in the widget: the cover, the weekend rate, the fee', { skip }, async () => {
+    const month = nextMonth();
+    const widget = await api<{ id: string }[]>('POST', '/v1/widgets', { name: 'Canal Rentals website', allowed_origins: [site.origin] });
+    assert.equal(widget.status, 201, JSON.stringify(widget.body));
+    const listing = await api('POST', '/v1/widget_listings', { widget_id: widget.body[0]!.id, product_id: unitId });
+    assert.equal(listing.status, 201, JSON.stringify(listing.body));
+    const key = await api<{ key: string }>('POST', '/v1/publishable-keys', { widget_id: widget.body[0]!.id, name: 'Canal Rentals website' });
+    assert.equal(key.status, 201, JSON.stringify(key.body));
+    site.embed(base, key.body.key);
+
+    const guest = await browser.newContext({ viewport: { width: 1024, height: 900 }, locale: 'en-GB' });
+    const guestPage = await guest.newPage();
+    guestPage.setDefaultTimeout(15_000);
+    guestPage.on('pageerror', (error) => pageErrors.push(`widget: ${error.message}`));
+    await guestPage.goto(site.origin);
+    const embedded = guestPage.locator('staykit-widget');
+    await embedded.getByRole('heading', { name: 'Canal Flat' }).waitFor();
+    const cover = embedded.getByRole('region', { name: 'Photos of Canal Flat' }).locator('.slide img').first();
+    await cover.evaluate((image: HTMLImageElement) => image.decode());
+    assert.equal(await cover.getAttribute('alt'), 'The canal seen from the living room', 'the cover is the photo made the cover');
+    assert.ok((await cover.evaluate((image: HTMLImageElement) => image.currentSrc)).startsWith(`${base}/media/`), 'loaded from Staykit');
+
+    await embedded.getByRole('button', { name: 'Next month' }).click();
+    const day = (date: string) => embedded.locator(`button[data-date="${date}"]`);
+    await day(month.thursday).and(embedded.locator('.available')).waitFor();
+    assert.match(await day(month.thursday).getAttribute('aria-label') ?? '', /available.*from €100\.00$/);
+    assert.match(await day(month.friday).getAttribute('aria-label') ?? '', /available.*from €150\.00$/, 'the weekend rate');
+    assert.match(await day(month.saturday).getAttribute('aria-label') ?? '', /available.*from €150\.00$/);
+    await day(month.thursday).click();
+    await day(month.sunday).click();
+    await embedded.locator('#selection').filter({ hasText: 'selected' }).waitFor();
+    await embedded.getByLabel('First name').fill('Ada');
+    await embedded.getByLabel(/^E-mail/).first().fill('ada@example.com');
+    await embedded.getByRole('button', { name: 'Show price' }).click();
+    const quote = embedded.getByRole('region', { name: 'Price' });
+    await quote.locator('[data-total]').waitFor();
+    assert.deepEqual(await quote.locator('tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent))), [
+      ['Rent × 3', '€400.00'], ['Cleaning', '€50.00'], ['Total', '€450.00'],
+    ], 'one weekday and two weekend nights, and the cleaning fee');
+    await guestPage.screenshot({ path: join(TEMPORARY, `units-widget-quote-${ctx.backend}.png`), fullPage: true });
+    const terms = embedded.getByRole('checkbox', { name: /^I accept the booking terms/ });
+    if (await terms.count() > 0) await terms.check();
+    await embedded.getByRole('button', { name: 'Book now' }).click();
+    await embedded.locator('#done').getByText(/Your booking .* is made/).waitFor();
+    const reference = /booking (\S+) is made/.exec((await embedded.locator('#done').textContent())!)![1]!;
+    const { body: [booking] } = await api<{ widget_id: string; calendar_events: { product_id: string }[] }[]>(
+      'GET', `/v1/bookings?reference=eq.${reference}&select=widget_id,calendar_events(product_id)`);
+    assert.deepEqual(booking, { widget_id: widget.body[0]!.id, calendar_events: [{ product_id: unitId }] }, 'booked through the widget, for the unit');
+    await guest.close();
   });
 
   it('a cleaning task after departure, assigned to a member', { skip }, async () => {

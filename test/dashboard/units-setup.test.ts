@@ -7,7 +7,8 @@
  * rate and the fee, a one-night stay is refused, and the unit's images are the two photos with the cover first.
  * The issue's "done when": a guest on the manager's own website — another origin, embedding widget.js with a
  * publishable key of a widget listing the unit (made through the API: the dashboard has no widget page yet) — sees
- * the cover photo, the weekend rate in the calendar and the rent and the cleaning fee in the quote, and books.
+ * the cover photo, the weekend rate in the calendar and the rent and the cleaning fee in the quote, and books. The
+ * unit's page previews the unit in the real widget, read with the manager's session (no key): the booked dates taken.
  * A cleaning task after departure is assigned to a member. Duplicating copies the configuration, the fee and the task;
  * archiving hides the unit from the list until the switch shows it.
  * axe finds no serious or critical violation. STAYKIT_UPDATE_SCREENSHOTS=1 writes docs/dashboard/units-*.png.
@@ -138,7 +139,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     await page.screenshot({ path: join(SCREENSHOTS, 'units-add.png') });
     await page.setViewportSize({ width: 1280, height: 900 });
     await dialog.getByRole('button', { name: 'Create unit' }).click();
-    await page.getByRole('heading', { name: 'Canal Flat', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Canal Flat', level: 2 }).first().waitFor();
     unitId = page.url().split('/').at(-1)!;
 
     const { body: [unit] } = await api<Record<string, unknown>[]>('GET', `/v1/products?id=eq.${unitId}&select=name,description,exact_address,hide_exact_address,timezone,interaction,latest_arrival_time,rent_period`);
@@ -200,7 +201,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     // The weekend rate: € 150 on every Friday and Saturday of next month.
     const prices = page.getByRole('region', { name: 'Prices per date' });
     await prices.getByLabel('Dates').click();
-    await page.getByRole('button', { name: 'Next month' }).click();
+    await page.getByRole('dialog', { name: 'Dates' }).getByRole('button', { name: 'Next month' }).click();
     await page.getByRole('button', { name: month.firstLabel, exact: true }).click();
     await page.getByRole('button', { name: month.lastLabel, exact: true }).click();
     for (const weekday of ['Mon', 'Tue', 'Wed', 'Thu', 'Sun']) await prices.getByLabel(weekday, { exact: true }).uncheck();
@@ -282,6 +283,33 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     await guest.close();
   });
 
+  it('the unit\'s page previews it as the widget shows it, with the manager\'s session and no publishable key', { skip }, async () => {
+    const month = nextMonth();
+    const keys: string[] = [];
+    page.on('request', (request) => { if (request.headers().authorization) keys.push(request.url()); });
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByRole('button', { name: 'Refresh preview' }).click(); // the booking above came after the page loaded
+    const shown = preview.locator('staykit-widget');
+    await shown.getByRole('heading', { name: 'Canal Flat' }).waitFor();
+    const cover = shown.locator('.slide img').first();
+    await cover.evaluate((image: HTMLImageElement) => image.decode());
+    assert.equal(await cover.getAttribute('alt'), 'The canal seen from the living room');
+    assert.equal(await shown.locator('.description').textContent(), 'A bright flat on the Prinsengracht, two bedrooms, a view of the water.');
+    await shown.getByRole('button', { name: 'Next month' }).click();
+    const day = (date: string) => shown.locator(`button[data-date="${date}"]`);
+    await day(month.friday).waitFor();
+    assert.match(await day(month.thursday).getAttribute('aria-label') ?? '', /, not available/, 'the guest\'s booking holds the Thursday');
+    const after = new Date(Date.parse(month.friday) + 7 * 86_400_000).toISOString().slice(0, 10);
+    assert.match(await day(after).getAttribute('aria-label') ?? '', /available.*from €150\.00$/, 'the weekend rate');
+    await shown.getByText('Preview: on your website guests get the price here and book.').waitFor();
+    assert.equal(await shown.getByRole('button', { name: 'Show price' }).count(), 0, 'the preview neither quotes nor books');
+    assert.deepEqual(keys, [], 'no request carries a key: the session reads the preview');
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await preview.evaluate((section) => window.scrollTo(0, section.getBoundingClientRect().top + window.scrollY - 80));
+    const box = (await preview.boundingBox())!;
+    await page.screenshot({ path: join(SCREENSHOTS, 'units-preview.png'), clip: { x: box.x - 8, y: box.y - 8, width: box.width + 16, height: Math.min(box.height + 16, 1400) } });
+  });
+
   it('a cleaning task after departure, assigned to a member', { skip }, async () => {
     const tasks = page.getByRole('region', { name: 'Tasks' });
     await tasks.getByLabel(/^Hours/).fill('2');
@@ -297,7 +325,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
 
   it('duplicating copies the unit\'s prices, fee and task; archiving hides it from the list', { skip }, async () => {
     await page.getByRole('button', { name: 'Duplicate unit' }).click();
-    await page.getByRole('heading', { name: 'Canal Flat (copy)', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Canal Flat (copy)', level: 2 }).first().waitFor();
     await page.getByRole('region', { name: 'All year' }).waitFor();
     await page.getByRole('region', { name: 'Extras and fees' }).getByRole('cell', { name: 'Cleaning', exact: true }).waitFor();
     const copyId = page.url().split('/').at(-1)!;

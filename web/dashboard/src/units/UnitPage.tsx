@@ -1,6 +1,7 @@
 /**
  * One unit's editor, in sections: its details, photos, capacity, prices and stay rules (configurations and per-date
- * prices), extras and fees, tasks, cancellation policy, and duplicating or archiving it. Each section reads and
+ * prices), extras and fees, tasks, cancellation policy, the unit as the widget shows it (a preview), and duplicating
+ * or archiving it. Each section reads and
  * saves its own part, and is shown only when the member may read that part.
  */
 import { Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
@@ -20,11 +21,13 @@ import { PhotosSection } from './PhotosSection';
 import { Tasks } from './Tasks';
 import { DETAILS_SELECT } from './unit-details';
 import { UnitActions } from './UnitActions';
+import { UnitPreview, useMayPreview } from './UnitPreview';
 
 const UNIT_SELECT = `${DETAILS_SELECT},images,cancellation_policy,deleted_at` as const;
 
 export function UnitPage({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
+  const mayPreview = useMayPreview();
   const unit = useLoad(async () => rowsOf(await database.from('products').select(UNIT_SELECT).eq('id', unitId).maybeSingle()), [unitId]);
 
   if (unit.loading && !unit.data) return <Loader size="sm" role="status" aria-label="Loading the unit" />;
@@ -52,6 +55,7 @@ export function UnitPage({ unitId }: { unitId: string }) {
       {can('product_services') && can('services') && <Extras unitId={unitId} currency={data.currency} />}
       {can('product_tasks') && <Tasks unitId={unitId} />}
       <CancellationPolicy unitId={unitId} policy={data.cancellation_policy} />
+      {mayPreview && !data.deleted_at && <UnitPreview unitId={unitId} />}
     </Stack>
   );
 }

@@ -19,14 +19,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
-import { startApp } from '../support/app.js';
+import type { Browser } from 'playwright-core';
 import { forEachBackend } from '../support/databases.js';
 import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { ensureDashboardBuilt } from './support/built-app.js';
-import { createUser, type TestUser } from '../users/support.js';
+import { managerSession } from './support/manager-session.js';
 import { widgetSite, type WidgetSite } from '../widget/support.js';
 
 const skip = browserMissing && 'chromium not found';
@@ -65,50 +62,19 @@ function nextMonth() {
 }
 
 forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
-  let app: FastifyInstance;
-  let base: string;
-  let apiKey: string;
-  let manager: TestUser;
-  let context: BrowserContext;
-  let page: Page;
+  const session = managerSession(ctx, () => browser);
   let unitId: string;
   let site: WidgetSite;
-  const pageErrors: string[] = [];
 
   before(async () => {
     if (browserMissing) return;
-    const seeded = await seedDemoOrganization(ctx.db);
-    apiKey = seeded.api_key;
-    manager = await createUser(ctx.db, seeded.organization_id, 'manager@staykit.test', { role: 'manager', permissions: [{ resource: '*', access: 'write' }] });
-    app = await startApp(ctx.db);
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
     site = await widgetSite('Canal Rentals');
-    // The page's CSP allows no inline script; axe is injected as one, so the test context bypasses CSP.
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
   });
-
-  after(async () => {
-    assert.deepEqual(pageErrors, [], 'no script error on any page');
-    await context?.close();
-    site?.close();
-    await app?.close();
-  });
-
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-    const response = await fetch(`${base}${path}`, {
-      method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', prefer: 'return=representation' }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() as T };
-  };
+  after(() => site?.close());
 
   it('"Add unit" creates the unit from its details; a refusal shows at its field', { skip }, async () => {
-    await page.goto(`${base}/admin/`);
-    await page.getByLabel('E-mail').fill(manager.email);
-    await page.getByLabel(/^Password/).fill(manager.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    const { page, api } = session;
+    await session.logIn();
     await page.getByRole('link', { name: 'Units and prices', exact: true }).click();
     await page.getByRole('button', { name: 'Add unit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add unit' });
@@ -152,6 +118,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('two photos are uploaded with progress, the second made the cover and described', { skip }, async () => {
+    const { page, api } = session;
     const photos = page.getByRole('region', { name: 'Photos' });
     await photos.locator('input[type=file]').setInputFiles([
       { name: 'living-room.jpg', mimeType: 'image/jpeg', buffer: await photo('#7fb2e5', '#8a4b2d', '#2f5d7c') },
@@ -189,6 +156,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('a rate with a minimum stay, a weekend rate and a cleaning fee are in the quote', { skip }, async () => {
+    const { page, api } = session;
     const month = nextMonth();
     await page.getByRole('button', { name: 'Add configuration' }).click();
     const editor = page.getByRole('region', { name: 'New configuration' });
@@ -233,6 +201,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('a guest on the manager\'s website books it in the widget: the cover, the weekend rate, the fee', { skip }, async () => {
+    const { api, base, pageErrors } = session;
     const month = nextMonth();
     const widget = await api<{ id: string }[]>('POST', '/v1/widgets', { name: 'Canal Rentals website', allowed_origins: [site.origin] });
     assert.equal(widget.status, 201, JSON.stringify(widget.body));
@@ -284,6 +253,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('the unit\'s page previews it as the widget shows it, with the manager\'s session and no publishable key', { skip }, async () => {
+    const { page } = session;
     const month = nextMonth();
     const keys: string[] = [];
     page.on('request', (request) => { if (request.headers().authorization) keys.push(request.url()); });
@@ -311,6 +281,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('a cleaning task after departure, assigned to a member', { skip }, async () => {
+    const { page, api } = session;
     const tasks = page.getByRole('region', { name: 'Tasks' });
     await tasks.getByLabel(/^Hours/).fill('2');
     await tasks.getByLabel('Assigned to').click();
@@ -324,6 +295,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('duplicating copies the unit\'s prices, fee and task; archiving hides it from the list', { skip }, async () => {
+    const { page, api } = session;
     await page.getByRole('button', { name: 'Duplicate unit' }).click();
     await page.getByRole('heading', { name: 'Canal Flat (copy)', level: 2 }).first().waitFor();
     await page.getByRole('region', { name: 'All year' }).waitFor();

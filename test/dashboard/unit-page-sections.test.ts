@@ -1,0 +1,93 @@
+/**
+ * The unit page's calendar, in a real browser, on a demo unit: next month's dates show the night's price (a price
+ * set for one date marked as such); pressing a date closes it — a closed per-date entry, which /v1/availability then
+ * answers as not available and a quote refuses — and pressing it again reopens it (the entry goes: it set nothing
+ * else). The prices-per-date table follows. axe finds no serious or critical violation. STAYKIT_UPDATE_SCREENSHOTS=1
+ * writes docs/dashboard/units-calendar.png.
+ */
+import { before, after, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { forEachBackend } from '../support/databases.js';
+import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
+import { ensureDashboardBuilt } from './support/built-app.js';
+import { managerSession } from './support/manager-session.js';
+
+const skip = browserMissing && 'chromium not found';
+const TEMPORARY = mkdtempSync(join(tmpdir(), 'staykit-dashboard-unit-page-shots-'));
+/** Where the screenshots docs/dashboard.md shows go: the docs when asked to update them, else a temporary folder. */
+const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '..', '..', 'docs', 'dashboard') : TEMPORARY;
+console.log(`# screenshots: ${TEMPORARY}`);
+
+let browser: Browser;
+before(async () => {
+  if (browserMissing) return;
+  ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+after(() => browser?.close());
+
+/** The 10th and 11th of next month (UTC): in the calendar's next month, in the future. */
+function nextMonthDates() {
+  const now = new Date();
+  const iso = (day: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, day)).toISOString().slice(0, 10);
+  return { priced: iso(10), closing: iso(11), after: iso(12) };
+}
+
+forEachBackend('the sections of a unit\'s page', (ctx) => {
+  const session = managerSession(ctx, () => browser);
+  let unitId: string;
+
+  before(async () => {
+    if (browserMissing) return;
+    const { body } = await session.api<{ id: string }[]>('GET', '/v1/products?select=id&name->>default=eq.Beach House');
+    unitId = body[0]!.id;
+  });
+
+  it('the calendar shows the nights\' prices; a date is closed and reopened, and bookings follow', { skip }, async () => {
+    const { page, api } = session;
+    const dates = nextMonthDates();
+    const priced = await api('POST', '/v1/price_calendar_entries', { product_id: unitId, date: dates.priced, rate: 17500 });
+    assert.equal(priced.status, 201, JSON.stringify(priced.body));
+    await session.logIn();
+    await page.getByRole('link', { name: 'Units and prices', exact: true }).click();
+    await page.getByRole('link', { name: 'Beach House', exact: true }).click();
+    const calendar = page.getByRole('region', { name: 'Calendar' });
+    await calendar.getByRole('button', { name: 'Next month' }).click();
+    const day = (date: string) => calendar.locator(`button[data-date="${date}"]`);
+    const labelled = (date: string, label: RegExp) => page.waitForFunction(([date, source]) =>
+      new RegExp(source!).test(document.querySelector(`[data-date="${date}"]`)?.getAttribute('aria-label') ?? ''), [date, label.source]);
+    await labelled(dates.closing, /, open, /);
+    assert.match(await day(dates.priced).getAttribute('aria-label') ?? '', /, open, €175\.00 \(set for this date\)$/);
+    assert.match(await day(dates.closing).getAttribute('aria-label') ?? '', /, open, €1\d\d\.00$/, 'the configuration\'s rate');
+
+    /** The closing date's night as /v1/availability answers it. */
+    const status = async () => {
+      const { body } = await api<{ intervals: { status: string }[] }[]>('GET', `/v1/availability?product_ids=${unitId}&start=${dates.closing}&end=${dates.after}&show_closed_as=closed`);
+      assert.equal(body[0]!.intervals.length, 1, JSON.stringify(body));
+      return body[0]!.intervals[0]!.status;
+    };
+    assert.equal(await status(), 'available');
+    await day(dates.closing).click();
+    await labelled(dates.closing, /, closed$/);
+    assert.equal(await day(dates.closing).getAttribute('aria-pressed'), 'true');
+    assert.equal(await status(), 'closed', 'the engine sees the date closed');
+    const quote = await api<{ code: string }>('POST', '/v1/quote', { product_id: unitId, interval: { start: dates.closing, end: dates.after }, occupancy: {} });
+    assert.equal(quote.status, 422, 'a stay on the closed night is refused');
+    await page.getByRole('table', { name: 'Prices per date' }).getByRole('cell', { name: 'closed', exact: true }).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await calendar.evaluate((section) => window.scrollTo(0, section.getBoundingClientRect().top + window.scrollY - 80));
+    const box = (await calendar.boundingBox())!;
+    await page.screenshot({ path: join(SCREENSHOTS, 'units-calendar.png'), clip: { x: box.x - 8, y: box.y - 8, width: box.width + 16, height: box.height + 16 } });
+
+    await day(dates.closing).click();
+    await labelled(dates.closing, /, open, /);
+    assert.equal(await day(dates.closing).getAttribute('aria-pressed'), 'false');
+    assert.equal(await status(), 'available', 'reopened');
+    const { body: entries } = await api<{ date: string }[]>('GET', `/v1/price_calendar_entries?product_id=eq.${unitId}&select=date&order=date`);
+    assert.deepEqual(entries, [{ date: dates.priced }], 'the reopened date keeps no entry; the priced one stays');
+  });
+});

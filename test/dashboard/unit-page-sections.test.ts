@@ -2,8 +2,9 @@
  * The unit page's calendar, in a real browser, on a demo unit: next month's dates show the night's price (a price
  * set for one date marked as such); pressing a date closes it — a closed per-date entry, which /v1/availability then
  * answers as not available and a quote refuses — and pressing it again reopens it (the entry goes: it set nothing
- * else). The prices-per-date table follows. axe finds no serious or critical violation. STAYKIT_UPDATE_SCREENSHOTS=1
- * writes docs/dashboard/units-calendar.png.
+ * else). The prices-per-date table follows. The unit's automated e-mails: one switched off for this unit leaves the
+ * engine's rules of this unit only, and comes back when switched on. axe finds no serious or critical violation.
+ * STAYKIT_UPDATE_SCREENSHOTS=1 writes docs/dashboard/units-calendar.png and units-emails.png.
  */
 import { before, after, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,12 +41,20 @@ function nextMonthDates() {
 forEachBackend('the sections of a unit\'s page', (ctx) => {
   const session = managerSession(ctx, () => browser);
   let unitId: string;
+  let otherUnitId: string;
+  let organizationId: string;
 
   before(async () => {
     if (browserMissing) return;
-    const { body } = await session.api<{ id: string }[]>('GET', '/v1/products?select=id&name->>default=eq.Beach House');
-    unitId = body[0]!.id;
+    const { body } = await session.api<{ id: string; organization_id: string; name: { default: string } }[]>('GET', '/v1/products?select=id,organization_id,name');
+    const named = (name: string) => body.find((unit) => unit.name.default === name)!;
+    [unitId, otherUnitId, organizationId] = [named('Beach House').id, named('Dune Cottage').id, named('Beach House').organization_id];
   });
+
+  /** The e-mail templates the engine sends for a unit's bookings (staykit_internal.automation_rules, migration 0110). */
+  const sentFor = async (unit: string) => (await ctx.db.query<{ subject: string }>(
+    `SELECT e.subject ->> 'default' AS subject FROM staykit_internal.automation_rules($1, $2) AS r
+     JOIN api.email_templates AS e ON e.id = r.email_template_id ORDER BY 1`, [organizationId, unit])).rows.map((row) => row.subject);
 
   it('the calendar shows the nights\' prices; a date is closed and reopened, and bookings follow', { skip }, async () => {
     const { page, api } = session;
@@ -89,5 +98,32 @@ forEachBackend('the sections of a unit\'s page', (ctx) => {
     assert.equal(await status(), 'available', 'reopened');
     const { body: entries } = await api<{ date: string }[]>('GET', `/v1/price_calendar_entries?product_id=eq.${unitId}&select=date&order=date`);
     assert.deepEqual(entries, [{ date: dates.priced }], 'the reopened date keeps no entry; the priced one stays');
+  });
+
+  it('the unit\'s automated e-mails, one switched off for this unit only and on again', { skip }, async () => {
+    const { page } = session;
+    const confirmed = 'Your stay at {{ product.name }} is confirmed ({{ booking.reference }})';
+    const everyOne = await sentFor(unitId);
+    assert.equal(everyOne.length, 7, 'the seven default templates act for every unit');
+    const emails = page.getByRole('region', { name: 'E-mails' });
+    const rows = emails.getByRole('table', { name: 'Automated e-mails of this unit' }).getByRole('row');
+    await rows.nth(7).waitFor();
+    assert.equal(await rows.count(), 8, 'a header and the seven templates');
+    const toggle = emails.getByRole('switch', { name: `Send "${confirmed}" for this unit` });
+    assert.equal(await toggle.isChecked(), true);
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    await toggle.click({ force: true });
+    await emails.getByRole('switch', { name: `Send "${confirmed}" for this unit`, checked: false }).and(page.locator(':not([disabled])')).waitFor();
+    assert.deepEqual(await sentFor(unitId), everyOne.filter((subject) => subject !== confirmed), 'not for this unit');
+    assert.deepEqual(await sentFor(otherUnitId), everyOne, 'still for the others');
+    await emails.evaluate((section) => window.scrollTo(0, section.getBoundingClientRect().top + window.scrollY - 80));
+    const box = (await emails.boundingBox())!;
+    await page.screenshot({ path: join(SCREENSHOTS, 'units-emails.png'), clip: { x: box.x - 8, y: box.y - 8, width: box.width + 16, height: box.height + 16 } });
+
+    await toggle.click({ force: true });
+    await emails.getByRole('switch', { name: `Send "${confirmed}" for this unit`, checked: true }).and(page.locator(':not([disabled])')).waitFor();
+    assert.deepEqual(await sentFor(unitId), everyOne, 'for this unit again');
+    assert.deepEqual(await sentFor(otherUnitId), everyOne);
   });
 });

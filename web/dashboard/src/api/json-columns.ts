@@ -47,7 +47,8 @@ export interface ServicePricing {
   deposit?: number | boolean;
 }
 
-/** When a payment of a service is due (service_payment_moments.moment) and how much (value). */
+/** When a payment of a service is due (service_payment_moments.moment) and how much (value); an e-mail template's
+ * moment (email_templates.moment) has the same shape. */
 export interface PaymentMoment {
   type: 'check-in' | 'checkout' | 'confirmation' | 'on-site' | 'request';
   offset: number;
@@ -69,7 +70,7 @@ export type JsonShapes = CheckedShapes<{
   bookings: { occupancy: Record<string, number> };
   capacity_groups: { name: LanguageTexts };
   coupons: { definition: CouponDefinition };
-  email_templates: { subject: LanguageTexts; body: LanguageTexts };
+  email_templates: { subject: LanguageTexts; body: LanguageTexts; moment: PaymentMoment | null };
   line_items: { name: LanguageTexts };
   media: { variants: MediaVariant[] };
   organizations: { settings: { [key: string]: unknown; booking_terms?: StoredTerms } };

@@ -1,8 +1,8 @@
 /**
  * One unit's editor, in sections: its details, photos, capacity, prices and stay rules (configurations, a month
- * calendar to close dates, per-date prices), extras and fees, tasks, cancellation policy, the unit as the widget
- * shows it (a preview), and duplicating or archiving it. Each section reads and saves its own part, and is shown
- * only when the member may read that part.
+ * calendar to close dates, per-date prices), extras and fees, tasks, the automated e-mails it sends, cancellation
+ * policy, the unit as the widget shows it (a preview), and duplicating or archiving it. Each section reads and saves
+ * its own part, and is shown only when the member may read that part.
  */
 import { useState } from 'react';
 import { Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
@@ -23,6 +23,7 @@ import { Tasks } from './Tasks';
 import { DETAILS_SELECT } from './unit-details';
 import { UnitActions } from './UnitActions';
 import { UnitCalendar } from './UnitCalendar';
+import { UnitEmails } from './UnitEmails';
 import { UnitPreview, useMayPreview } from './UnitPreview';
 
 const UNIT_SELECT = `${DETAILS_SELECT},images,cancellation_policy,deleted_at` as const;
@@ -60,6 +61,7 @@ export function UnitPage({ unitId }: { unitId: string }) {
       {can('price_calendar_entries') && <DatePrices unitId={unitId} currency={data.currency} version={datesVersion} onChanged={datesChanged} />}
       {can('product_services') && can('services') && <Extras unitId={unitId} currency={data.currency} />}
       {can('product_tasks') && <Tasks unitId={unitId} />}
+      {can('email_templates') && can('message_templates') && can('product_message_templates') && <UnitEmails unitId={unitId} />}
       <CancellationPolicy unitId={unitId} policy={data.cancellation_policy} />
       {mayPreview && !data.deleted_at && <UnitPreview unitId={unitId} />}
     </Stack>

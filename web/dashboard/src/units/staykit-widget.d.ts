@@ -2,7 +2,6 @@
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 
 declare module 'react' {
-  // eslint-disable-next-line @typescript-eslint/no-namespace -- JSX's intrinsic elements are declared in this namespace
   namespace JSX {
     interface IntrinsicElements {
       'staykit-widget': DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElement> & { preview: string };

@@ -69,6 +69,7 @@ export function UnitCalendar({ unitId, currency, version, onChanged }: { unitId:
             const entry = loaded.data?.entries.get(date);
             const closed = entry?.closed === true;
             const priced = entry?.rate != null;
+            const past = date < today;
             const status = day ? STATUS_LABELS[day.status] : '';
             // A price only where a night can be booked: a booked or closed date shows what it is instead.
             const rate = day?.rate != null && day.status === 'available' && !closed ? format.money(day.rate, currency) : null;
@@ -76,13 +77,13 @@ export function UnitCalendar({ unitId, currency, version, onChanged }: { unitId:
             // The price or status is drawn under the day but is not the button's content: the visible day stays part of
             // the button's name, which says the date, the status and the price in words (as the widget's calendar does).
             return (
-              <Box key={date} pos="relative" mih={52} bg={closed ? 'gray.3' : day?.status === 'booked' ? 'blue.1' : undefined}
-                style={{ border: '1px solid var(--mantine-color-gray-4)', borderRadius: 4, opacity: date < today ? 0.5 : 1 }}>
-                <UnstyledButton aria-label={label} aria-pressed={closed} disabled={!mayWrite || date < today || loaded.loading}
+              <Box key={date} pos="relative" mih={52} bg={past ? 'gray.0' : closed ? 'gray.3' : day?.status === 'booked' ? 'blue.1' : undefined}
+                style={{ border: '1px solid var(--mantine-color-gray-4)', borderRadius: 4 }}>
+                <UnstyledButton aria-label={label} aria-pressed={closed} disabled={!mayWrite || past || loaded.loading}
                   onClick={() => void toggle(date, entry)} data-date={date} pos="absolute" inset={0} ta="center" pt={4}
                   td={closed ? 'line-through' : undefined} fz="sm" style={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'center' }}>{Number(date.slice(8))}</UnstyledButton>
                 <Text size="xs" fw={priced ? 700 : 400} ta="center" aria-hidden pos="absolute" bottom={4} left={0} right={0} style={{ pointerEvents: 'none' }}>
-                  {closed ? 'Closed' : rate ?? status}
+                  {past ? '' : closed ? 'Closed' : rate ?? status}
                 </Text>
               </Box>
             );

@@ -1,7 +1,7 @@
 /**
  * The dashboard's own API under /admin/api written once per route (src/routing/route-schema.ts): method, url,
- * documentation and the TypeBox schemas of bodies and answers, from which api-key-routes.ts, invitation-routes.ts and
- * notification-routes.ts register them (validated, typed) and openapi.ts documents them. A session cookie, not an API
+ * documentation and the TypeBox schemas of bodies and answers, from which api-key-routes.ts, invitation-routes.ts,
+ * notification-routes.ts and unit-preview-routes.ts register them (validated, typed) and openapi.ts documents them. A session cookie, not an API
  * key, authenticates them (session-authorize.ts: the scope is the member's permission). URLs are relative to each
  * plugin's prefix (index.ts).
  */
@@ -10,6 +10,7 @@ import { defineRoute } from '../routing/route-schema.js';
 import { invalidBody } from '../errors/catalogue.js';
 import { OWN_SETTINGS } from '../auth/session-authorize.js';
 import { DASHBOARD_PATH } from './static-app.js';
+import { WidgetCatalogue } from '../widget/bodies.js';
 
 const uuid = Type.String({ format: 'uuid' });
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -101,11 +102,24 @@ export const myNotificationsPut = defineRoute({
 });
 
 /** Where each plugin of the dashboard's API is mounted (index.ts), with its routes: what the document serves. */
+export const unitPreview = defineRoute({
+  method: 'GET', url: '/:id', scope: { resource: 'products', access: 'read' }, operationId: 'admin_unit_preview', tags,
+  summary: 'One unit as the widget\'s catalogue shows it, for the preview on its page',
+  description: 'The document `GET /v1/widget` answers, listing this unit only, read with the member\'s session: permission '
+    + '`products:read` and the read permission of every table the catalogue is made of (403 SK703 naming the first missing). '
+    + 'Archived units and units of other organizations: 404. No publishable key is involved (docs/dashboard.md#unit-preview).',
+  params: Type.Object({ id: Type.String({ format: 'uuid', expected: 'the uuid of a unit' }) }),
+  responses: { 200: { description: 'The catalogue of the one unit.', schema: WidgetCatalogue } },
+  errors: ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound'], invalid: invalidBody,
+});
+
 export const KEYS_PATH = `${DASHBOARD_PATH}/api/keys`;
 export const INVITATIONS_PATH = `${DASHBOARD_PATH}/api/invitations`;
 export const MY_NOTIFICATIONS_PATH = `${DASHBOARD_PATH}/api/my-notifications`;
+export const UNIT_PREVIEW_PATH = `${DASHBOARD_PATH}/api/unit-preview`;
 export const DASHBOARD_ROUTES = [
   { prefix: KEYS_PATH, definitions: [apiKeysList, apiKeysCreate, apiKeysRevoke] },
   { prefix: INVITATIONS_PATH, definitions: [invite] },
   { prefix: MY_NOTIFICATIONS_PATH, definitions: [myNotificationsGet, myNotificationsPut] },
+  { prefix: UNIT_PREVIEW_PATH, definitions: [unitPreview] },
 ];

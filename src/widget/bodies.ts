@@ -123,7 +123,7 @@ const CatalogueAttribute = Type.Object({
 
 export type CatalogueAttribute = Static<typeof CatalogueAttribute>;
 
-const WidgetCatalogue = component('WidgetCatalogue', Type.Object({
+export const WidgetCatalogue = component('WidgetCatalogue', Type.Object({
   widget: nullable(Type.Object({
     id: uuid, name: Type.String(), type: Type.String(), language: Type.String(), settings: Type.Record(Type.String(), Type.Unknown()),
   })),

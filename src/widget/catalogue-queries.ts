@@ -6,7 +6,8 @@
  * staykit_internal.current_booking_terms() (migration 0225): organizations stay unreadable to the key. Each unit's
  * photos come with their media rows' sizes and resized copies as absolute URLs below `mediaBase` (the address the
  * catalogue was asked at), the cover marked as staykit_internal.product_cover picks it: marked, else the first.
- * Run as the API role in the key's transaction, where products not listed are invisible anyway (migration 0150).
+ * Run as the API role in the key's transaction, where products not listed are invisible anyway (migration 0150);
+ * the dashboard's preview of one unit runs it in the member's session transaction instead (src/dashboard/unit-preview-routes.ts).
  */
 import type { SqlQuery } from '../booking/queries.js';
 
@@ -17,14 +18,23 @@ export const CATALOGUE_TABLES = [
   'attributes', 'attribute_options',
 ] as const;
 
+/** What the catalogue lists: a widget's or a site's listings, or one unit (the dashboard's preview of it). */
+export interface CatalogueListing {
+  widgetId: string | null;
+  siteId: string | null;
+  productId?: string;
+}
+
 /** `mediaBase`: scheme, host and port without a trailing slash (`https://staykit.example`), put before `/media/…`. */
-export function catalogueQuery(widgetId: string | null, siteId: string | null, mediaBase: string): SqlQuery {
+export function catalogueQuery({ widgetId, siteId, productId }: CatalogueListing, mediaBase: string): SqlQuery {
   return {
     text: `
 WITH listed AS (
   SELECT l.product_id, l."order" FROM api.widget_listings AS l WHERE l.widget_id = $1
   UNION ALL
   SELECT l.product_id, l."order" FROM api.site_listings AS l WHERE l.site_id = $2
+  UNION ALL
+  SELECT $4::uuid, 0 WHERE $4::uuid IS NOT NULL
 ), listed_products AS (
   -- The columns the catalogue shows, by name: the API role may not read every column of products (migration 0205).
   SELECT p.id, p.name, p.description, p.images, p.currency, p.rent_period, p.timezone, p.interaction,
@@ -96,7 +106,7 @@ SELECT json_build_object(
     ) ORDER BY a."order", a.id) FROM api.attributes AS a), '[]'),
   'booking_terms', staykit_internal.current_booking_terms()
 ) AS catalogue`,
-    values: [widgetId, siteId, mediaBase],
+    values: [widgetId, siteId, mediaBase, productId ?? null],
   };
 }
 

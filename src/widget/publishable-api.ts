@@ -11,6 +11,7 @@ import { PublishableKeys } from '../auth/publishable-authenticate.js';
 import { publishableToken } from '../auth/publishable-key-format.js';
 import type { ActivePublishableKey } from '../auth/publishable-key-store.js';
 import { UUID } from '../common/patterns.js';
+import { requestOrigin } from '../common/request-origin.js';
 import type { Database } from '../db/types.js';
 import { authErrors } from '../errors/auth.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
@@ -32,11 +33,6 @@ const CORS_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'accep
 const EXPOSED_HEADERS = ['content-range', 'ratelimit', 'ratelimit-policy', 'retry-after', 'idempotent-replayed'];
 
 const presentedToken = (request: FastifyRequest) => publishableToken(request.headers.authorization);
-
-/** Scheme, host and port the request was sent to (behind a proxy: as STAYKIT_TRUST_PROXY lets it say). */
-function requestOrigin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
 
 function isPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
@@ -103,7 +99,7 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
     const principal = runAsPublishable(request, key);
     requireAllowedOrigin(request, key);
     // Photos as absolute URLs at the address the widget asked (the page embedding it is elsewhere), like guest_url.
-    const { text, values } = catalogueQuery(key.widgetId, key.siteId, requestOrigin(request));
+    const { text, values } = catalogueQuery({ widgetId: key.widgetId, siteId: key.siteId }, requestOrigin(request));
     const catalogue = await inTenantTransaction(db, principal, async (tx) => ({
       result: (await tx.query<{ catalogue: unknown }>(text, values)).rows[0]!.catalogue, rollback: true,
     }), { readable: CATALOGUE_TABLES });

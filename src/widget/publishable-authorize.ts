@@ -11,6 +11,7 @@ import type { Authorize } from '../auth/authorize.js';
 import type { Principal } from '../auth/principal.js';
 import type { ActivePublishableKey } from '../auth/publishable-key-store.js';
 import { widgetErrors } from './errors.js';
+import { requestOrigin } from '../common/request-origin.js';
 
 /** Route → where in the request the product ids are. */
 const FLOW_ROUTES: Readonly<Record<string, (request: FastifyRequest) => unknown[]>> = {
@@ -37,15 +38,10 @@ export function routeOf(request: FastifyRequest): string {
   return `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
 }
 
-/** The origin of Staykit itself as the request reached it (the iframe page's own requests). */
-function ownOrigin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
 /** 403 SK722 unless the request comes from an allowed page, Staykit's own, or no browser page at all (no Origin). */
 export function requireAllowedOrigin(request: FastifyRequest, key: ActivePublishableKey): void {
   const origin = request.headers.origin;
-  if (origin === undefined || origin === ownOrigin(request) || key.allowedOrigins.includes(origin)) return;
+  if (origin === undefined || origin === requestOrigin(request) || key.allowedOrigins.includes(origin)) return;
   throw widgetErrors.originNotAllowed(origin);
 }
 

@@ -5,6 +5,10 @@
  * stay, a weekend rate (a higher rate on Friday and Saturday nights: per-date prices on those weekdays — the pricing
  * model has no weekday rates in a configuration) and a cleaning fee. Then, through the API: a quote has the weekend
  * rate and the fee, a one-night stay is refused, and the unit's images are the two photos with the cover first.
+ * The issue's "done when": a guest on the manager's own website — another origin, embedding widget.js with a
+ * publishable key of a widget listing the unit (made through the API: the dashboard has no widget page yet) — sees
+ * the cover photo, the weekend rate in the calendar and the rent and the cleaning fee in the quote, and books. The
+ * unit's page previews the unit in the real widget, read with the manager's session (no key): the booked dates taken.
  * A cleaning task after departure is assigned to a member. Duplicating copies the configuration, the fee and the task;
  * archiving hides the unit from the list until the switch shows it.
  * axe finds no serious or critical violation. STAYKIT_UPDATE_SCREENSHOTS=1 writes docs/dashboard/units-*.png.
@@ -15,14 +19,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
-import { startApp } from '../support/app.js';
+import type { Browser } from 'playwright-core';
 import { forEachBackend } from '../support/databases.js';
 import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { ensureDashboardBuilt } from './support/built-app.js';
-import { createUser, type TestUser } from '../users/support.js';
+import { managerSession } from './support/manager-session.js';
+import { widgetSite, type WidgetSite } from '../widget/support.js';
 
 const skip = browserMissing && 'chromium not found';
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard');
@@ -60,47 +62,19 @@ function nextMonth() {
 }
 
 forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
-  let app: FastifyInstance;
-  let base: string;
-  let apiKey: string;
-  let manager: TestUser;
-  let context: BrowserContext;
-  let page: Page;
+  const session = managerSession(ctx, () => browser);
   let unitId: string;
-  const pageErrors: string[] = [];
+  let site: WidgetSite;
 
   before(async () => {
     if (browserMissing) return;
-    const seeded = await seedDemoOrganization(ctx.db);
-    apiKey = seeded.api_key;
-    manager = await createUser(ctx.db, seeded.organization_id, 'manager@staykit.test', { role: 'manager', permissions: [{ resource: '*', access: 'write' }] });
-    app = await startApp(ctx.db);
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
-    // The page's CSP allows no inline script; axe is injected as one, so the test context bypasses CSP.
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    site = await widgetSite('Canal Rentals');
   });
-
-  after(async () => {
-    assert.deepEqual(pageErrors, [], 'no script error on any page');
-    await context?.close();
-    await app?.close();
-  });
-
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-    const response = await fetch(`${base}${path}`, {
-      method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() as T };
-  };
+  after(() => site?.close());
 
   it('"Add unit" creates the unit from its details; a refusal shows at its field', { skip }, async () => {
-    await page.goto(`${base}/admin/`);
-    await page.getByLabel('E-mail').fill(manager.email);
-    await page.getByLabel(/^Password/).fill(manager.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    const { page, api } = session;
+    await session.logIn();
     await page.getByRole('link', { name: 'Units and prices', exact: true }).click();
     await page.getByRole('button', { name: 'Add unit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add unit' });
@@ -131,7 +105,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     await page.screenshot({ path: join(SCREENSHOTS, 'units-add.png') });
     await page.setViewportSize({ width: 1280, height: 900 });
     await dialog.getByRole('button', { name: 'Create unit' }).click();
-    await page.getByRole('heading', { name: 'Canal Flat', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Canal Flat', level: 2 }).first().waitFor();
     unitId = page.url().split('/').at(-1)!;
 
     const { body: [unit] } = await api<Record<string, unknown>[]>('GET', `/v1/products?id=eq.${unitId}&select=name,description,exact_address,hide_exact_address,timezone,interaction,latest_arrival_time,rent_period`);
@@ -144,6 +118,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('two photos are uploaded with progress, the second made the cover and described', { skip }, async () => {
+    const { page, api } = session;
     const photos = page.getByRole('region', { name: 'Photos' });
     await photos.locator('input[type=file]').setInputFiles([
       { name: 'living-room.jpg', mimeType: 'image/jpeg', buffer: await photo('#7fb2e5', '#8a4b2d', '#2f5d7c') },
@@ -181,6 +156,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('a rate with a minimum stay, a weekend rate and a cleaning fee are in the quote', { skip }, async () => {
+    const { page, api } = session;
     const month = nextMonth();
     await page.getByRole('button', { name: 'Add configuration' }).click();
     const editor = page.getByRole('region', { name: 'New configuration' });
@@ -193,7 +169,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     // The weekend rate: € 150 on every Friday and Saturday of next month.
     const prices = page.getByRole('region', { name: 'Prices per date' });
     await prices.getByLabel('Dates').click();
-    await page.getByRole('button', { name: 'Next month' }).click();
+    await page.getByRole('dialog', { name: 'Dates' }).getByRole('button', { name: 'Next month' }).click();
     await page.getByRole('button', { name: month.firstLabel, exact: true }).click();
     await page.getByRole('button', { name: month.lastLabel, exact: true }).click();
     for (const weekday of ['Mon', 'Tue', 'Wed', 'Thu', 'Sun']) await prices.getByLabel(weekday, { exact: true }).uncheck();
@@ -224,7 +200,88 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     assert.equal(oneNight.body.code, 'SK611');
   });
 
+  it('a guest on the manager\'s website books it in the widget: the cover, the weekend rate, the fee', { skip }, async () => {
+    const { api, base, pageErrors } = session;
+    const month = nextMonth();
+    const widget = await api<{ id: string }[]>('POST', '/v1/widgets', { name: 'Canal Rentals website', allowed_origins: [site.origin] });
+    assert.equal(widget.status, 201, JSON.stringify(widget.body));
+    const listing = await api('POST', '/v1/widget_listings', { widget_id: widget.body[0]!.id, product_id: unitId });
+    assert.equal(listing.status, 201, JSON.stringify(listing.body));
+    const key = await api<{ key: string }>('POST', '/v1/publishable-keys', { widget_id: widget.body[0]!.id, name: 'Canal Rentals website' });
+    assert.equal(key.status, 201, JSON.stringify(key.body));
+    site.embed(base, key.body.key);
+
+    const guest = await browser.newContext({ viewport: { width: 1024, height: 900 }, locale: 'en-GB' });
+    const guestPage = await guest.newPage();
+    guestPage.setDefaultTimeout(15_000);
+    guestPage.on('pageerror', (error) => pageErrors.push(`widget: ${error.message}`));
+    await guestPage.goto(site.origin);
+    const embedded = guestPage.locator('staykit-widget');
+    await embedded.getByRole('heading', { name: 'Canal Flat' }).waitFor();
+    const cover = embedded.getByRole('region', { name: 'Photos of Canal Flat' }).locator('.slide img').first();
+    await cover.evaluate((image: HTMLImageElement) => image.decode());
+    assert.equal(await cover.getAttribute('alt'), 'The canal seen from the living room', 'the cover is the photo made the cover');
+    assert.ok((await cover.evaluate((image: HTMLImageElement) => image.currentSrc)).startsWith(`${base}/media/`), 'loaded from Staykit');
+
+    await embedded.getByRole('button', { name: 'Next month' }).click();
+    const day = (date: string) => embedded.locator(`button[data-date="${date}"]`);
+    await day(month.thursday).and(embedded.locator('.available')).waitFor();
+    assert.match(await day(month.thursday).getAttribute('aria-label') ?? '', /available.*from €100\.00$/);
+    assert.match(await day(month.friday).getAttribute('aria-label') ?? '', /available.*from €150\.00$/, 'the weekend rate');
+    assert.match(await day(month.saturday).getAttribute('aria-label') ?? '', /available.*from €150\.00$/);
+    await day(month.thursday).click();
+    await day(month.sunday).click();
+    await embedded.locator('#selection').filter({ hasText: 'selected' }).waitFor();
+    await embedded.getByLabel('First name').fill('Ada');
+    await embedded.getByLabel(/^E-mail/).first().fill('ada@example.com');
+    await embedded.getByRole('button', { name: 'Show price' }).click();
+    const quote = embedded.getByRole('region', { name: 'Price' });
+    await quote.locator('[data-total]').waitFor();
+    assert.deepEqual(await quote.locator('tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent))), [
+      ['Rent × 3', '€400.00'], ['Cleaning', '€50.00'], ['Total', '€450.00'],
+    ], 'one weekday and two weekend nights, and the cleaning fee');
+    await guestPage.screenshot({ path: join(TEMPORARY, `units-widget-quote-${ctx.backend}.png`), fullPage: true });
+    const terms = embedded.getByRole('checkbox', { name: /^I accept the booking terms/ });
+    if (await terms.count() > 0) await terms.check();
+    await embedded.getByRole('button', { name: 'Book now' }).click();
+    await embedded.locator('#done').getByText(/Your booking .* is made/).waitFor();
+    const reference = /booking (\S+) is made/.exec((await embedded.locator('#done').textContent())!)![1]!;
+    const { body: [booking] } = await api<{ widget_id: string; calendar_events: { product_id: string }[] }[]>(
+      'GET', `/v1/bookings?reference=eq.${reference}&select=widget_id,calendar_events(product_id)`);
+    assert.deepEqual(booking, { widget_id: widget.body[0]!.id, calendar_events: [{ product_id: unitId }] }, 'booked through the widget, for the unit');
+    await guest.close();
+  });
+
+  it('the unit\'s page previews it as the widget shows it, with the manager\'s session and no publishable key', { skip }, async () => {
+    const { page } = session;
+    const month = nextMonth();
+    const keys: string[] = [];
+    page.on('request', (request) => { if (request.headers().authorization) keys.push(request.url()); });
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByRole('button', { name: 'Refresh preview' }).click(); // the booking above came after the page loaded
+    const shown = preview.locator('staykit-widget');
+    await shown.getByRole('heading', { name: 'Canal Flat' }).waitFor();
+    const cover = shown.locator('.slide img').first();
+    await cover.evaluate((image: HTMLImageElement) => image.decode());
+    assert.equal(await cover.getAttribute('alt'), 'The canal seen from the living room');
+    assert.equal(await shown.locator('.description').textContent(), 'A bright flat on the Prinsengracht, two bedrooms, a view of the water.');
+    await shown.getByRole('button', { name: 'Next month' }).click();
+    const day = (date: string) => shown.locator(`button[data-date="${date}"]`);
+    await day(month.friday).waitFor();
+    assert.match(await day(month.thursday).getAttribute('aria-label') ?? '', /, not available/, 'the guest\'s booking holds the Thursday');
+    const after = new Date(Date.parse(month.friday) + 7 * 86_400_000).toISOString().slice(0, 10);
+    assert.match(await day(after).getAttribute('aria-label') ?? '', /available.*from €150\.00$/, 'the weekend rate');
+    await shown.getByText('Preview: on your website guests get the price here and book.').waitFor();
+    assert.equal(await shown.getByRole('button', { name: 'Show price' }).count(), 0, 'the preview neither quotes nor books');
+    assert.deepEqual(keys, [], 'no request carries a key: the session reads the preview');
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await preview.evaluate((section) => window.scrollTo(0, section.getBoundingClientRect().top + window.scrollY - 80));
+    const box = (await preview.boundingBox())!;
+    await page.screenshot({ path: join(SCREENSHOTS, 'units-preview.png'), clip: { x: box.x - 8, y: box.y - 8, width: box.width + 16, height: Math.min(box.height + 16, 1400) } });
+  });
+
   it('a cleaning task after departure, assigned to a member', { skip }, async () => {
+    const { page, api } = session;
     const tasks = page.getByRole('region', { name: 'Tasks' });
     await tasks.getByLabel(/^Hours/).fill('2');
     await tasks.getByLabel('Assigned to').click();
@@ -238,8 +295,9 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
   });
 
   it('duplicating copies the unit\'s prices, fee and task; archiving hides it from the list', { skip }, async () => {
+    const { page, api } = session;
     await page.getByRole('button', { name: 'Duplicate unit' }).click();
-    await page.getByRole('heading', { name: 'Canal Flat (copy)', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Canal Flat (copy)', level: 2 }).first().waitFor();
     await page.getByRole('region', { name: 'All year' }).waitFor();
     await page.getByRole('region', { name: 'Extras and fees' }).getByRole('cell', { name: 'Cleaning', exact: true }).waitFor();
     const copyId = page.url().split('/').at(-1)!;

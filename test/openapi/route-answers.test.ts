@@ -271,7 +271,7 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await setPassword({ token, password: 'a brand new passphrase for sam' }), 400);
   });
 
-  it("the dashboard's API keys, invitations and notifications", async () => {
+  it("the dashboard's API keys, invitations, notifications and unit preview", async () => {
     const cleanerUser = await createUser(ctx.db, org.id, 'cleo@example.com', { role: 'cleaner' });
     const cleaner = await login(app, cleanerUser.email, cleanerUser.password);
     const as = (session: Session) => ({ cookie: session.cookie, 'x-csrf-token': session.csrf });
@@ -306,6 +306,15 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await call('put', '/admin/api/my-notifications', { ...mine, payload: { notify: null } }), 200);
     status(await call('put', '/admin/api/my-notifications', { ...mine, payload: { notify: 'all' } }), 400);
     status(await call('put', '/admin/api/my-notifications', { ...mine, payload: { notify: ['no.such'] } }), 400);
+
+    const { rows: [unit] } = await ctx.db.query<{ id: string }>('SELECT id FROM api.products WHERE organization_id = $1 LIMIT 1', [org.id]);
+    const preview = (id: string, headers: Record<string, string> = as(owner)) =>
+      call('get', '/admin/api/unit-preview/{id}', { url: `/admin/api/unit-preview/${id}`, headers });
+    status(await preview(unit!.id), 200);
+    status(await preview(NO_SUCH_ID), 404);
+    status(await preview('nope'), 400);
+    status(await preview(unit!.id, {}), 401);
+    status(await preview(unit!.id, as(cleaner)), 403);
   });
 
   it('answered every operation of the document outside the resource engine and the booking flow, each with success at least once', () => {

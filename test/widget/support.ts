@@ -2,6 +2,8 @@
  * A booking website's organization: two widgets with one listed unit each, an unlisted unit, capacity groups, a
  * priced service, a form field, optional extras and a coupon (SUMMER10, 10 %), and publishable keys created through the API; written as the database owner.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/types.js';
 import { createOrganization } from '../support/app.js';
@@ -65,4 +67,32 @@ export async function publishableKeyFor(app: FastifyInstance, secretKey: string,
   });
   if (response.statusCode !== 201) throw new Error(`publishable key: ${response.statusCode} ${response.body}`);
   return response.json<{ key: string }>().key;
+}
+
+export interface WidgetSite {
+  /** The site's own origin (`http://127.0.0.1:<port>`): another origin than Staykit's. */
+  origin: string;
+  /** What the page embeds from now on: widget.js from `staykit` with the publishable key `key`. */
+  embed(staykit: string, key: string): void;
+  close(): void;
+}
+
+/**
+ * A booking website on an origin of its own whose page embeds the widget with the copy-paste snippet
+ * (docs/widget.md): its origin is known first, so a widget can allow it before the key to embed exists.
+ */
+export async function widgetSite(title: string): Promise<WidgetSite> {
+  let snippet = '';
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><style>body{margin:0;font-family:Georgia,serif;background:#f8fafc}main{max-width:46rem;margin:0 auto;padding:1rem}</style></head>
+<body><main><h1>${title}</h1>${snippet}</main></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    embed: (staykit, key) => { snippet = `<script src="${staykit}/widget.js"></script><staykit-widget key="${key}"></staykit-widget>`; },
+    close: () => server.close(),
+  };
 }

@@ -16,8 +16,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { ComputePool } from '../../src/compute/pool.js';
@@ -29,7 +27,7 @@ import { browserMissing } from '../support/browser-required.js';
 import { forEachBackend } from '../support/databases.js';
 import { insert } from '../support/fixtures.js';
 import { bearer, startApp } from '../support/app.js';
-import { publishableKeyFor, widgetOrganization, type WidgetOrganization } from './support.js';
+import { publishableKeyFor, widgetOrganization, widgetSite, type WidgetOrganization, type WidgetSite } from './support.js';
 
 const CHROMIUM = process.env.STAYKIT_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -93,19 +91,12 @@ forEachBackend('the widget\'s photos in a browser', (ctx) => {
   let staykit: string;
   let org: WidgetOrganization;
   let key: string;
-  let site: { server: Server; origin: string };
+  let site: WidgetSite;
   const media: string[] = [];
 
   before(async () => {
     if (missing) return;
-    const server = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Seaside Rentals</title><style>body{margin:0;font-family:Georgia,serif;background:#f8fafc}main{max-width:46rem;margin:0 auto;padding:1rem}</style></head>
-<body><main><h1>Seaside Rentals</h1><script src="${staykit}/widget.js"></script><staykit-widget key="${key}"></staykit-widget></main></body></html>`);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    site = { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    site = await widgetSite('Seaside Rentals');
     // Resizing a photo takes about a second of a core; on a machine loaded by other test files it may take many.
     compute = new ComputePool(computePoolOptions(loadConfig({})));
     folder = await mkdtemp(join(tmpdir(), 'staykit-widget-photos-media-'));
@@ -114,6 +105,7 @@ forEachBackend('the widget\'s photos in a browser', (ctx) => {
     const year = new Date().getUTCFullYear();
     org = await widgetOrganization(ctx.db, 'Seaside Rentals', [site.origin], `{[${year - 1}-01-01,${year + 3}-01-01)}`);
     key = await publishableKeyFor(app, org.secretKey, org.widget);
+    site.embed(staykit, key);
     // Two photos as a manager uploads them; the outside view, listed second, is the cover.
     const [outside, living] = await drawDemoPhotos('beach');
     for (const photo of [living!, outside!]) {
@@ -131,7 +123,7 @@ forEachBackend('the widget\'s photos in a browser', (ctx) => {
     await insert(ctx.db, 'product_attribute_options', { organization_id: org.id, product_id: org.listed, attribute_option_id: three.id });
   });
   after(async () => {
-    site?.server.close();
+    site?.close();
     await app?.close();
     await compute?.close();
     if (folder) await rm(folder, { recursive: true, force: true });

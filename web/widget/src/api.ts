@@ -1,4 +1,7 @@
-/** Calls to Staykit with the widget's publishable key; a refusal becomes an ApiFailure with the API's error body. */
+/**
+ * Calls to Staykit with the widget's publishable key — or, for the dashboard's preview (no key), with the member's
+ * session cookie, same-origin only; a refusal becomes an ApiFailure with the API's error body.
+ */
 import type { ApiProblem } from './types.js';
 
 export class ApiFailure extends Error {
@@ -8,7 +11,7 @@ export class ApiFailure extends Error {
 }
 
 export class StaykitApi {
-  constructor(private readonly base: string, private readonly key: string) {}
+  constructor(private readonly base: string, private readonly key: string | null) {}
 
   async get<T>(path: string): Promise<T> {
     return this.send<T>(path, { method: 'GET' });
@@ -19,9 +22,9 @@ export class StaykitApi {
   }
 
   private async send<T>(path: string, init: RequestInit): Promise<T> {
-    const response = await fetch(new URL(path, this.base), {
-      ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.key}` },
-    });
+    const headers = { ...(init.headers as Record<string, string> | undefined), ...(this.key === null ? {} : { authorization: `Bearer ${this.key}` }) };
+    // fetch's default credentials ('same-origin') carry the session cookie to the dashboard's own origin only.
+    const response = await fetch(new URL(path, this.base), { ...init, headers });
     const body = (await response.json().catch(() => null)) as unknown;
     if (!response.ok) {
       const problem = body && typeof body === 'object' && 'message' in body ? (body as ApiProblem) : { code: String(response.status), message: response.statusText, details: null };

@@ -29,6 +29,7 @@ const en = {
   photosOf: 'Photos of {unit}', photosHint: 'Swipe or use the arrow keys for more photos', photoOf: 'Photo {n} of {total}',
   previousPhoto: 'Previous photo', nextPhoto: 'Next photo', keyFacts: 'Key facts', upToGuests: 'Up to {n} guests',
   oneGuest: '1 guest', checkInUntil: 'Check-in until {time}',
+  previewNote: 'Preview: on your website guests get the price here and book.',
 };
 type Labels = typeof en;
 
@@ -56,6 +57,7 @@ const nl: Labels = {
   photosOf: 'Foto\'s van {unit}', photosHint: 'Veeg of gebruik de pijltjestoetsen voor meer foto\'s', photoOf: 'Foto {n} van {total}',
   previousPhoto: 'Vorige foto', nextPhoto: 'Volgende foto', keyFacts: 'Kenmerken', upToGuests: 'Maximaal {n} gasten',
   oneGuest: '1 gast', checkInUntil: 'Aankomst tot {time}',
+  previewNote: 'Voorbeeld: op je website zien gasten hier de prijs en boeken ze.',
 };
 
 const de: Labels = {
@@ -82,6 +84,7 @@ const de: Labels = {
   photosOf: 'Fotos von {unit}', photosHint: 'Wischen oder Pfeiltasten für weitere Fotos', photoOf: 'Foto {n} von {total}',
   previousPhoto: 'Vorheriges Foto', nextPhoto: 'Nächstes Foto', keyFacts: 'Eckdaten', upToGuests: 'Bis zu {n} Gäste',
   oneGuest: '1 Gast', checkInUntil: 'Anreise bis {time}',
+  previewNote: 'Vorschau: Auf Ihrer Website sehen Gäste hier den Preis und buchen.',
 };
 
 const LABELS: Record<string, Labels> = { en, nl, de };

@@ -5,6 +5,8 @@
  * cancellation policy and the organization's booking terms (accepted with a checkbox when there are terms) and books. It
  * lives in a shadow root (styles isolated both ways) and tells the page what happens through DOM events:
  * staykit:ready, staykit:dates, staykit:quote, staykit:booked and staykit:error (bubbling, composed; detail below).
+ * <staykit-widget preview="<uuid>">, in the dashboard only, shows that unit with the member's session instead of a key
+ * (docs/dashboard.md#unit-preview): everything a guest sees up to the price, which it does not ask for.
  */
 import { ApiFailure, StaykitApi } from './api.js';
 import { endsStay, moveFocus, renderCalendar, selectable, type Selection } from './calendar.js';
@@ -33,10 +35,14 @@ class StaykitWidget extends HTMLElement {
   private month = monthOf(today());
   private focused = today();
   private selection: Selection = { start: null, end: null };
+  /** The unit the dashboard previews, or null on a booking website. Not named `preview`: React 19 would set a
+   * property of that name instead of the attribute. */
+  private previewUnit: string | null = null;
 
   connectedCallback(): void {
     if (this.api) return;
-    const key = this.getAttribute('key') ?? '';
+    this.previewUnit = this.getAttribute('preview');
+    const key = this.previewUnit === null ? this.getAttribute('key') ?? '' : null;
     this.api = new StaykitApi(new URL(this.getAttribute('api') ?? SCRIPT_ORIGIN, location.href).href, key);
     this.root.innerHTML = `<style>${STYLES}</style><div class="sk"><p role="status">Loading…</p></div>`;
     void this.start();
@@ -44,7 +50,7 @@ class StaykitWidget extends HTMLElement {
 
   private async start(): Promise<void> {
     try {
-      this.catalogue = await this.api.get<Catalogue>('/v1/widget');
+      this.catalogue = await this.api.get<Catalogue>(this.previewUnit === null ? '/v1/widget' : `/admin/api/unit-preview/${encodeURIComponent(this.previewUnit)}`);
       const fallback = this.catalogue.widget?.language ?? this.catalogue.site?.default_language ?? 'en';
       const asked = this.getAttribute('lang');
       this.language = chooseLanguage(asked ? [asked] : navigator.languages, fallback);
@@ -85,7 +91,7 @@ class StaykitWidget extends HTMLElement {
 <form id="stay" novalidate><fieldset id="guests"><legend>${esc(t('guests'))}</legend></fieldset><fieldset id="extras"><legend>${esc(t('extras'))}</legend></fieldset>
 <fieldset id="details"><legend>${esc(t('details'))}</legend></fieldset>
 <div class="field"><label for="coupon">${esc(t('coupon'))}</label><input id="coupon" name="coupon" autocomplete="off"></div>
-<button type="submit" class="primary">${esc(t('quote'))}</button></form>
+${this.previewUnit === null ? `<button type="submit" class="primary">${esc(t('quote'))}</button>` : `<p class="legend" data-preview>${esc(t('previewNote'))}</p>`}</form>
 <section id="quote" class="quote" aria-labelledby="quote-title" hidden></section>
 <form id="book" novalidate hidden></form>
 <p id="error" class="error" role="alert"></p>
@@ -273,6 +279,7 @@ class StaykitWidget extends HTMLElement {
 
   private async quote(): Promise<void> {
     this.clearError();
+    if (this.previewUnit !== null) return;
     if (!this.selection.start || !this.selection.end) return this.showError(this.t('selectDates'));
     await this.busy('#stay', async () => {
       const quote = await this.api.post<Quote>('/v1/quote', this.stay());

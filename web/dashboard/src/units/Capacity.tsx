@@ -1,7 +1,8 @@
 /**
  * How many guests of each group (adults, children, pets — the organization's `capacity_groups`) a unit takes: a
  * minimum and maximum per group (`capacities`; a group without a row has no limit here). A group that sums others
- * (e.g. "guests" = adults + children) is marked so. A new group can be added for the whole organization.
+ * (e.g. "guests" = adults + children) shows which groups it counts, ticked on and off there (SumElements.tsx). A new
+ * group can be added for the whole organization.
  */
 import { useState } from 'react';
 import { Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
@@ -10,6 +11,7 @@ import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
+import { DEPENDENCIES_SELECT, SumElements } from './SumElements';
 
 interface Limit {
   min: number | string;
@@ -20,6 +22,8 @@ export function Capacity({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
   const mayWrite = can('capacities', 'write');
   const groups = useLoad(async () => rowsOf(await database.from('capacity_groups').select('id,name,type,order').order('order')), []);
+  const dependencies = useLoad(async () => can('capacity_group_dependencies')
+    ? rowsOf(await database.from('capacity_group_dependencies').select(DEPENDENCIES_SELECT)) : null, [can]);
   const limits = useLoad(async () => rowsOf(await database.from('capacities').select('id,capacity_group_id,min,max').eq('product_id', unitId)), [unitId]);
   const [edits, setEdits] = useState<Record<string, Limit>>({});
   const [newGroup, setNewGroup] = useState('');
@@ -64,7 +68,7 @@ export function Capacity({ unitId }: { unitId: string }) {
     <Card withBorder component="section" aria-label="Capacity">
       <Stack>
         <Title order={3} size="h4">Capacity</Title>
-        <ErrorAlert error={groups.error ?? limits.error ?? error} title="Capacity" />
+        <ErrorAlert error={groups.error ?? limits.error ?? dependencies.error ?? error} title="Capacity" />
         {groups.data?.length === 0 && <Text size="sm" c="dimmed">No guest groups yet: add one, e.g. Adults.</Text>}
         {groups.data && groups.data.length > 0 && (
           <Table aria-label="Guests per group">
@@ -76,7 +80,12 @@ export function Capacity({ unitId }: { unitId: string }) {
                 const change = (part: Partial<Limit>) => setEdits({ ...edits, [group.id]: { ...limit, ...part } });
                 return (
                   <Table.Tr key={group.id}>
-                    <Table.Td>{name}{group.type === 'sum' && <Text span size="xs" c="dimmed"> (the sum of other groups)</Text>}</Table.Td>
+                    <Table.Td>
+                      {name}{group.type === 'sum' && <Text span size="xs" c="dimmed"> (the sum of other groups)</Text>}
+                      {group.type === 'sum' && dependencies.data && (
+                        <SumElements sum={group} groups={groups.data!} dependencies={dependencies.data} onChanged={dependencies.reload} onError={setError} />
+                      )}
+                    </Table.Td>
                     <Table.Td><NumberInput size="xs" w={110} min={0} aria-label={`${name}: at least`} placeholder="no limit" readOnly={!mayWrite} value={limit.min} onChange={(min) => change({ min })} /></Table.Td>
                     <Table.Td><NumberInput size="xs" w={110} min={0} aria-label={`${name}: at most`} placeholder="no limit" readOnly={!mayWrite} value={limit.max} onChange={(max) => change({ max })} /></Table.Td>
                   </Table.Tr>

@@ -12,11 +12,12 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { currencyDigits, PICKER_LABELS, WEEKDAYS, weekdayIndex } from './intervals';
 
-export function DatePrices({ unitId, currency }: { unitId: string; currency: string }) {
+/** `version` changes when the calendar changed a date; `onChanged` tells it this section did. */
+export function DatePrices({ unitId, currency, version, onChanged }: { unitId: string; currency: string; version: number; onChanged: () => void }) {
   const { can, format } = useWorkspace();
   const today = format.today();
   const entries = useLoad(async () => rowsOf(await database.from('price_calendar_entries').select('id,date,rate,min_duration,closed')
-    .eq('product_id', unitId).gte('date', today).order('date').limit(366)), [unitId, today]);
+    .eq('product_id', unitId).gte('date', today).order('date').limit(366)), [unitId, today, version]);
   const [range, setRange] = useState<[string | null, string | null]>([null, null]);
   const [rate, setRate] = useState<number | string>('');
   const [minStay, setMinStay] = useState<number | string>('');
@@ -38,7 +39,7 @@ export function DatePrices({ unitId, currency }: { unitId: string; currency: str
     }));
     try {
       rowsOf(await database.from('price_calendar_entries').upsert(rows, { onConflict: 'product_id,date' }));
-      entries.reload();
+      onChanged();
     } catch (failure) {
       setError(failure);
     } finally {
@@ -48,7 +49,7 @@ export function DatePrices({ unitId, currency }: { unitId: string; currency: str
   const remove = async (id: string) => {
     try {
       rowsOf(await database.from('price_calendar_entries').delete().eq('id', id));
-      entries.reload();
+      onChanged();
     } catch (failure) {
       setError(failure);
     }

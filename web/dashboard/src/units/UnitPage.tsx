@@ -1,8 +1,10 @@
 /**
- * One unit's editor, in sections: its details, photos, capacity, prices and stay rules (configurations and per-date
- * prices), extras and fees, tasks, cancellation policy, and duplicating or archiving it. Each section reads and
- * saves its own part, and is shown only when the member may read that part.
+ * One unit's editor, in sections: its details, photos, capacity, prices and stay rules (configurations, a month
+ * calendar to close dates, per-date prices), extras and fees, tasks, the automated e-mails it sends, cancellation
+ * policy, the unit as the widget shows it (a preview), and duplicating or archiving it. Each section reads and saves
+ * its own part, and is shown only when the member may read that part.
  */
+import { useState } from 'react';
 import { Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { database, rowsOf } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
@@ -20,11 +22,18 @@ import { PhotosSection } from './PhotosSection';
 import { Tasks } from './Tasks';
 import { DETAILS_SELECT } from './unit-details';
 import { UnitActions } from './UnitActions';
+import { UnitCalendar } from './UnitCalendar';
+import { UnitEmails } from './UnitEmails';
+import { UnitPreview, useMayPreview } from './UnitPreview';
 
 const UNIT_SELECT = `${DETAILS_SELECT},images,cancellation_policy,deleted_at` as const;
 
 export function UnitPage({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
+  const mayPreview = useMayPreview();
+  // Bumped when the calendar or the prices per date change dates: both show them.
+  const [datesVersion, setDatesVersion] = useState(0);
+  const datesChanged = () => setDatesVersion((version) => version + 1);
   const unit = useLoad(async () => rowsOf(await database.from('products').select(UNIT_SELECT).eq('id', unitId).maybeSingle()), [unitId]);
 
   if (unit.loading && !unit.data) return <Loader size="sm" role="status" aria-label="Loading the unit" />;
@@ -48,10 +57,13 @@ export function UnitPage({ unitId }: { unitId: string }) {
       {can('capacities') && can('capacity_groups') && <Capacity unitId={unitId} />}
       {can('product_configurations') ? <Configurations unitId={unitId} currency={data.currency} />
         : <Text size="sm" c="dimmed">Your permissions do not include configurations.</Text>}
-      {can('price_calendar_entries') && <DatePrices unitId={unitId} currency={data.currency} />}
+      {can('price_calendar_entries') && can('bookings') && <UnitCalendar unitId={unitId} currency={data.currency} version={datesVersion} onChanged={datesChanged} />}
+      {can('price_calendar_entries') && <DatePrices unitId={unitId} currency={data.currency} version={datesVersion} onChanged={datesChanged} />}
       {can('product_services') && can('services') && <Extras unitId={unitId} currency={data.currency} />}
       {can('product_tasks') && <Tasks unitId={unitId} />}
+      {can('email_templates') && can('message_templates') && can('product_message_templates') && <UnitEmails unitId={unitId} />}
       <CancellationPolicy unitId={unitId} policy={data.cancellation_policy} />
+      {mayPreview && !data.deleted_at && <UnitPreview unitId={unitId} />}
     </Stack>
   );
 }

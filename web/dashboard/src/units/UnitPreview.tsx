@@ -1,0 +1,38 @@
+/**
+ * The unit as guests see it in the widget: the real widget, loaded from /widget.js, in its preview mode — it reads
+ * this unit's catalogue with the member's session (GET /admin/api/unit-preview/<id>), no publishable key
+ * (docs/dashboard.md#unit-preview). Saved changes show after **Refresh preview**.
+ */
+import { useState } from 'react';
+import { Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { CATALOGUE_TABLES } from '../../../../src/widget/catalogue-queries.js';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { useLoad } from '../common/use-load';
+import { useWorkspace } from '../shell/context';
+import { loadWidgetScript } from './widget-script';
+
+/** Whether the member may read every table the preview's catalogue is made of (the server checks the same). */
+export function useMayPreview(): boolean {
+  const { can } = useWorkspace();
+  return CATALOGUE_TABLES.every((table) => can(table));
+}
+
+export function UnitPreview({ unitId }: { unitId: string }) {
+  const script = useLoad(loadWidgetScript, []);
+  const [shown, setShown] = useState(0);
+  return (
+    <Card withBorder component="section" aria-label="Preview">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={3} size="h4">Preview</Title>
+          <Button size="xs" variant="outline" onClick={() => setShown((count) => count + 1)}>Refresh preview</Button>
+        </Group>
+        <Text size="sm" c="dimmed">The unit as guests see it in the booking widget, with its saved photos, texts, rates and availability.</Text>
+        <ErrorAlert error={script.error} title="Preview" />
+        {!script.loading && !script.error && (
+          <Box maw={560}><staykit-widget key={shown} preview={unitId} /></Box>
+        )}
+      </Stack>
+    </Card>
+  );
+}

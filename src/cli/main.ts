@@ -160,6 +160,9 @@ async function run(argv: string[]): Promise<void> {
       if (file === undefined || extra.length > 0) throw new UsageError('usage: staykit restore FILE [--force]');
       return print(await (await import('./commands/backup.js')).restoreCommand(loadConfig(), file, values.force ?? false));
     }
+    case 'migrate-to-postgres':
+      noPositionals(parse(rest, {}).positionals, 'migrate-to-postgres');
+      return print(await (await import('./commands/backup.js')).migrateToPostgresCommand(loadConfig()));
     case 'user':
       return (await import('./commands/user.js')).userCommand(rest);
     case 'gen': {

@@ -216,6 +216,22 @@ for (const backend of BACKENDS) {
       }
     });
 
+    if (backend === 'pglite' && BACKENDS.includes('postgres')) {
+      it('migrate-to-postgres copies every row of the embedded database into a fresh PostgreSQL database', async () => {
+        const expected = await tableChecksums(source.db);
+        const target = await createTestDatabase('postgres', { migrated: false });
+        databases.push(target);
+        await source.db.close();
+        const run = await staykit(['migrate-to-postgres'], { DATA_DIR: source.dataDir, DATABASE_URL: target.url! });
+        source.db = await openSource();
+        assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual(await tableChecksums(target.db), expected);
+        const again = await staykit(['migrate-to-postgres'], { DATA_DIR: source.dataDir, DATABASE_URL: target.url! });
+        assert.equal(again.code, 1, 'a database that holds data is not copied into');
+        assert.match(again.stderr, /is not empty/);
+      });
+    }
+
     if (backend === 'postgres') {
       it('upgrades a backup from an older Staykit: the migrations it lacks are applied after it is loaded', async () => {
         const ids = await migrationIds();

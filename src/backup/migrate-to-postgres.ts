@@ -32,6 +32,14 @@ async function tables(db: Queryable): Promise<Table[]> {
   return rows;
 }
 
+/** Every table as a whole (partitioned ones with their partitions): what TRUNCATE takes, foreign keys to partitioned tables included. */
+async function wholeTables(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(`
+    SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
+    WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND ${OWN_SCHEMAS} ORDER BY 1`);
+  return rows.map((row) => row.name);
+}
+
 /** The source's partitions the target lacks (log months), made like the source's. */
 async function createMissingPartitions(source: Queryable, target: Queryable): Promise<void> {
   const query = `
@@ -51,12 +59,13 @@ async function copyRows(source: Queryable, tx: PipelinedTransaction, table: Tabl
   let after = '(0,0)';
   let copied = 0;
   for (;;) {
-    const { rows } = await source.query<{ at: string; row: unknown }>(
-      `SELECT ctid::text AS at, to_jsonb(t) AS row FROM ${table.name} AS t WHERE ctid > $1::tid ORDER BY ctid LIMIT ${BATCH}`, [after]);
+    // As JSON text, never parsed on the way: a `json` column's value (unlike jsonb) keeps its exact text, spacing and key order.
+    const { rows } = await source.query<{ at: string; row: string }>(
+      `SELECT ctid::text AS at, to_json(t)::text AS row FROM ${table.name} AS t WHERE ctid > $1::tid ORDER BY ctid LIMIT ${BATCH}`, [after]);
     if (rows.length === 0) return copied;
     await tx.query(
-      `INSERT INTO ${table.name} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM jsonb_populate_recordset(NULL::${table.name}, $1::jsonb)`,
-      [JSON.stringify(rows.map((entry) => entry.row))]);
+      `INSERT INTO ${table.name} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(NULL::${table.name}, $1::json)`,
+      [`[${rows.map((entry) => entry.row).join(',')}]`]);
     copied += rows.length;
     after = rows.at(-1)!.at;
   }
@@ -90,7 +99,7 @@ export async function copyToPostgres(source: Database, target: Database): Promis
     } catch (error) {
       throw new BackupRefusedError(`the copy needs a superuser on the PostgreSQL server (to copy the rows without firing their triggers again): ${(error as Error).message}`);
     }
-    await tx.query(`TRUNCATE ${(await tables(tx)).map((table) => table.name).join(', ')}`);
+    await tx.query(`TRUNCATE ${(await wholeTables(tx)).join(', ')}`);
     let rows = 0;
     for (const table of sourceTables) rows += await copyRows(source, tx, table);
     await copySequences(source, tx);

@@ -32,7 +32,7 @@ export interface BackupSummary {
 
 /**
  * Copies the data folder's Postgres files into `staging` while they are at rest: the server's statements wait only
- * for this copy (a fraction of a second for a small database), not for the compression after it.
+ * for this copy within one disk, not for the compression after it.
  */
 async function copyEmbeddedFiles(db: Database, staging: string): Promise<void> {
   if (!db.whileFilesAtRest) throw new Error('this embedded database has no data folder to back up (in memory)');

@@ -216,6 +216,15 @@ for (const backend of BACKENDS) {
       }
     });
 
+    if (backend === 'pglite') {
+      it('leaves a running server\'s data folder to the server, saying how it backs itself up', async () => {
+        const run = await staykit(['backup', '--output', join(root, 'refused.tar.gz')], source.env); // this process holds the folder
+        assert.equal(run.code, 1);
+        assert.match(run.stderr, /is in use by another Staykit process .*A running server backs itself up: set STAYKIT_BACKUP_INTERVAL/);
+        assert.deepEqual((await readdir(root)).filter((name) => name.startsWith('refused') || name.startsWith('.refused')), []);
+      });
+    }
+
     if (backend === 'pglite' && BACKENDS.includes('postgres')) {
       it('migrate-to-postgres copies every row of the embedded database into a fresh PostgreSQL database', async () => {
         const expected = await tableChecksums(source.db);

@@ -41,7 +41,7 @@ export async function openPGlite(dataDir: string | undefined, options: PGliteOpt
     },
     transaction: (fn) => runTransaction(connection, notify, fn),
     whileFilesAtRest: dataDir === undefined ? undefined : (copy) => connection.exclusive(async (thread) => {
-      // Every change written into the data files, not only into the WAL: the copy needs no recovery to be read.
+      // Every change written into the data files, not only into the WAL: the copy has nothing to replay when opened.
       await thread.run({ op: 'run', statements: [{ sql: 'CHECKPOINT' }] });
       return copy(dataDir);
     }),

@@ -91,6 +91,12 @@ export interface Config {
   mediaPerOrganization: number;
   /** Seconds one image upload may take to be resized into its copies (422 SK684 beyond): longer than other tasks. */
   mediaTimeoutSeconds: number;
+  /** Seconds between the backups `serve` writes itself (docs/operations.md#scheduled-backups); 0 = none. */
+  backupIntervalSeconds: number;
+  /** Scheduled backups kept: the oldest beyond are deleted. */
+  backupKeep: number;
+  /** Where scheduled backups are written; unset = DATA_DIR/backups. */
+  backupDir: string | undefined;
   worker: 'embedded' | 'off';
   workerPollIntervalSeconds: number;
   logLevel: string;
@@ -147,6 +153,9 @@ export const CONFIG_VARIABLES = {
   mediaMaxPixels: 'STAYKIT_MEDIA_MAX_PIXELS',
   mediaPerOrganization: 'STAYKIT_MEDIA_PER_ORGANIZATION',
   mediaTimeoutSeconds: 'STAYKIT_MEDIA_TIMEOUT',
+  backupIntervalSeconds: 'STAYKIT_BACKUP_INTERVAL',
+  backupKeep: 'STAYKIT_BACKUP_KEEP',
+  backupDir: 'STAYKIT_BACKUP_DIR',
   worker: 'STAYKIT_WORKER',
   workerPollIntervalSeconds: 'STAYKIT_WORKER_POLL_INTERVAL',
   logLevel: 'LOG_LEVEL',
@@ -392,6 +401,9 @@ export function loadConfig(source: Source = process.env): Config {
     mediaMaxPixels: integer(source, CONFIG_VARIABLES.mediaMaxPixels, 100_000_000, 1),
     mediaPerOrganization: integer(source, CONFIG_VARIABLES.mediaPerOrganization, 5000, 1),
     mediaTimeoutSeconds: integer(source, CONFIG_VARIABLES.mediaTimeoutSeconds, 60, 1),
+    backupIntervalSeconds: integer(source, CONFIG_VARIABLES.backupIntervalSeconds, 0, 0),
+    backupKeep: integer(source, CONFIG_VARIABLES.backupKeep, 7, 1),
+    backupDir: source[CONFIG_VARIABLES.backupDir] || undefined,
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
     workerPollIntervalSeconds: integer(source, CONFIG_VARIABLES.workerPollIntervalSeconds, 1, 1),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',

@@ -147,6 +147,22 @@ async function run(argv: string[]): Promise<void> {
       }
       throw new UsageError('usage: staykit key create|list|revoke …');
     }
+    case 'backup': {
+      const { values, positionals } = parse(rest, { output: { type: 'string' } });
+      noPositionals(positionals, 'backup');
+      if (values.output === undefined) throw new UsageError('usage: staykit backup --output FILE');
+      const output = values.output;
+      return print(await (await import('./commands/backup.js')).backupCommand(loadConfig(), output));
+    }
+    case 'restore': {
+      const { values, positionals } = parse(rest, { force: { type: 'boolean' } });
+      const [file, ...extra] = positionals;
+      if (file === undefined || extra.length > 0) throw new UsageError('usage: staykit restore FILE [--force]');
+      return print(await (await import('./commands/backup.js')).restoreCommand(loadConfig(), file, values.force ?? false));
+    }
+    case 'migrate-to-postgres':
+      noPositionals(parse(rest, {}).positionals, 'migrate-to-postgres');
+      return print(await (await import('./commands/backup.js')).migrateToPostgresCommand(loadConfig()));
     case 'user':
       return (await import('./commands/user.js')).userCommand(rest);
     case 'gen': {

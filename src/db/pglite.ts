@@ -40,6 +40,11 @@ export async function openPGlite(dataDir: string | undefined, options: PGliteOpt
       await connection.exclusive((thread) => thread.run({ op: 'run', statements: [{ sql }] }));
     },
     transaction: (fn) => runTransaction(connection, notify, fn),
+    whileFilesAtRest: dataDir === undefined ? undefined : (copy) => connection.exclusive(async (thread) => {
+      // Every change written into the data files, not only into the WAL: the copy has nothing to replay when opened.
+      await thread.run({ op: 'run', statements: [{ sql: 'CHECKPOINT' }] });
+      return copy(dataDir);
+    }),
     close: async () => {
       await connection.close();
       await unlock?.();

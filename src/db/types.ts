@@ -85,6 +85,12 @@ export interface Database extends Queryable {
    * before on their connection (`hits`), parsed under a new name (`parses`), names closed (`closed`).
    */
   preparedStatementStats?: () => { hits: number; parses: number; closed: number };
+  /**
+   * Embedded with a data folder only: runs `copy` while the folder's files are at rest and complete — after a
+   * CHECKPOINT, holding the one connection so that no statement runs — so what it copies is the database as of that
+   * moment, never a file mid-write (src/backup/embedded-files.ts).
+   */
+  whileFilesAtRest?<T>(copy: (dataDir: string) => Promise<T>): Promise<T>;
   /** Called with the text of every statement sent; used by tests and metrics. */
   onStatement?: ((text: string) => void) | undefined;
 }

@@ -1,32 +1,11 @@
 /** The `staykit` command as a user runs it: a child process, its exit code, stdout and stderr. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function staykit(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/staykit.js', ...args], {
-      env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { staykit, type CliRun as Run } from '../support/staykit-cli.js';
 
 function assertUsageError(run: Run, pattern: RegExp): void {
   assert.equal(run.code, 2, `exit code, stderr: ${run.stderr}`);

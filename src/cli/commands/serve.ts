@@ -17,6 +17,7 @@ import { clusterWorkerConfig, isClusterPrimary, serveCluster } from '../../clust
 import { describeMailDestination } from '../../automations/mailer.js';
 import { exitGracefullyOnSignals } from '../support/exit-on-signals.js';
 import { embeddedSchemaCache } from '../support/schema-snapshot.js';
+import { startScheduledBackups, type ScheduledBackups } from '../../backup/schedule.js';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -60,6 +61,7 @@ export async function serve(settings: Config): Promise<void> {
   const { api: db, background } = databases;
   const { apiKey, seedBookings } = await demo(db, config);
   let workers: BackgroundWorkers | undefined;
+  let backups: ScheduledBackups | undefined;
   const app = await buildApp({
     db,
     schemaCache: config.databaseUrl ? undefined : await embeddedSchemaCache(db, config.dataDir),
@@ -83,6 +85,7 @@ export async function serve(settings: Config): Promise<void> {
     console.log(`${signal} received: finishing in-flight requests`);
     await app.close();
     await demoBookings;
+    await backups?.stop();
     await workers?.stop();
     await databases.close();
   });
@@ -94,5 +97,9 @@ export async function serve(settings: Config): Promise<void> {
   console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${mail}${banner}`);
   // After the banner, so serving comes first: the demo's bookings, then the workers' first rounds.
   if (seedBookings) demoBookings = seedBookings().catch((error: unknown) => app.log.error({ err: error }, 'the demo bookings were not added'));
-  if (config.worker === 'embedded') workers = startBackgroundWorkers(background, config, app.log);
+  if (config.worker === 'embedded') {
+    workers = startBackgroundWorkers(background, config, app.log);
+    // With the background work: one process of a cluster writes them (docs/operations.md#scheduled-backups).
+    backups = startScheduledBackups(background, config, app.log);
+  }
 }

@@ -17,6 +17,9 @@ Commands:
   user create --org ID --email E --role ROLE [--name N] [--password-stdin]   a dashboard user (prints a one-time set-password link)
   user reset-password --email E [--password-stdin]   a new set-password link (or the password from stdin)
   webhooks listen --forward URL --key KEY [--url SERVER] [--secret S]   forward new changes, signed, to a local endpoint
+  backup --output FILE                      back up the database and media into one file (docs/operations.md)
+  restore FILE [--force]                    restore a backup into an empty database or a new DATA_DIR, then migrate
+  migrate-to-postgres                       copy the embedded database (DATA_DIR) into the empty database of DATABASE_URL
   gen types typescript [--schema api] [--output FILE]   the Database type for @supabase/postgrest-js (docs/clients.md)
   bench [--backend postgres|pglite|both] [--only TEXT] …   the benchmark (docs/benchmark.md; needs dev dependencies)
 

@@ -181,6 +181,7 @@ forEachBackend('reports in the dashboard', (ctx) => {
       memberPage.on('response', (response) => { if (response.url().includes('/v1/report_')) refused.push(response.url()); });
       await memberPage.goto(`${base}/admin/reports`);
       await memberPage.getByText('No access to reports').waitFor();
+      await memberPage.screenshot({ path: join(SCREENSHOTS, `reports-no-access-${ctx.backend}.png`) });
       assert.equal(await memberPage.getByText('could not be loaded').count(), 0, 'no error shown');
       assert.deepEqual(refused, [], 'the page asks for no report it would be refused');
     } finally {

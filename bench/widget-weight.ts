@@ -11,7 +11,6 @@
  * origin listing that unit, and a publishable key.
  */
 import { existsSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
@@ -31,9 +30,9 @@ export interface WeightRow {
   script: number;
   api: number;
   apiRequests: number;
-  /** Bodies of the script and the API answers gzipped: what a compressing proxy in front would send (Staykit does not compress). */
-  scriptGzip: number;
-  apiGzip: number;
+  /** Bodies of the script and the API answers uncompressed: what the browser got once it decompressed them. */
+  scriptUncompressed: number;
+  apiUncompressed: number;
   photo: number;
   /** The copy the browser picked for the cover, e.g. `800.avif`. */
   photoPicked: string;
@@ -104,14 +103,14 @@ async function measure(browser: Browser, staykit: string, page: string, viewport
   });
   try {
     const tab = await context.newPage();
-    const finished: Promise<{ url: string; bytes: number; gzip: number }>[] = [];
+    const finished: Promise<{ url: string; bytes: number; uncompressed: number }>[] = [];
     tab.on('requestfinished', (request) => {
       finished.push((async () => {
         const sizes = await request.sizes();
         const body = new URL(request.url()).pathname.startsWith('/media/') ? Buffer.alloc(0) : await (await request.response())?.body() ?? Buffer.alloc(0);
         return {
           url: request.url(), bytes: sizes.requestHeadersSize + sizes.requestBodySize + sizes.responseHeadersSize + sizes.responseBodySize,
-          gzip: gzipSync(body).length,
+          uncompressed: body.length,
         };
       })());
     });
@@ -125,7 +124,7 @@ async function measure(browser: Browser, staykit: string, page: string, viewport
     await tab.waitForLoadState('networkidle');
     const requests = (await Promise.all(finished)).filter((request) => request.url.startsWith(staykit));
     const sum = (list: { bytes: number }[]) => list.reduce((total, request) => total + request.bytes, 0);
-    const gzipped = (list: { gzip: number }[]) => list.reduce((total, request) => total + request.gzip, 0);
+    const uncompressed = (list: { uncompressed: number }[]) => list.reduce((total, request) => total + request.uncompressed, 0);
     const script = requests.filter((request) => new URL(request.url).pathname === '/widget.js');
     const api = requests.filter((request) => new URL(request.url).pathname.startsWith('/v1/'));
     const photos = requests.filter((request) => new URL(request.url).pathname.startsWith('/media/'));
@@ -134,7 +133,7 @@ async function measure(browser: Browser, staykit: string, page: string, viewport
     const name = (url: string) => new URL(url).pathname.split('/').pop()!;
     const row = { script: sum(script), api: sum(api), photo: sum(cover), otherPhotos: sum(others) };
     return {
-      viewport: viewport.name, ...row, apiRequests: api.length, scriptGzip: gzipped(script), apiGzip: gzipped(api), photoPicked: name(picked),
+      viewport: viewport.name, ...row, apiRequests: api.length, scriptUncompressed: uncompressed(script), apiUncompressed: uncompressed(api), photoPicked: name(picked),
       otherPhotosPicked: others.map((request) => name(request.url)), total: row.script + row.api + row.photo + row.otherPhotos,
     };
   } finally {
@@ -181,11 +180,11 @@ export function renderWidgetWeight(result: WidgetWeightResult | string): string 
       'origin, in headless Chromium with an empty cache, until the network is idle: the script (styles included), the API\'s answers ' +
       '(catalogue, a year of availability; CORS preflights are not counted: a few hundred bytes each) and the cover copy the browser ' +
       'picked from the `srcset`s. The unit has two photos (1600 × 1067 px, made to compress like camera photos); the second is `loading="lazy"`, which Chromium fetches anyway when it is ' +
-      'as near as the gallery\'s next slide. In brackets: the script\'s and answers\' bodies gzipped, what a compressing proxy would send.',
+      'as near as the gallery\'s next slide. Staykit compresses the script and the answers (Brotli for Chromium); in brackets their bodies uncompressed.',
     '',
     '| Viewport | widget.js | API answers | cover photo (picked) | second photo | total |',
     '|---|---|---|---|---|---|',
-    ...result.rows.map((row) => `| ${row.viewport} | ${kib(row.script)} (${kib(row.scriptGzip)}) | ${kib(row.api)} in ${row.apiRequests} (${kib(row.apiGzip)}) | `
+    ...result.rows.map((row) => `| ${row.viewport} | ${kib(row.script)} (${kib(row.scriptUncompressed)}) | ${kib(row.api)} in ${row.apiRequests} (${kib(row.apiUncompressed)}) | `
       + `${kib(row.photo)} (${row.photoPicked}) | ${row.otherPhotosPicked.length === 0 ? 'not fetched' : `${kib(row.otherPhotos)} (${row.otherPhotosPicked.join(', ')})`} | ${kib(row.total)} |`),
     '',
   ].join('\n');

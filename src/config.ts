@@ -33,6 +33,8 @@ export interface Config {
    * nobody's (false), every peer's (true), or the proxies' addresses and CIDRs (docs/deployment.md#behind-a-reverse-proxy).
    */
   trustProxy: boolean | string[];
+  /** Compress answers for clients that ask (Accept-Encoding); 'off' behind a proxy that compresses (docs/deployment.md). */
+  compression: 'on' | 'off';
   /** Encrypts organizations' payment keys at rest (docs/payments.md#stripe); unset = no online payments. */
   secretKey: string | undefined;
   /** Where the Stripe SDK sends its requests (a local Stripe-speaking server); unset = api.stripe.com. */
@@ -85,6 +87,8 @@ export interface Config {
   mediaMaxPixels: number;
   /** Most images one organization keeps (422 SK763 beyond). */
   mediaPerOrganization: number;
+  /** Seconds one image upload may take to be resized into its copies (422 SK684 beyond): longer than other tasks. */
+  mediaTimeoutSeconds: number;
   worker: 'embedded' | 'off';
   workerPollIntervalSeconds: number;
   logLevel: string;
@@ -104,6 +108,7 @@ export const CONFIG_VARIABLES = {
   embeddedCompiler: 'STAYKIT_EMBEDDED_COMPILER',
   redisUrl: 'REDIS_URL',
   trustProxy: 'STAYKIT_TRUST_PROXY',
+  compression: 'STAYKIT_COMPRESSION',
   secretKey: 'STAYKIT_SECRET_KEY',
   stripeApiUrl: 'STAYKIT_STRIPE_API_URL',
   smtpUrl: 'SMTP_URL',
@@ -138,6 +143,7 @@ export const CONFIG_VARIABLES = {
   mediaMaxBytes: 'STAYKIT_MEDIA_MAX_BYTES',
   mediaMaxPixels: 'STAYKIT_MEDIA_MAX_PIXELS',
   mediaPerOrganization: 'STAYKIT_MEDIA_PER_ORGANIZATION',
+  mediaTimeoutSeconds: 'STAYKIT_MEDIA_TIMEOUT',
   worker: 'STAYKIT_WORKER',
   workerPollIntervalSeconds: 'STAYKIT_WORKER_POLL_INTERVAL',
   logLevel: 'LOG_LEVEL',
@@ -328,6 +334,7 @@ export function loadConfig(source: Source = process.env): Config {
     embeddedCompiler: oneOf(source, CONFIG_VARIABLES.embeddedCompiler, EMBEDDED_COMPILERS, 'optimizing'),
     redisUrl: source[CONFIG_VARIABLES.redisUrl] || undefined,
     trustProxy: trustProxy(source, CONFIG_VARIABLES.trustProxy),
+    compression: oneOf(source, CONFIG_VARIABLES.compression, ['on', 'off'] as const, 'on'),
     secretKey: source[CONFIG_VARIABLES.secretKey] || undefined,
     stripeApiUrl: source[CONFIG_VARIABLES.stripeApiUrl] || undefined,
     smtpUrl: source[CONFIG_VARIABLES.smtpUrl] || undefined,
@@ -362,6 +369,7 @@ export function loadConfig(source: Source = process.env): Config {
     mediaMaxBytes: integer(source, CONFIG_VARIABLES.mediaMaxBytes, 25 * 1024 * 1024, 1024),
     mediaMaxPixels: integer(source, CONFIG_VARIABLES.mediaMaxPixels, 100_000_000, 1),
     mediaPerOrganization: integer(source, CONFIG_VARIABLES.mediaPerOrganization, 5000, 1),
+    mediaTimeoutSeconds: integer(source, CONFIG_VARIABLES.mediaTimeoutSeconds, 60, 1),
     worker: oneOf(source, CONFIG_VARIABLES.worker, ['embedded', 'off'] as const, 'embedded'),
     workerPollIntervalSeconds: integer(source, CONFIG_VARIABLES.workerPollIntervalSeconds, 1, 1),
     logLevel: source[CONFIG_VARIABLES.logLevel] || 'info',

@@ -9,6 +9,8 @@
  *   others wait (with the default two threads and one task each, another organization always finds a thread);
  * - at most `queuePerOrganization` more wait, for at most `taskTimeoutMs`; beyond that 429 SK683;
  * - a task that runs longer than `taskTimeoutMs` is stopped (its thread is terminated and replaced): 422 SK684.
+ * A caller may give a task a longer limit for both (resizing a photo: a dashboard uploads several at once, each
+ * taking seconds).
  * Freed threads go to the waiting organizations in turn (round-robin), not in arrival order, so an organization
  * that queued many tasks does not delay one that queued one.
  *
@@ -84,12 +86,15 @@ export class ComputePool {
     }
   }
 
-  /** Runs `task` for `organizationId` in a thread; throws SK683 when the organization's queue is full or the wait too long. */
-  async run<Input, Output>(organizationId: string, task: ComputeTask<Input, Output>, input: Input): Promise<Output> {
+  /**
+   * Runs `task` for `organizationId` in a thread; throws SK683 when the organization's queue is full or the wait
+   * longer than `timeLimitMs`, SK684 when the run is (default: the pool's `taskTimeoutMs`).
+   */
+  async run<Input, Output>(organizationId: string, task: ComputeTask<Input, Output>, input: Input, timeLimitMs = this.options.taskTimeoutMs): Promise<Output> {
     if (this.closed) throw new Error('the compute pool is closed');
-    await this.acquire(organizationId);
+    await this.acquire(organizationId, timeLimitMs);
     try {
-      return await this.execute(task, input);
+      return await this.execute(task, input, timeLimitMs);
     } finally {
       this.release(organizationId);
     }
@@ -122,13 +127,13 @@ export class ComputePool {
     return this.running < this.options.threads && tenant.running < this.options.perOrganization;
   }
 
-  private acquire(organizationId: string): Promise<void> {
+  private acquire(organizationId: string, waitLimitMs: number): Promise<void> {
     const tenant = this.tenant(organizationId);
     if (tenant.waiting.length === 0 && this.canStart(tenant)) {
       this.take(tenant);
       return Promise.resolve();
     }
-    const { queuePerOrganization, perOrganization, taskTimeoutMs } = this.options;
+    const { queuePerOrganization, perOrganization } = this.options;
     if (tenant.waiting.length >= queuePerOrganization) {
       this.forget(organizationId);
       return Promise.reject(computeBusy(perOrganization, queuePerOrganization, undefined));
@@ -143,8 +148,8 @@ export class ComputePool {
         timer: setTimeout(() => {
           tenant.waiting.splice(tenant.waiting.indexOf(waiter), 1);
           this.forget(organizationId);
-          reject(computeBusy(perOrganization, queuePerOrganization, taskTimeoutMs));
-        }, taskTimeoutMs),
+          reject(computeBusy(perOrganization, queuePerOrganization, waitLimitMs));
+        }, waitLimitMs),
       };
       tenant.waiting.push(waiter);
       if (!this.turns.includes(organizationId)) this.turns.push(organizationId);
@@ -202,13 +207,13 @@ export class ComputePool {
     return this.threads;
   }
 
-  private async execute<Input, Output>(task: ComputeTask<Input, Output>, input: Input): Promise<Output> {
+  private async execute<Input, Output>(task: ComputeTask<Input, Output>, input: Input, timeLimitMs: number): Promise<Output> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.taskTimeoutMs);
+    const timer = setTimeout(() => controller.abort(), timeLimitMs);
     try {
       return (await this.pool().run(input, { filename: task.module, name: task.name, signal: controller.signal })) as Output;
     } catch (error) {
-      if (controller.signal.aborted) throw computeTooLong(this.options.taskTimeoutMs);
+      if (controller.signal.aborted) throw computeTooLong(timeLimitMs);
       throw error;
     } finally {
       clearTimeout(timer);

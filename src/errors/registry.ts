@@ -331,13 +331,13 @@ const definitions = {
   SK683: {
     status: 429,
     message: 'Too much heavy work (rendering, PDFs) waiting for this organization',
-    meaning: "The organization has as many rendering or PDF tasks running and waiting on this server as allowed (STAYKIT_COMPUTE_PER_ORGANIZATION, STAYKIT_COMPUTE_QUEUE), or its task waited longer than STAYKIT_COMPUTE_TIMEOUT for a thread",
+    meaning: "The organization has as many rendering or PDF tasks running and waiting on this server as allowed (STAYKIT_COMPUTE_PER_ORGANIZATION, STAYKIT_COMPUTE_QUEUE), or its task waited longer than STAYKIT_COMPUTE_TIMEOUT (an image upload: STAYKIT_MEDIA_TIMEOUT) for a thread",
     hint: 'Retry after Retry-After seconds, with fewer such requests at once',
   },
   SK684: {
     status: 422,
     message: 'The work this request asks for took longer than {seconds} s and was stopped',
-    meaning: 'A rendering or PDF task ran past STAYKIT_COMPUTE_TIMEOUT; the thread running it was stopped',
+    meaning: "A rendering or PDF task ran past STAYKIT_COMPUTE_TIMEOUT (an image upload's resizing: STAYKIT_MEDIA_TIMEOUT); the thread running it was stopped",
     hint: 'Ask for less at once (a shorter template, fewer invoice lines)',
   },
   SK685: {

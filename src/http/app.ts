@@ -32,6 +32,7 @@ import { openMediaStore } from '../media/open-store.js';
 import type { MediaStore } from '../media/store.js';
 import { securityHeaders, withSecurityHeaders } from './security-headers.js';
 import { recordRoutes } from '../routing/route-list.js';
+import { compressAnswers } from './compression.js';
 
 export interface AppOptions {
   db: Database;
@@ -83,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   // nosniff and no framing on every answer, errors and 404s included (a route with its own policy keeps it).
   securityHeaders(app);
+  if (config.compression === 'on') await compressAnswers(app);
   const cache = options.schemaCache ?? await loadSchemaCache(options.db, API_SCHEMA);
   const compute = options.compute ?? processComputePool(config);
   await observability(app, { db: options.db, cache });

@@ -73,5 +73,6 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
   await v1.register(mediaRoutes, {
     db, authorize, compute, store: options.mediaStore,
     maxBytes: config.mediaMaxBytes, maxPixels: config.mediaMaxPixels, perOrganization: config.mediaPerOrganization,
+    timeLimitMs: config.mediaTimeoutSeconds * 1000,
   });
 };

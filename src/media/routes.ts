@@ -29,6 +29,8 @@ export interface MediaRouteOptions {
   maxBytes: number;
   maxPixels: number;
   perOrganization: number;
+  /** Longest resizing of one upload, in ms (STAYKIT_MEDIA_TIMEOUT). */
+  timeLimitMs: number;
 }
 
 export const mediaRoutes: FastifyPluginAsync<MediaRouteOptions> = async (app, options) => {
@@ -46,7 +48,7 @@ export const mediaRoutes: FastifyPluginAsync<MediaRouteOptions> = async (app, op
 
   app.route({ ...routeOptions(mediaUploadRoute, authorize, async (request, reply, principal) => {
     const upload = await readUpload(request, maxBytes);
-    const image = await processUpload(compute, { organizationId: principal.organizationId, bytes: upload.bytes, maxPixels: options.maxPixels });
+    const image = await processUpload(compute, { organizationId: principal.organizationId, bytes: upload.bytes, maxPixels: options.maxPixels }, options.timeLimitMs);
     const row = await inTenantTransaction(db, principal, async (tx) => {
       let added: Record<string, unknown>;
       try {

@@ -14,6 +14,8 @@ import { CONTENT_TYPES, mediaKey, type MediaStore } from '../media/store.js';
 export interface DemoMedia {
   compute: ComputePool;
   store: MediaStore;
+  /** Longest resizing of one photo, in ms (STAYKIT_MEDIA_TIMEOUT). */
+  timeLimitMs: number;
 }
 
 export type DemoScene = 'beach' | 'dunes' | 'harbour' | 'forest';
@@ -115,7 +117,7 @@ export async function seedDemoPhotos(db: Database, organizationId: string, units
   for (const unit of units) {
     const images: Record<string, unknown>[] = [];
     for (const [index, photo] of (await drawDemoPhotos(unit.scene)).entries()) {
-      const image = await processUpload(media.compute, { organizationId, bytes: photo, maxPixels: W * H });
+      const image = await processUpload(media.compute, { organizationId, bytes: photo, maxPixels: W * H }, media.timeLimitMs);
       const row = await db.transaction(async (tx) => {
         await tx.query(`SELECT set_config('staykit.organization_id', $1, true)`, [organizationId]);
         const added = await recordMedia(tx, image, { bytes: photo, filename: `${unit.scene}-${index + 1}.jpg` }, 2_147_483_647);

@@ -1,7 +1,7 @@
 /**
  * The compute pool (src/compute/pool.ts) with real worker threads: work runs off the main thread; one organization
  * never holds every thread, and the others' tasks start at once; a full queue is a 429, a task past the time limit a
- * 422 and its thread is replaced. Orders of completion are asserted, never durations.
+ * 422 and its thread is replaced; a caller's longer limit (a photo's resizing) holds for that task. Orders of completion are asserted, never durations.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -70,5 +70,15 @@ describe('compute pool', () => {
     const next = await compute.run('org-a', ECHO, 'again');
     assert.equal(next.value, 'again');
     assert.notEqual(next.threadId, before.threadId, 'the stopped thread was replaced');
+  });
+
+  it("gives a task its caller's longer limit, to run and to wait for a thread (a photo's resizing), and stops it past that", async () => {
+    const compute = pool({ threads: 1, taskTimeoutMs: 300 });
+    const first = compute.run('org-a', SPIN, { ms: 900 }, 5_000);
+    const second = compute.run('org-a', SPIN, { ms: 10 }, 5_000);
+    assert.equal(typeof await first, 'number', 'ran three times past the pool limit');
+    assert.equal(typeof await second, 'number', 'waited three times past the pool limit');
+    await assert.rejects(compute.run('org-a', SPIN, { ms: 600_000 }, 2_000), (error: unknown) =>
+      error instanceof ApiError && error.code === 'SK684' && /2 s/.test(error.message));
   });
 });

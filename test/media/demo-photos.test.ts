@@ -34,7 +34,7 @@ forEachBackend('the demo organization\'s photos', (ctx) => {
     compute = new ComputePool(computePoolOptions(loadConfig({})));
     folder = await mkdtemp(join(tmpdir(), 'staykit-demo-media-'));
     const store = new FolderStore(folder);
-    key = (await seedDemoOrganization(ctx.db, undefined, { compute, store })).api_key;
+    key = (await seedDemoOrganization(ctx.db, undefined, { compute, store, timeLimitMs: 60_000 })).api_key;
     app = await startApp(ctx.db, { compute, mediaStore: store });
   });
   after(async () => {

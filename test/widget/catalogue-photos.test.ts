@@ -36,7 +36,7 @@ forEachBackend('photos in the widget catalogue', (ctx) => {
 
   before(async () => {
     // Resizing a photo takes about a second of a core; on a machine loaded by other test files it may take many.
-    compute = new ComputePool(computePoolOptions(loadConfig({ STAYKIT_COMPUTE_TIMEOUT: '120' })));
+    compute = new ComputePool(computePoolOptions(loadConfig({})));
     folder = await mkdtemp(join(tmpdir(), 'staykit-catalogue-media-'));
     app = await startApp(ctx.db, { compute, mediaStore: new FolderStore(folder) });
     org = await widgetOrganization(ctx.db, 'Photo Rentals');

@@ -107,7 +107,7 @@ forEachBackend('the widget\'s photos in a browser', (ctx) => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     site = { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
     // Resizing a photo takes about a second of a core; on a machine loaded by other test files it may take many.
-    compute = new ComputePool(computePoolOptions(loadConfig({ STAYKIT_COMPUTE_TIMEOUT: '120' })));
+    compute = new ComputePool(computePoolOptions(loadConfig({})));
     folder = await mkdtemp(join(tmpdir(), 'staykit-widget-photos-media-'));
     app = await startApp(ctx.db, { compute, mediaStore: new FolderStore(folder) });
     staykit = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -8,7 +8,7 @@ import { seedDemoOrganization, type SeededOrganization } from '../../seed/demo-o
 export async function seedCommand(db: Database, config: Config): Promise<SeededOrganization> {
   const compute = processComputePool(config);
   try {
-    return await seedDemoOrganization(db, undefined, { compute, store: openMediaStore(config) });
+    return await seedDemoOrganization(db, undefined, { compute, store: openMediaStore(config), timeLimitMs: config.mediaTimeoutSeconds * 1000 });
   } finally {
     await compute.close();
   }

@@ -39,7 +39,9 @@ async function demo(db: Database, config: Config): Promise<Demo> {
   if (saved) return { apiKey: saved };
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api.organizations');
   if ((rows[0]?.n ?? 0) > 0) return { apiKey: undefined };
-  const { organization, seedBookings } = await seedDemoOrganizationInTwoSteps(db, undefined, { compute: processComputePool(config), store: openMediaStore(config) });
+  const { organization, seedBookings } = await seedDemoOrganizationInTwoSteps(db, undefined, {
+    compute: processComputePool(config), store: openMediaStore(config), timeLimitMs: config.mediaTimeoutSeconds * 1000,
+  });
   await writeFile(file, `${organization.api_key}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   if (organization.dashboard_login) await saveDemoLogin(config.dataDir, organization.dashboard_login);

@@ -1,7 +1,7 @@
 /** The reports page's sums of /v1/report_unit_months rows and its CSV (pure: no browser, no database). */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { channelMix, compareMonths, compareUnits, figuresOf, totalsCurrency, yearBefore, type UnitMonth } from '../../web/dashboard/src/reports/figures.js';
+import { channelMix, compareMonths, compareUnits, figuresOf, pickupCurve, totalsCurrency, yearBefore, type UnitMonth } from '../../web/dashboard/src/reports/figures.js';
 import { toCsv, type ReportColumn } from '../../web/dashboard/src/reports/csv.js';
 
 const row = (productId: string, month: string, currency: string, booked: number, available: number, revenue: number, sources: Partial<UnitMonth> = {}): UnitMonth => ({
@@ -62,4 +62,18 @@ it('writes the CSV of the table\'s columns, quoting what needs it and leaving no
   ];
   assert.equal(toCsv(columns, [{ name: 'Dune "Big" House, north', occupancy: 0.25 }, { name: 'Loft', occupancy: null }]),
     'Unit,Occupancy\r\n"Dune ""Big"" House, north",0.25\r\nLoft,\r\n');
+});
+
+it('draws a month\'s pickup: nights on the books over its available nights, summed day by day up to today', () => {
+  const rows = [
+    { month: '2027-06-01', booked_on: '2027-04-15', booked_nights: 5 },
+    { month: '2027-06-01', booked_on: '2027-03-01', booked_nights: 7 },
+    { month: '2027-06-01', booked_on: '2027-03-01', booked_nights: 3 },
+    { month: '2027-07-01', booked_on: '2027-03-01', booked_nights: 9 },
+  ];
+  assert.deepEqual(pickupCurve(rows, '2027-06-01', 30, '2027-05-20'), [
+    { daysBefore: 92, onTheBooks: 10 / 30 }, { daysBefore: 47, onTheBooks: 15 / 30 }, { daysBefore: 12, onTheBooks: 15 / 30 },
+  ]);
+  assert.deepEqual(pickupCurve(rows, '2027-06-01', 30, '2027-04-15').at(-1), { daysBefore: 47, onTheBooks: 0.5 }, 'booked today: no extra point');
+  assert.deepEqual(pickupCurve(rows, '2027-06-01', 0, '2027-05-20'), [], 'nothing available: no curve');
 });

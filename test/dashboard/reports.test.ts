@@ -3,7 +3,7 @@
  * the seeded demo organization: the occupancy it shows for the current month — for every unit, then for one unit
  * chosen in the filter — is the one /v1/report_unit_months answers for that month and those units (summed nights
  * divided, computed here from the API's answer); the months filter narrows the table to the months picked; the CSV
- * export holds the table's rows. A member granted only `reports:read` reads the page; one without it has no Reports
+ * export holds the table's rows; the pickup chart draws the coming months. A member granted only `reports:read` reads the page; one without it has no Reports
  * link and, at its address, a message instead of an error. axe finds no serious or critical violation. Screenshots go
  * to a temporary folder named in the output; STAYKIT_UPDATE_SCREENSHOTS=1 also writes docs/dashboard/reports.png
  * (from the PGlite run).
@@ -114,6 +114,10 @@ forEachBackend('reports in the dashboard', (ctx) => {
     const shown = await occupancyShown(page, currentMonth);
     assert.ok(Math.abs(shown - everyUnit.percent) <= 0.05, `shown ${shown} %, the API's ${everyUnit.percent} %`);
     assert.equal(await page.getByRole('table', { name: 'Per month' }).locator('tbody tr').count(), 12, 'this year\'s months');
+    // The pickup of the coming months of the year: the current one first.
+    const pickup = page.getByRole('figure', { name: /^Pickup/ });
+    const monthName = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${currentMonth}T00:00:00Z`));
+    await pickup.getByText(monthName).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await page.screenshot({ path: join(SCREENSHOTS, `reports-${ctx.backend}.png`), fullPage: true });
     if (process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' && ctx.backend === 'pglite') {
@@ -172,6 +176,8 @@ forEachBackend('reports in the dashboard', (ctx) => {
       await monthRow(memberPage, currentMonth).waitFor();
       const shown = await occupancyShown(memberPage, currentMonth);
       assert.ok(Math.abs(shown - (await apiOccupancy(currentMonth)).percent) <= 0.05);
+      await memberPage.getByRole('figure', { name: /^Pickup/ }).waitFor();
+      assert.equal(await memberPage.getByText('could not be loaded').count(), 0, 'reports:read reads the pickup too');
       await memberPage.getByRole('button', { name: 'Log out' }).click();
 
       await logIn(memberPage, staff);

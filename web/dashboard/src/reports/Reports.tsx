@@ -1,7 +1,7 @@
 /**
- * Reports: occupancy, revenue and ADR per month against the same months a year earlier, the bookings by source, and
- * the figures per month and per unit as tables with CSV export — all from /v1/report_unit_months (docs/reports.md),
- * for the units and months chosen. Needs `reports:read`; a member without it is told so instead of an error.
+ * Reports: occupancy, revenue and ADR per month against the same months a year earlier, the bookings by source, the
+ * pickup of the coming months, and the figures per month and per unit as tables with CSV export — all from
+ * /v1/report_unit_months and /v1/report_unit_pickup (docs/reports.md), for the units and months chosen. Needs `reports:read`; a member without it is told so instead of an error.
  */
 import { useState } from 'react';
 import { Alert, Group, Loader, MultiSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -11,10 +11,13 @@ import { localized } from '../common/format';
 import { monthStart } from '../common/dates';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { ChannelMixChart, MonthComparisonChart } from './charts';
+import { ChannelMixChart, MonthComparisonChart, PickupChart } from './charts';
 import type { ReportColumn } from './csv';
-import { channelMix, compareMonths, compareUnits, figuresOf, totalsCurrency, type Figures, type MonthComparison, type UnitComparison } from './figures';
-import { loadAllUnitNames, loadReport, monthsBetween, type ReportFilters } from './queries';
+import { channelMix, compareMonths, compareUnits, figuresOf, pickupCurve, totalsCurrency, type Figures, type MonthComparison, type UnitComparison } from './figures';
+import { loadAllUnitNames, loadPickup, loadReport, monthsBetween, type ReportFilters } from './queries';
+
+/** How many of the chosen months, from the current one on, the pickup chart draws. */
+const PICKUP_MONTHS = 3;
 import { ReportTable } from './ReportTable';
 
 type Range = [string | null, string | null];
@@ -47,6 +50,8 @@ function ReportsPage() {
   const [filters, setFilters] = useState<ReportFilters>({ from: range[0]!, to: range[1]!, units: [] });
   const names = useLoad(loadAllUnitNames, []);
   const report = useLoad(() => loadReport(filters), [filters]);
+  const comingMonths = monthsBetween(filters.from, filters.to).filter((month) => month >= monthStart(format.today())).slice(0, PICKUP_MONTHS);
+  const pickup = useLoad(() => loadPickup(comingMonths, filters.units), [filters, comingMonths.join()]);
 
   const chooseRange = (value: Range) => {
     setRange(value);
@@ -117,7 +122,7 @@ function ReportsPage() {
         <MonthPickerInput type="range" label="Months" value={range} onChange={(value) => chooseRange(value as Range)} allowSingleDateInRange miw={220} />
         {report.loading && <Loader size="xs" role="status" aria-label="Loading the report" />}
       </Group>
-      <ErrorAlert error={report.error ?? names.error} title="The report could not be loaded" />
+      <ErrorAlert error={report.error ?? pickup.error ?? names.error} title="The report could not be loaded" />
       {otherCurrencies > 0 && (
         <Alert color="gray">
           Amounts per month are in {currency}: {otherCurrencies} unit{otherCurrencies === 1 ? ' is' : 's are'} priced in another currency, counted in
@@ -141,6 +146,15 @@ function ReportsPage() {
               currentLabel={currentLabel} lastYearLabel={lastYearLabel} />
             <ChannelMixChart title="Bookings by source (arrivals in the period)" shares={channelMix(rows)} />
           </SimpleGrid>
+          {comingMonths.length > 0 ? (
+            <PickupChart title="Pickup: nights on the books of the coming months, by booking date" format={(value) => wholePercent.format(value)}
+              curves={comingMonths.map((month) => ({
+                label: format.month(month),
+                points: pickupCurve(pickup.data ?? [], month, months.find((row) => row.month === month)?.current.availableNights ?? 0, format.today()),
+              }))} />
+          ) : (
+            <Text c="dimmed" size="sm">Pickup: choose months from this month on to see how their nights were booked.</Text>
+          )}
           <ReportTable title="Per month" columns={monthColumns} rows={months} rowKey={(row) => row.month} fileName={`report-months-${fileSuffix}.csv`} />
           <ReportTable title="Per unit" columns={unitColumns} rows={perUnit} rowKey={(row) => row.productId} fileName={`report-units-${fileSuffix}.csv`} />
         </>

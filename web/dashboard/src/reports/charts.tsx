@@ -1,15 +1,18 @@
 /**
  * The reports page's charts (recharts, drawn in the theme's colours): a figure per month, this period against the
- * same months a year earlier, and the bookings by source. Each is a captioned figure; the tables below them hold the
+ * same months a year earlier, the bookings by source, and the pickup of the coming months. Each is a captioned figure; the tables below them hold the
  * same numbers for whoever cannot see a chart.
  */
 import { Paper, Text } from '@mantine/core';
 import type { ReactElement } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { PickupPoint } from './figures';
 
 const CURRENT = 'var(--mantine-color-blue-7)';
 const LAST_YEAR = 'var(--mantine-color-gray-6)';
 const HEIGHT = 240;
+/** One per month of a pickup chart. */
+const PICKUP_COLORS = ['var(--mantine-color-blue-7)', 'var(--mantine-color-teal-8)', 'var(--mantine-color-grape-7)'];
 
 export interface MonthPoint {
   /** The month's short name, the x axis's label. */
@@ -75,6 +78,30 @@ export function ChannelMixChart({ title, shares }: { title: string; shares: read
         <Tooltip />
         <Bar dataKey="bookings" name="Bookings" fill={CURRENT} isAnimationActive={false} />
       </BarChart>
+    </ChartFigure>
+  );
+}
+
+/** Each month's share of nights on the books against the days before it starts, later bookings to the right. */
+export function PickupChart({ title, curves, format }: {
+  title: string;
+  curves: readonly { label: string; points: readonly PickupPoint[] }[];
+  format: (share: number) => string;
+}) {
+  return (
+    <ChartFigure title={title}>
+      <LineChart margin={{ right: 16, bottom: 12 }}>
+        <CartesianGrid strokeDasharray="3 3" vertical={false} />
+        <XAxis type="number" dataKey="daysBefore" reversed allowDecimals={false} domain={['dataMin', 'dataMax']}
+          label={{ value: 'days before the month starts', position: 'insideBottom', offset: -8 }} height={44} />
+        <YAxis tickFormatter={format} width={72} />
+        <Tooltip formatter={(value) => (typeof value === 'number' ? format(value) : '—')} labelFormatter={(days) => `${days} days before`} />
+        <Legend verticalAlign="top" />
+        {curves.map((curve, index) => (
+          <Line key={curve.label} data={[...curve.points]} dataKey="onTheBooks" name={curve.label} type="stepAfter"
+            stroke={PICKUP_COLORS[index % PICKUP_COLORS.length]} strokeWidth={2} isAnimationActive={false} />
+        ))}
+      </LineChart>
     </ChartFigure>
   );
 }

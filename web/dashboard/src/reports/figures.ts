@@ -126,3 +126,39 @@ export interface SourceShare {
 export function channelMix(rows: readonly UnitMonth[]): SourceShare[] {
   return SOURCES.map(({ column, label }) => ({ label, bookings: rows.reduce((sum, row) => sum + (row[column] ?? 0), 0) }));
 }
+
+/** A unit's nights of a month of stay booked on one day (/v1/report_unit_pickup). */
+export interface PickupRow {
+  month: string | null;
+  booked_on: string | null;
+  booked_nights: number | null;
+}
+
+export interface PickupPoint {
+  /** Days from the booking day to the month's first day (negative: booked during the month). */
+  daysBefore: number;
+  /** Nights booked up to and including that day over the month's available nights, 0 to 1. */
+  onTheBooks: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The pickup curve of `month`: its share of `availableNights` on the books as the bookings came in, a point per
+ * booking day, and one for `today` (what is on the books now) when it is later.
+ */
+export function pickupCurve(rows: readonly PickupRow[], month: string, availableNights: number, today: string): PickupPoint[] {
+  if (availableNights <= 0) return [];
+  const byDay = new Map<string, number>();
+  for (const row of rows) {
+    if (row.month === month && row.booked_on) byDay.set(row.booked_on, (byDay.get(row.booked_on) ?? 0) + (row.booked_nights ?? 0));
+  }
+  const daysBefore = (day: string) => Math.round((Date.parse(month) - Date.parse(day)) / DAY_MS);
+  let nights = 0;
+  const points = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, booked]) => {
+    nights += booked;
+    return { daysBefore: daysBefore(day), onTheBooks: nights / availableNights };
+  });
+  const last = points.at(-1);
+  return last && daysBefore(today) < last.daysBefore ? [...points, { daysBefore: daysBefore(today), onTheBooks: last.onTheBooks }] : points;
+}

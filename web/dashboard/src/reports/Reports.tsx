@@ -1,7 +1,8 @@
 /**
  * Reports: occupancy, revenue and ADR per month against the same months a year earlier, the bookings by source, the
  * pickup of the coming months, and the figures per month and per unit as tables with CSV export — all from
- * /v1/report_unit_months and /v1/report_unit_pickup (docs/reports.md), for the units and months chosen. Needs `reports:read`; a member without it is told so instead of an error.
+ * /v1/report_unit_months and /v1/report_unit_pickup (docs/reports.md), for the units and months chosen. Needs
+ * `reports:read`; a member without it is told so instead of an error.
  */
 import { useState } from 'react';
 import { Alert, Group, Loader, MultiSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -46,27 +47,24 @@ function ReportsPage() {
   const { format, locale, currency: organizationCurrency } = useWorkspace();
   const year = format.today().slice(0, 4);
   const [range, setRange] = useState<Range>([`${year}-01-01`, `${year}-12-01`]);
-  const [units, setUnits] = useState<string[]>([]);
   const [filters, setFilters] = useState<ReportFilters>({ from: range[0]!, to: range[1]!, units: [] });
   const names = useLoad(loadAllUnitNames, []);
   const report = useLoad(() => loadReport(filters), [filters]);
-  const comingMonths = monthsBetween(filters.from, filters.to).filter((month) => month >= monthStart(format.today())).slice(0, PICKUP_MONTHS);
+  const shownMonths = monthsBetween(filters.from, filters.to);
+  const comingMonths = shownMonths.filter((month) => month >= monthStart(format.today())).slice(0, PICKUP_MONTHS);
   const pickup = useLoad(() => loadPickup(comingMonths, filters.units), [filters, comingMonths.join()]);
 
   const chooseRange = (value: Range) => {
     setRange(value);
     if (value[0] && value[1]) setFilters({ ...filters, from: monthStart(value[0]), to: monthStart(value[1]) });
   };
-  const chooseUnits = (value: string[]) => {
-    setUnits(value);
-    setFilters({ ...filters, units: value });
-  };
+  const chooseUnits = (value: string[]) => setFilters({ ...filters, units: value });
 
   const unitName = new Map((names.data ?? []).map((unit) => [unit.id, `${localized(unit.name, locale)}${unit.deleted_at ? ' (deleted)' : ''}`]));
   const rows = report.data?.rows ?? [];
   const lastYearRows = report.data?.lastYearRows ?? [];
   const currency = totalsCurrency(rows, organizationCurrency);
-  const months = compareMonths(monthsBetween(filters.from, filters.to), rows, lastYearRows, currency);
+  const months = compareMonths(shownMonths, rows, lastYearRows, currency);
   const nameOf = (productId: string) => unitName.get(productId) ?? productId;
   const perUnit = compareUnits(rows, lastYearRows).sort((a, b) => nameOf(a.productId).localeCompare(nameOf(b.productId), locale));
   const otherCurrencies = perUnit.filter((unit) => unit.currency !== currency).length;
@@ -117,7 +115,7 @@ function ReportsPage() {
     <Stack>
       <Title order={2}>Reports</Title>
       <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label="Report filters">
-        <MultiSelect label="Units" placeholder={units.length === 0 ? 'All units' : undefined} clearable searchable value={units} onChange={chooseUnits} miw={260}
+        <MultiSelect label="Units" placeholder={filters.units.length === 0 ? 'All units' : undefined} clearable searchable value={[...filters.units]} onChange={chooseUnits} miw={260}
           data={(names.data ?? []).map((unit) => ({ value: unit.id, label: unitName.get(unit.id)! }))} />
         <MonthPickerInput type="range" label="Months" value={range} onChange={(value) => chooseRange(value as Range)} allowSingleDateInRange miw={220} />
         {report.loading && <Loader size="xs" role="status" aria-label="Loading the report" />}

@@ -3,7 +3,7 @@
  * the data set's heavy tenant) keeps the server busy with CPU-heavy work, which runs in the compute pool
  * (src/compute), not on the event loop. B's light request is measured alone, then while A saves e-mail templates
  * whose check renders for the whole time budget, then while A draws 1,000-line invoice PDFs, then while A uploads
- * 12-megapixel photos (decoded and resized into nine variants each: A's latency is the time to its variants). The tests show that B
+ * 12-megapixel photos (decoded and resized into twelve variants each: A's latency is the time to its variants). The tests show that B
  * is answered first (test/automations/template-isolation.test.ts, test/money/invoice-pdf-limits.test.ts); this part
  * measures how long B waits, against a target that is reported, never asserted.
  */
@@ -342,7 +342,7 @@ export function renderIsolation(outcome: IsolationOutcome): string {
       `requests in flight — e-mail template saves whose check renders ${LANGUAGES.length} languages of nested loops (refused ` +
       `with 400 SK680 once the save's 2 s budget is spent: expected, not an error), then \`GET /v1/invoices/<id>\` as a PDF ` +
       `of an invoice of ${thousands(INVOICE_LINES)} lines with ${LONG_NAME.length}-character names, then \`POST /v1/media\` of a ` +
-      '12-megapixel JPEG (A\'s p50 is the time until its nine resized variants are stored and answered). B is measured once A\'s first ' +
+      '12-megapixel JPEG (A\'s p50 is the time until its twelve resized variants are stored and answered). B is measured once A\'s first ' +
       'answer is in; A\'s latency includes waiting for its own budget. Compute pool: ' +
       `${compute.threads} threads, ${compute.perOrganization} task per organization at once, ${compute.queuePerOrganization} ` +
       `waiting, ${compute.taskTimeoutMs / 1000} s timeout (STAYKIT_COMPUTE_THREADS / _PER_ORGANIZATION / _QUEUE / _TIMEOUT).`,

@@ -43,6 +43,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** From address of automated e-mail when a message names none. */
   emailFrom: string;
+  /** DKIM signing of outgoing mail (docs/deployment.md#dkim): all three or none. */
+  dkim: DkimSetting | undefined;
   /** Base URL of links in e-mail (the booking status page). */
   publicUrl: string;
   outboundAllowPrivate: boolean;
@@ -113,6 +115,7 @@ export const CONFIG_VARIABLES = {
   stripeApiUrl: 'STAYKIT_STRIPE_API_URL',
   smtpUrl: 'SMTP_URL',
   emailFrom: 'STAYKIT_EMAIL_FROM',
+  dkim: ['STAYKIT_DKIM_DOMAIN', 'STAYKIT_DKIM_SELECTOR', 'STAYKIT_DKIM_PRIVATE_KEY_FILE'],
   publicUrl: 'STAYKIT_PUBLIC_URL',
   outboundAllowPrivate: 'STAYKIT_OUTBOUND_ALLOW_PRIVATE',
   webhookRetrySchedule: 'STAYKIT_WEBHOOK_RETRY_SCHEDULE',
@@ -147,9 +150,16 @@ export const CONFIG_VARIABLES = {
   worker: 'STAYKIT_WORKER',
   workerPollIntervalSeconds: 'STAYKIT_WORKER_POLL_INTERVAL',
   logLevel: 'LOG_LEVEL',
-} as const satisfies Record<keyof Config, string>;
+} as const satisfies Record<keyof Config, string | readonly string[]>;
 
 export class ConfigError extends Error {}
+
+export interface DkimSetting {
+  domain: string;
+  selector: string;
+  /** A PEM file with the private key whose public half is published at `<selector>._domainkey.<domain>`. */
+  privateKeyFile: string;
+}
 
 /**
  * Compute threads by default: the cores, at least two (so a second organization finds a thread while one works, even
@@ -272,6 +282,17 @@ function s3Url(source: Source, name: string): string | undefined {
   return raw;
 }
 
+/** STAYKIT_DKIM_DOMAIN, _SELECTOR and _PRIVATE_KEY_FILE: all three (signing) or none; half a setting is a mistake said at start. */
+function dkim(source: Source): DkimSetting | undefined {
+  const names = CONFIG_VARIABLES.dkim;
+  const [domain, selector, privateKeyFile] = names.map((name) => source[name] || undefined);
+  if (domain === undefined && selector === undefined && privateKeyFile === undefined) return undefined;
+  if (domain === undefined || selector === undefined || privateKeyFile === undefined) {
+    throw new ConfigError(`DKIM signing needs all of ${names.join(', ')}; missing: ${names.filter((name) => !source[name]).join(', ')}`);
+  }
+  return { domain, selector, privateKeyFile };
+}
+
 function urls(source: Source, name: string): string[] {
   return (source[name] ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
@@ -339,6 +360,7 @@ export function loadConfig(source: Source = process.env): Config {
     stripeApiUrl: source[CONFIG_VARIABLES.stripeApiUrl] || undefined,
     smtpUrl: source[CONFIG_VARIABLES.smtpUrl] || undefined,
     emailFrom: source[CONFIG_VARIABLES.emailFrom] || 'no-reply@staykit.localhost',
+    dkim: dkim(source),
     publicUrl: httpUrl(source, CONFIG_VARIABLES.publicUrl, 'http://localhost:3000'),
     outboundAllowPrivate: boolean(source, CONFIG_VARIABLES.outboundAllowPrivate),
     webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { createOutboxFolderMailer } from './outbox-folder.js';
 import { createSmtpMailer, destinationOf } from './smtp.js';
+import { dkimSigning } from './mime-message.js';
 
 export interface OutgoingMail {
   /** The Message-ID, stable per message across retries (`<message id@staykit>`), so receivers can deduplicate. */
@@ -61,9 +62,10 @@ export function describeMailDestination(config: Pick<Config, 'smtpUrl' | 'dataDi
     : `e-mail is not sent (no SMTP_URL): each message is written to ${resolve(outboxFolder(config.dataDir))} as an .eml file`;
 }
 
-/** The process's mailer from its configuration. */
-export function mailerFor(config: Pick<Config, 'smtpUrl' | 'dataDir'>, options: MailerOptions = {}): Mailer {
+/** The process's mailer from its configuration; throws ConfigError for a DKIM key it cannot read. */
+export function mailerFor(config: Pick<Config, 'smtpUrl' | 'dataDir' | 'dkim'>, options: MailerOptions = {}): Mailer {
+  const dkim = dkimSigning(config.dkim);
   return config.smtpUrl
-    ? createSmtpMailer(config.smtpUrl, options.timeoutMs ?? 30_000)
-    : createOutboxFolderMailer(outboxFolder(config.dataDir));
+    ? createSmtpMailer(config.smtpUrl, options.timeoutMs ?? 30_000, dkim)
+    : createOutboxFolderMailer(outboxFolder(config.dataDir), dkim);
 }

@@ -6,28 +6,20 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Transporter } from 'nodemailer';
+import type DKIM from 'nodemailer/lib/dkim/index.js';
 import { loadNodemailer } from './nodemailer.js';
+import { mimeMessage } from './mime-message.js';
 import type { Mailer, OutgoingMail, SendOutcome } from './mailer.js';
 
-export function createOutboxFolderMailer(folder: string): Mailer {
+/** `dkim`: signing options (mime-message.ts), or none. */
+export function createOutboxFolderMailer(folder: string, dkim?: DKIM.Options): Mailer {
   // Made with the first message: a server whose automations never send one never loads nodemailer.
   let transport: Transporter | undefined;
   return {
     destination: folder,
     async send(mail: OutgoingMail): Promise<SendOutcome> {
-      transport ??= (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
-      const info = await transport.sendMail({
-        messageId: mail.messageId,
-        from: mail.from,
-        replyTo: mail.replyTo,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        attachments: mail.attachments.map((file) => ({
-          filename: file.filename, contentType: file.contentType, content: file.content, encoding: 'base64',
-        })),
-      });
+      transport ??= (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'windows', dkim });
+      const info = await transport.sendMail(mimeMessage(mail));
       const name = `${mail.messageId.replace(/[<>]/g, '').replace(/[^\w.@-]/g, '_')}.eml`;
       await mkdir(folder, { recursive: true, mode: 0o700 });
       const path = join(folder, name);

@@ -5,7 +5,9 @@
  * SMTP_URL is the operator's setting, not a tenant's, so the outbound address guard does not apply to it.
  */
 import type { Transporter } from 'nodemailer';
+import type DKIM from 'nodemailer/lib/dkim/index.js';
 import { loadNodemailer } from './nodemailer.js';
+import { mimeMessage } from './mime-message.js';
 import type { Mailer, OutgoingMail, SendOutcome } from './mailer.js';
 
 interface SmtpError extends Error {
@@ -34,7 +36,8 @@ export function destinationOf(url: string): string {
   }
 }
 
-export function createSmtpMailer(url: string, timeoutMs: number): Mailer {
+/** `dkim`: signing options (mime-message.ts), or none. */
+export function createSmtpMailer(url: string, timeoutMs: number, dkim?: DKIM.Options): Mailer {
   // Made with the first message: a server whose automations never send one never loads nodemailer.
   let transport: Transporter | undefined;
   const transportNow = async () => {
@@ -43,6 +46,7 @@ export function createSmtpMailer(url: string, timeoutMs: number): Mailer {
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
+      dkim,
     });
     return transport;
   };
@@ -50,18 +54,7 @@ export function createSmtpMailer(url: string, timeoutMs: number): Mailer {
     destination: destinationOf(url),
     async send(mail: OutgoingMail): Promise<SendOutcome> {
       try {
-        const info = await (await transportNow()).sendMail({
-          messageId: mail.messageId,
-          from: mail.from,
-          replyTo: mail.replyTo,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          attachments: mail.attachments.map((file) => ({
-            filename: file.filename, contentType: file.contentType, content: file.content, encoding: 'base64',
-          })),
-        });
+        const info = await (await transportNow()).sendMail(mimeMessage(mail));
         return { kind: 'sent', response: String(info.response ?? '') };
       } catch (error) {
         return classifySmtpError(error);

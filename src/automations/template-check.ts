@@ -50,19 +50,27 @@ function checkAttachments(row: JsonRow): void {
   });
 }
 
+/**
+ * Throws 400 SK681, SK686 or SK680 for the first of `rows` a save would refuse: the write hook's check, and a
+ * preview's of its draft.
+ */
+export async function checkTemplateRows(pool: ComputePool, organizationId: string, rows: readonly JsonRow[]): Promise<void> {
+  rows.forEach(checkAttachments);
+  const texts = rows.flatMap(textsOf);
+  if (texts.length === 0) return;
+  const problem = await checkTemplateTexts(pool, organizationId, texts);
+  if (problem) {
+    throw apiError('SK680', {
+      params: { field: `${problem.field}.${problem.language}`, message: problem.message },
+      details: problem.line === undefined ? null : `line ${problem.line}, column ${problem.column}`,
+    });
+  }
+}
+
 export function templateWriteHook(pool: ComputePool): WriteHook {
   return async ({ rows, tenant }) => {
     if (tenant === undefined) throw new Error('template writes need the organization that pays for their check');
-    rows.forEach(checkAttachments);
-    const texts = rows.flatMap(textsOf);
-    if (texts.length === 0) return undefined;
-    const problem = await checkTemplateTexts(pool, tenant, texts);
-    if (problem) {
-      throw apiError('SK680', {
-        params: { field: `${problem.field}.${problem.language}`, message: problem.message },
-        details: problem.line === undefined ? null : `line ${problem.line}, column ${problem.column}`,
-      });
-    }
+    await checkTemplateRows(pool, tenant, rows);
     return undefined;
   };
 }

@@ -161,11 +161,17 @@ export const SAMPLE_RECORD: BookingRecord = {
   accumulators: [],
 };
 
-/** Every variable path (`guest.first_name`, `line_items[].amount`, …), for the documentation check. */
-export function variablePaths(value: unknown, prefix = ''): string[] {
+/** Every variable path of `value` (`guest.first_name`, `line_items[].amount`, …). */
+function variablePaths(value: unknown, prefix = ''): string[] {
   if (Array.isArray(value)) return variablePaths(value[0], `${prefix}[]`);
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).flatMap(([key, inner]) => variablePaths(inner, prefix ? `${prefix}.${key}` : key));
   }
   return [prefix];
 }
+
+/**
+ * Every variable a template may use, in the order `TemplateVariables` gives them: what docs/automations.md lists (a
+ * test checks it) and what the dashboard's template editor offers to insert (it imports this list; pure, no Node.js).
+ */
+export const TEMPLATE_VARIABLE_PATHS: readonly string[] = variablePaths(templateVariables(SAMPLE_RECORD, 'https://example.com'));

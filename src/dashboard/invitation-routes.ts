@@ -29,7 +29,7 @@ import { invitationLabels } from './invitation-labels.js';
 export interface InvitationRouteOptions {
   db: Database;
   sessions: SessionAuthenticator;
-  config: Pick<Config, 'publicUrl' | 'emailFrom' | 'smtpUrl' | 'dataDir'>;
+  config: Pick<Config, 'publicUrl' | 'emailFrom' | 'smtpUrl' | 'dataDir' | 'dkim'>;
 }
 
 interface InvitedMember {

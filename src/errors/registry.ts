@@ -351,6 +351,18 @@ const definitions = {
     message: '{field} has {count} languages; a template may have at most {max}',
     meaning: "An e-mail or message template's subject or body has more languages than allowed",
   },
+  SK687: {
+    status: 403,
+    message: 'A test e-mail goes to the signed-in user\'s own address; an API key has no user',
+    meaning: 'POST /v1/template-test-send without a dashboard session (an API key): there is no own address to send the test to',
+    hint: 'Send tests from the dashboard; with a key, use POST /v1/template-preview',
+  },
+  SK688: {
+    status: 502,
+    message: 'The test e-mail could not be sent: {message}',
+    meaning: 'The mail server refused or did not take a test e-mail; nothing else was sent or changed',
+    hint: 'Check SMTP_URL, then send the test again',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof definitions;

@@ -8,7 +8,7 @@ import { apiError } from '../errors/registry.js';
 import { defineRoute } from '../routing/route-schema.js';
 import { documentRef } from '../routing/schema-component.js';
 import { malformedUpload } from './errors.js';
-import { MEDIA_TYPES } from './formats.js';
+import { MEDIA_TYPES, VARIANTS_DESCRIPTION } from './formats.js';
 
 const ErrorBody = documentRef('Error');
 const example = (code: Parameters<typeof apiError>[0], params?: Record<string, string | number>) => apiError(code, { params }).toBody();
@@ -19,7 +19,7 @@ export const mediaUploadRoute = defineRoute({
   operationId: 'media_upload', summary: 'Upload an image', tags: ['media'],
   description: 'Scope `media:write`. The image as the body (`Content-Type: image/…`; the bytes decide the format) or as '
     + 'the one file of a `multipart/form-data` form. Accepted: JPEG, PNG, WebP, AVIF, HEIC. Stored as resized variants '
-    + '(400, 800 and 1600 pixels wide, none wider than the upload; AVIF, WebP and JPEG), upright and without metadata (no EXIF '
+    + `(${VARIANTS_DESCRIPTION}), upright and without metadata (no EXIF `
     + 'location). Put the answer\'s `id` in a unit\'s `images` to show it (docs/media.md).',
   // The bytes decide the format, not the Content-Type; a form's file is measured as it streams (upload-body.ts).
   rawBody: {

@@ -9,8 +9,17 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
 export const VARIANT_FORMATS = ['avif', 'webp', 'jpeg'] as const;
 export type VariantFormat = (typeof VARIANT_FORMATS)[number];
 
-/** The widths (px) of the resized copies; an image narrower than one gets no copy wider than itself. */
-export const VARIANT_WIDTHS = [400, 800, 1600] as const;
+/**
+ * The widths (px) of the resized copies; an image narrower than one gets no copy wider than itself. 1200 is for
+ * phones at 3x, which want ~1,170 device pixels for a full-width photo and would otherwise load the 1600 copy.
+ */
+export const VARIANT_WIDTHS = [400, 800, 1200, 1600] as const;
+
+const FORMAT_NAMES: Record<VariantFormat, string> = { avif: 'AVIF', webp: 'WebP', jpeg: 'JPEG' };
+
+/** What the copies are, for the API's descriptions. */
+export const VARIANTS_DESCRIPTION = `${VARIANT_WIDTHS.slice(0, -1).join(', ')} and ${VARIANT_WIDTHS.at(-1)} pixels wide, none wider than the upload; `
+  + VARIANT_FORMATS.map((format) => FORMAT_NAMES[format]).join(', ');
 
 const AVIF_BRANDS = new Set(['avif', 'avis']);
 const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis']);

@@ -12,7 +12,7 @@ export type ProcessedImage = Extract<ProcessImageOutput, { ok: true }>;
 
 /**
  * `timeLimitMs` (STAYKIT_MEDIA_TIMEOUT): how long the upload may wait for a thread and then be resized — longer than a
- * template's limit, as a phone photo's nine copies take seconds on a busy server and a dashboard sends several at once.
+ * template's limit, as a phone photo's twelve copies take seconds on a busy server and a dashboard sends several at once.
  */
 export async function processUpload(pool: ComputePool, input: ProcessImageInput, timeLimitMs: number): Promise<ProcessedImage> {
   const output = await pool.run(input.organizationId, PROCESS_IMAGE, input, timeLimitMs);

@@ -5,7 +5,7 @@
  * (test/openapi/route-answers.test.ts) fails when the two part ways.
  */
 import Type, { type Static } from 'typebox';
-import { VARIANT_FORMATS } from '../media/formats.js';
+import { VARIANT_FORMATS, VARIANTS_DESCRIPTION } from '../media/formats.js';
 import { defineRoute } from '../routing/route-schema.js';
 import { component, orNull } from '../routing/schema-component.js';
 import { widgetErrors } from './errors.js';
@@ -55,7 +55,7 @@ const CatalogueImage = component('CatalogueImage', Type.Object({
     height: Type.Integer({ minimum: 1 }),
     format: Type.Union(VARIANT_FORMATS.map((format) => Type.Literal(format))),
     url: absoluteUrl,
-  }), { description: 'The resized copies (400, 800 and 1600 pixels wide, none wider than the upload; AVIF, WebP and JPEG): a `srcset` per format.' }),
+  }), { description: `The resized copies (${VARIANTS_DESCRIPTION}): a \`srcset\` per format.` }),
 }, { description: 'A photo of a unit with its resized copies, in the order of `products.images`.' }));
 
 export type CatalogueImage = Static<typeof CatalogueImage>;

@@ -79,7 +79,7 @@ forEachBackend('the demo organization\'s photos', (ctx) => {
     assert.ok(img, 'the page has the cover photo');
     const [, src, jpegs, alt] = img;
     assert.equal(alt, booking.language.startsWith('nl') ? 'Het huis van buiten' : 'The house from outside');
-    assert.deepEqual(jpegs!.split(', ').map((entry) => entry.split(' ')[1]), ['400w', '800w', '1600w']);
+    assert.deepEqual(jpegs!.split(', ').map((entry) => entry.split(' ')[1]), ['400w', '800w', '1200w', '1600w']);
     assert.match(page.body, /<source type="image\/avif" srcset="\/media\/[0-9a-f]{32}\/400\.avif 400w/);
     const photo = await app.inject({ method: 'GET', url: src! });
     assert.deepEqual([photo.statusCode, photo.headers['content-type']], [200, 'image/jpeg']);

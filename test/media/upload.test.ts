@@ -157,7 +157,7 @@ forEachBackend('media uploads', (ctx) => {
         });
       }
 
-      it("a phone's JPEG comes back upright in three widths and three formats, each served with a year's cache and no EXIF location", async () => {
+      it("a phone's JPEG comes back upright in four widths and three formats, each served with a year's cache and no EXIF location", async () => {
         const original = await phoneJpeg();
         const metadata = await sharp(original).metadata();
         assert.ok(hasGpsBlock(metadata.exif) && metadata.orientation === 6, 'the test photo carries a GPS position and an orientation');
@@ -166,8 +166,8 @@ forEachBackend('media uploads', (ctx) => {
         // 2400×1800 turned upright by its orientation is 1800×2400: the largest variant 1600 wide.
         assert.deepEqual([media.width, media.height], [1600, 2133]);
         assert.deepEqual(media.variants.map((variant) => `${variant.width}x${variant.height} ${variant.format}`).sort(), [
-          '1600x2133 avif', '1600x2133 jpeg', '1600x2133 webp', '400x533 avif', '400x533 jpeg', '400x533 webp',
-          '800x1067 avif', '800x1067 jpeg', '800x1067 webp',
+          '1200x1600 avif', '1200x1600 jpeg', '1200x1600 webp', '1600x2133 avif', '1600x2133 jpeg', '1600x2133 webp',
+          '400x533 avif', '400x533 jpeg', '400x533 webp', '800x1067 avif', '800x1067 jpeg', '800x1067 webp',
         ]);
         assert.match(media.dominant_color, /^#[0-9a-f]{6}$/);
         assert.equal(media.url, media.variants.find((variant) => variant.width === 1600 && variant.format === 'jpeg')!.url);

@@ -1,6 +1,6 @@
 /**
  * Every answer of the routes outside the resource engine and the booking flow — payments and invoices, template
- * previews, webhook operations, the change feed, the widget and its keys, dashboard logins and the dashboard's own
+ * previews and test-sends, webhook operations, the change feed, the widget and its keys, dashboard logins and the dashboard's own
  * API, health and the document itself — as the running server gives it, successes and the usual refusals, matches
  * the OpenAPI document the same server serves (./answers.ts: status, media type, and a body with no field the
  * document does not name). The last tests demand that every such operation of the document was answered here, so
@@ -173,6 +173,15 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await preview({ booking_id: NO_SUCH_ID, email_template_id: template.id }), 404);
     status(await preview({ booking_id: bookingId, email_template_id: template.id }, readOnly), 403);
     status(await call('post', '/template-preview', { url: '/v1/template-preview', payload: {} }), 401);
+    status(await preview({ booking_id: bookingId, email_template_id: template.id, draft: { body: { default: '{{ guest.nope }}' } } }), 400);
+
+    const testSend = (payload: unknown, headers: Record<string, string>) => call('post', '/template-test-send', { url: '/v1/template-test-send', headers, payload: payload as object });
+    const ownSession = { cookie: owner.cookie, 'x-csrf-token': owner.csrf };
+    status(await testSend({ booking_id: bookingId, draft: { subject: { default: 'Hi' }, body: { default: 'Hello' } } }, ownSession), 200);
+    status(await testSend({ booking_id: bookingId }, ownSession), 400);
+    status(await testSend({ booking_id: NO_SUCH_ID, email_template_id: template.id }, ownSession), 404);
+    status(await testSend({ booking_id: bookingId, email_template_id: template.id }, withKey(org.key)), 403);
+    status(await testSend({}, {}), 401);
   });
 
   it('webhook tests, redeliveries and the event catalogue', async () => {

@@ -172,6 +172,26 @@ forEachBackend('Report views', (ctx) => {
     }
   });
 
+  it("counts a daily unit's days of use: a stay from 10 to 12 June is 3 days, and its rent falls on those days", async () => {
+    const f = fixtures(ctx.db, org.id);
+    const daily = await f.product({ currency: 'EUR', rent_period: 'daily' });
+    await f.configuration(daily, { rates: [{ duration: 1, occupancy: 0, rate: 4000 }] });
+    const stay = await client(app, org.key).post('/v1/book', { product_id: daily, interval: { start: '2027-06-10', end: '2027-06-12' } });
+    assert.equal(stay.statusCode, 201, stay.body);
+    // For a daily unit `end` is the last day of use: 10, 11 and 12 June, 3 days at 40.00.
+    const month = await get(`/v1/report_unit_months?select=available_nights,booked_nights,occupancy,adr,revenue&product_id=eq.${daily}&month=eq.2027-06-01`);
+    assert.equal(month.statusCode, 200, month.body);
+    assert.deepEqual(month.json(), [{ available_nights: 30, booked_nights: 3, occupancy: 0.1, adr: 4000, revenue: 12000 }]);
+    const days = await get(`/v1/report_unit_days?select=day,status,revenue&product_id=eq.${daily}&day=gte.2027-06-09&day=lte.2027-06-13&order=day`);
+    assert.deepEqual(days.json(), [
+      { day: '2027-06-09', status: 'available', revenue: 0 },
+      { day: '2027-06-10', status: 'booked', revenue: 4000 },
+      { day: '2027-06-11', status: 'booked', revenue: 4000 },
+      { day: '2027-06-12', status: 'booked', revenue: 4000 },
+      { day: '2027-06-13', status: 'available', revenue: 0 },
+    ]);
+  });
+
   it('shows another organization none of it', async () => {
     const mine = await get(`/v1/report_unit_months?select=product_id,booked_nights&month=eq.2027-06-01`, other.key);
     assert.equal(mine.statusCode, 200, mine.body);

@@ -85,8 +85,8 @@ forEachBackend('photos in the widget catalogue', (ctx) => {
       assert.match(image.dominant_color, /^#[0-9a-f]{6}$/);
       assert.match(image.url, new RegExp(`^${STAYKIT.replace(/\./g, '\\.')}/media/[0-9a-f]{32}/1600\\.jpeg$`));
       assert.deepEqual(image.variants.map((v) => `${v.width}x${v.height}.${v.format}`).sort(), [
-        '1600x1067.avif', '1600x1067.jpeg', '1600x1067.webp', '400x267.avif', '400x267.jpeg', '400x267.webp',
-        '800x534.avif', '800x534.jpeg', '800x534.webp',
+        '1200x800.avif', '1200x800.jpeg', '1200x800.webp', '1600x1067.avif', '1600x1067.jpeg', '1600x1067.webp',
+        '400x267.avif', '400x267.jpeg', '400x267.webp', '800x534.avif', '800x534.jpeg', '800x534.webp',
       ]);
       for (const variant of image.variants) {
         const url = new URL(variant.url);

@@ -11,6 +11,7 @@ import type { CancellationRule } from '../../../../src/common/cancellation-polic
 import type { LanguageTexts } from '../../../../src/common/languages.js';
 import type { Database as Generated, Json } from '../../../../schema/database.types';
 import type { StoredTerms } from '../settings/booking-terms';
+import type { TemplateAttachment } from '../../../../src/automations/template-queries.js';
 
 type GeneratedTables = Generated['api']['Tables'];
 
@@ -47,8 +48,8 @@ export interface ServicePricing {
   deposit?: number | boolean;
 }
 
-/** When a payment of a service is due (service_payment_moments.moment) and how much (value). */
-export interface PaymentMoment {
+/** A moment (staykit_internal.is_moment): when a payment of a service is due (service_payment_moments.moment, with its share in value), or when an e-mail template is sent. */
+export interface Moment {
   type: 'check-in' | 'checkout' | 'confirmation' | 'on-site' | 'request';
   offset: number;
 }
@@ -69,7 +70,7 @@ export type JsonShapes = CheckedShapes<{
   bookings: { occupancy: Record<string, number> };
   capacity_groups: { name: LanguageTexts };
   coupons: { definition: CouponDefinition };
-  email_templates: { subject: LanguageTexts; body: LanguageTexts };
+  email_templates: { subject: LanguageTexts; body: LanguageTexts; moment: Moment | null; attachments: TemplateAttachment[] };
   line_items: { name: LanguageTexts };
   media: { variants: MediaVariant[] };
   organizations: { settings: { [key: string]: unknown; booking_terms?: StoredTerms } };
@@ -78,6 +79,6 @@ export type JsonShapes = CheckedShapes<{
     last_minute_adjustments: Adjustment<'max_advance'>[]; long_rent_adjustments: Adjustment<'min_duration'>[];
   };
   products: { name: LanguageTexts; description: LanguageTexts; cancellation_policy: CancellationRule[]; images: ProductImage[] };
-  service_payment_moments: { moment: PaymentMoment; value: PaymentValue };
+  service_payment_moments: { moment: Moment; value: PaymentValue };
   services: { name: LanguageTexts; description: LanguageTexts; pricing: ServicePricing | null };
 }>;

@@ -9,7 +9,7 @@ import { requestJson } from '../api/http';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { navigate } from '../common/router';
 import { useWorkspace } from '../shell/context';
-import { fieldErrors } from './field-errors';
+import { fieldErrors } from '../common/field-errors';
 import { DETAIL_COLUMNS, detailsBody, newUnitDetails, type UnitDetails } from './unit-details';
 import { UnitDetailsFields } from './UnitDetailsFields';
 

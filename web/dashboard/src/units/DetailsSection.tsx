@@ -4,7 +4,7 @@ import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { database, rowsOf } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useWorkspace } from '../shell/context';
-import { fieldErrors } from './field-errors';
+import { fieldErrors } from '../common/field-errors';
 import { DETAIL_COLUMNS, detailsBody, detailsOf, type StoredDetails, type UnitDetails } from './unit-details';
 import { UnitDetailsFields } from './UnitDetailsFields';
 

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Button, Group, NumberInput, Popover, Select, Stack, Text } from '@mantine/core';
 import { database, rowsOf } from '../api/database';
-import type { PaymentMoment } from '../api/json-columns';
+import type { Moment } from '../api/json-columns';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
@@ -16,7 +16,7 @@ export function PaymentMoments({ serviceId, serviceName }: { serviceId: string; 
   const moments = useLoad(async () => can('service_payment_moments')
     ? rowsOf(await database.from('service_payment_moments').select('id,moment,value').eq('service_id', serviceId).order('created_at'))
     : null, [serviceId, can]);
-  const [type, setType] = useState<PaymentMoment['type']>('check-in');
+  const [type, setType] = useState<Moment['type']>('check-in');
   const [offset, setOffset] = useState<number | string>(-14);
   const [percentage, setPercentage] = useState<number | string>(100);
   const [error, setError] = useState<unknown>(null);
@@ -51,7 +51,7 @@ export function PaymentMoments({ serviceId, serviceName }: { serviceId: string; 
               <NumberInput size="xs" label="Percentage of the total" min={0} max={100} value={percentage} onChange={setPercentage} />
               <NumberInput size="xs" label="Days (negative: before)" value={offset} onChange={setOffset} />
               <Select size="xs" label="Counted" data={PAYMENT_MOMENTS.map(({ value, label }) => ({ value, label }))} value={type} allowDeselect={false}
-                onChange={(value) => value && setType(value as PaymentMoment['type'])} comboboxProps={{ withinPortal: false }} />
+                onChange={(value) => value && setType(value as Moment['type'])} comboboxProps={{ withinPortal: false }} />
               <Button size="xs" onClick={() => void write(() => database.from('service_payment_moments').insert({
                 service_id: serviceId, moment: { type, offset: Number(offset) || 0 }, value: { type: 'percentage', value: Number(percentage) || 0 },
               }))}>Add</Button>

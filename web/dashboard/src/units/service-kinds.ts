@@ -4,7 +4,7 @@
  * is counted per, and when a payment is due. Each list names every value its column allows, so the typecheck fails
  * when a migration changes one.
  */
-import type { PaymentMoment, ServicePricing } from '../api/json-columns';
+import type { Moment, ServicePricing } from '../api/json-columns';
 
 export const SERVICE_KINDS = [
   { value: 'fee', label: 'Always charged (a fee, e.g. cleaning)' },
@@ -20,7 +20,7 @@ export const PRICED_PER: readonly { value: ServicePricing['per']; label: string 
   { value: 'unit', label: 'per item' },
 ];
 
-export const PAYMENT_MOMENTS: readonly { value: PaymentMoment['type']; label: string }[] = [
+export const PAYMENT_MOMENTS: readonly { value: Moment['type']; label: string }[] = [
   { value: 'confirmation', label: 'days after confirmation' },
   { value: 'request', label: 'days after the request' },
   { value: 'check-in', label: 'days from arrival' },

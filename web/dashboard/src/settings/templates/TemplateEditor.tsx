@@ -1,0 +1,199 @@
+/**
+ * The editor of one e-mail template (or of a new one): subject and body per language, when it is sent, for which
+ * bookings, whether it is active, what it adds, its files; the variable list beside the texts and the live preview
+ * below them. Every field the API refuses shows its message next to the field — as soon as the preview refuses the
+ * draft, or when a save is refused. An e-mail template acts for every unit (docs/automations.md#which-templates-act).
+ */
+import { useRef, useState } from 'react';
+import {
+  Button, Checkbox, CloseButton, FileButton, Grid, Group, NumberInput, Paper, Select, Stack, Switch, Tabs, Text, TextInput, Textarea,
+} from '@mantine/core';
+import { database, rowsOf } from '../../api/database';
+import { ConfirmButton } from '../../common/ConfirmButton';
+import { ErrorAlert } from '../../common/ErrorAlert';
+import { useWorkspace } from '../../shell/context';
+import {
+  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, MOMENTS, newTemplateForm, rowOf, TEMPLATE_LANGUAGES, TRIGGERS,
+  type StoredTemplate, type TemplateForm, type TemplateLanguage,
+} from './template-form';
+import { templateErrors } from './template-errors';
+import { TemplatePreview } from './TemplatePreview';
+import { VariableList } from './VariableList';
+
+type TextField = 'subject' | 'body';
+
+export interface TemplateEditorProps {
+  /** The stored template, or null for a new one. */
+  stored: StoredTemplate | null;
+  /** After a save, a copy or a delete: the template to show next (null: the first). */
+  onChanged: (id: string | null) => void;
+}
+
+/** A file as `attachments` stores it: its content in base64. */
+async function attachmentOf(file: File): Promise<StoredTemplate['attachments'][number]> {
+  const dataUrl = await new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error(`${file.name} could not be read`));
+    reader.readAsDataURL(file);
+  });
+  return { filename: file.name, content_type: file.type || undefined, content: dataUrl.slice(dataUrl.indexOf(',') + 1) };
+}
+
+export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
+  const { can } = useWorkspace();
+  const mayWrite = can('email_templates', 'write');
+  const [form, setForm] = useState<TemplateForm>(() => (stored ? formOf(stored) : newTemplateForm()));
+  const [language, setLanguage] = useState<TemplateLanguage>('default');
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [previewError, setPreviewError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const inputs = useRef(new Map<string, HTMLInputElement | HTMLTextAreaElement>());
+  const lastField = useRef<TextField>('body');
+  const errors = templateErrors(saveError ?? previewError);
+
+  const edit = (change: Partial<TemplateForm>) => {
+    setForm((previous) => ({ ...previous, ...change }));
+    setSaveError(null);
+  };
+  const setText = (field: TextField, key: TemplateLanguage, text: string) =>
+    setForm((previous) => ({ ...previous, [field]: { ...previous[field], [key]: text } }));
+
+  const insert = (snippet: string) => {
+    const field = lastField.current;
+    const element = inputs.current.get(`${field}.${language}`);
+    const text = form[field][language] ?? '';
+    const start = element?.selectionStart ?? text.length;
+    const end = element?.selectionEnd ?? start;
+    setText(field, language, text.slice(0, start) + snippet + text.slice(end));
+    requestAnimationFrame(() => {
+      element?.focus();
+      element?.setSelectionRange(start + snippet.length, start + snippet.length);
+    });
+  };
+
+  const act = async (action: () => Promise<string | null>) => {
+    setBusy(true);
+    setSaveError(null);
+    try {
+      onChanged(await action());
+    } catch (failure) {
+      setSaveError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const save = () => act(async () => {
+    const row = rowOf(form);
+    const saved = stored
+      ? await database.from('email_templates').update(row).eq('id', stored.id).select('id').single()
+      : await database.from('email_templates').insert(row).select('id').single();
+    return rowsOf(saved).id;
+  });
+  const duplicate = (original: StoredTemplate) => act(async () => rowsOf(await database.from('email_templates').insert(copyOf(original)).select('id').single()).id);
+  const remove = (original: StoredTemplate) => act(async () => {
+    rowsOf(await database.from('email_templates').delete().eq('id', original.id));
+    return null;
+  });
+  const addFiles = async (files: File[]) => edit({ attachments: [...form.attachments, ...(await Promise.all(files.map(attachmentOf)))] });
+
+  const textInput = (field: TextField, key: TemplateLanguage) => ({
+    ref: (element: HTMLInputElement | HTMLTextAreaElement | null) => {
+      if (element) inputs.current.set(`${field}.${key}`, element);
+    },
+    value: form[field][key] ?? '',
+    readOnly: !mayWrite,
+    error: errors.text?.field === field && errors.text.language === key ? errors.text.message : undefined,
+    onFocus: () => { lastField.current = field; },
+    onChange: (event: { currentTarget: { value: string } }) => {
+      setText(field, key, event.currentTarget.value);
+      setSaveError(null);
+    },
+  });
+
+  return (
+    <Paper withBorder p="md" component="form" aria-label={stored ? 'Edit template' : 'New template'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+      <Stack>
+        <ErrorAlert error={errors.general} title="The template was not saved" />
+        <Grid>
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <Tabs value={language} onChange={(value) => value && setLanguage(value as TemplateLanguage)}>
+              <Tabs.List>
+                {TEMPLATE_LANGUAGES.map(({ key, label }) => (
+                  <Tabs.Tab key={key} value={key} color={errors.text?.language === key ? 'red' : undefined}>{label}</Tabs.Tab>
+                ))}
+              </Tabs.List>
+              {TEMPLATE_LANGUAGES.map(({ key, label }) => (
+                <Tabs.Panel key={key} value={key} pt="sm">
+                  <Stack gap="sm">
+                    {key === 'default' && <Text size="xs" c="dimmed">Guests whose language has no text of its own read this one.</Text>}
+                    <TextInput label={`Subject (${label})`} {...textInput('subject', key)} />
+                    <Textarea label={`Body (${label})`} autosize minRows={8} {...textInput('body', key)} />
+                  </Stack>
+                </Tabs.Panel>
+              ))}
+            </Tabs>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <VariableList onInsert={insert} disabled={!mayWrite} />
+          </Grid.Col>
+        </Grid>
+
+        <Switch label="Active: sent on its own" checked={form.active} disabled={!mayWrite} onChange={(event) => edit({ active: event.currentTarget.checked })} />
+        <Group align="flex-start" wrap="wrap">
+          <Select label="Sent" data={TRIGGERS} value={form.trigger} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.trigger} w={280}
+            onChange={(value) => value && edit({ trigger: value as TemplateForm['trigger'] })} />
+          {form.trigger === 'moment' && (
+            <>
+              <NumberInput label="Days" value={form.moment.offset} allowDecimal={false} w={90} readOnly={!mayWrite} error={errors.fields.moment}
+                onChange={(value) => edit({ moment: { ...form.moment, offset: typeof value === 'number' ? value : 0 } })} />
+              <Select label="Counted" data={MOMENTS} value={form.moment.type} allowDeselect={false} readOnly={!mayWrite} w={240}
+                onChange={(value) => value && edit({ moment: { ...form.moment, type: value as TemplateForm['moment']['type'] } })} />
+              <TextInput label="At (the unit's time)" type="time" value={form.time} readOnly={!mayWrite} error={errors.fields.time} w={140}
+                onChange={(event) => edit({ time: event.currentTarget.value })} />
+              <Select label="When the moment has passed" data={[{ value: 'skip', label: 'Skip it' }, { value: 'send', label: 'Send at once' }]} w={200}
+                value={form.past_schedule_behavior} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.past_schedule_behavior}
+                onChange={(value) => value && edit({ past_schedule_behavior: value as TemplateForm['past_schedule_behavior'] })} />
+            </>
+          )}
+          <Select label="For" data={BOOKING_STATUSES} value={form.status} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.status} w={240}
+            onChange={(value) => value && edit({ status: value as TemplateForm['status'] })} />
+        </Group>
+        <Text size="xs" c="dimmed">Sent for the bookings of every unit.</Text>
+
+        <Stack gap={6}>
+          {FLAGS.map(({ key, label }) => (
+            <Checkbox key={key} label={label} checked={form[key]} disabled={!mayWrite} onChange={(event) => edit({ [key]: event.currentTarget.checked })} />
+          ))}
+        </Stack>
+
+        <Stack gap={4} aria-label="Attachments" component="section">
+          <Text size="sm" fw={500}>Attachments</Text>
+          {form.attachments.length === 0 && <Text size="sm" c="dimmed">None.</Text>}
+          {form.attachments.map((file, index) => (
+            <Group key={`${file.filename}-${index}`} gap="xs">
+              <Text size="sm">{file.filename}</Text>
+              {mayWrite && <CloseButton size="sm" aria-label={`Remove ${file.filename}`} onClick={() => edit({ attachments: form.attachments.filter((_, at) => at !== index) })} />}
+            </Group>
+          ))}
+          {errors.fields.attachments && <Text size="xs" c="red">{errors.fields.attachments}</Text>}
+          {mayWrite && (
+            <FileButton multiple onChange={(files) => void addFiles(files)}>
+              {(props) => <Button {...props} size="xs" variant="default" w="fit-content">Attach a file</Button>}
+            </FileButton>
+          )}
+        </Stack>
+
+        {mayWrite && (
+          <Group>
+            <Button type="submit" loading={busy}>{stored ? 'Save' : 'Create template'}</Button>
+            {stored && <Button variant="default" onClick={() => void duplicate(stored)} disabled={busy}>Duplicate</Button>}
+            {stored && <ConfirmButton question="Delete this template?" onConfirm={() => void remove(stored)} loading={busy}>Delete</ConfirmButton>}
+          </Group>
+        )}
+
+        <TemplatePreview templateId={stored?.id ?? null} draft={draftOf(form)} onProblem={setPreviewError} mayTestSend={mayWrite} />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * An e-mail template as the editor holds it, and back: the row the API stores (`email_templates`), the draft a
+ * preview or test-send renders before it is saved (docs/automations.md#preview), and a copy. The subject and body
+ * are edited per language in the tabs of `TEMPLATE_LANGUAGES`; languages the editor does not offer are kept as
+ * stored. "Active" is `type`: an `automated` template sends on its own, a `manual` one (disabled) never does.
+ */
+import type { LanguageTexts } from '../../../../../src/common/languages.js';
+import type { Enums, Selected, TablesInsert } from '../../api/database';
+import type { Moment } from '../../api/json-columns';
+
+export const TEMPLATE_COLUMNS = 'id,subject,body,trigger,moment,time,status,type,past_schedule_behavior,include_booking_details,include_booking_link,include_ical_data,include_product_image,attachments';
+export type StoredTemplate = Selected<'email_templates', typeof TEMPLATE_COLUMNS>;
+
+/** The tabs of the subject and body: `default` is what every language without its own text reads. */
+export const TEMPLATE_LANGUAGES = [
+  { key: 'default', label: 'Default' },
+  { key: 'en', label: 'English' },
+  { key: 'nl', label: 'Dutch' },
+  { key: 'de', label: 'German' },
+] as const;
+export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number]['key'];
+
+export type Trigger = Enums<'email_templates_trigger'>;
+
+/** When a template is sent, as the editor offers it (docs/automations.md#triggers). */
+export const TRIGGERS: readonly { value: Trigger; label: string }[] = [
+  { value: 'created', label: 'When a booking is made' },
+  { value: 'confirmed', label: 'When a booking is confirmed' },
+  { value: 'cancelled', label: 'When a booking is cancelled' },
+  { value: 'updated', label: "When a booking's dates or unit change" },
+  { value: 'moment', label: 'At a moment of the stay' },
+  { value: 'manual', label: 'Never on its own' },
+];
+
+/** What `moment.offset` counts from (docs/automations.md#moments). */
+export const MOMENTS: readonly { value: Moment['type']; label: string }[] = [
+  { value: 'check-in', label: 'days from arrival' },
+  { value: 'on-site', label: 'days from the day after arrival' },
+  { value: 'checkout', label: 'days from departure' },
+  { value: 'confirmation', label: 'days after confirmation' },
+  { value: 'request', label: 'days after the request' },
+];
+
+export const BOOKING_STATUSES: readonly { value: Enums<'email_templates_status'>; label: string }[] = [
+  { value: 'CONFIRMED', label: 'Confirmed bookings' },
+  { value: 'TENTATIVE', label: 'Requests (not yet confirmed)' },
+  { value: 'CANCELLED', label: 'Cancelled bookings' },
+];
+
+export const FLAGS = [
+  { key: 'include_booking_details', label: 'Add the booking details (stay, unit, lines, total)' },
+  { key: 'include_booking_link', label: "Add the link to the guest's booking page" },
+  { key: 'include_ical_data', label: 'Attach the stay as a calendar file (.ics)' },
+  { key: 'include_product_image', label: "Show the unit's cover photo" },
+] as const;
+export type Flag = (typeof FLAGS)[number]['key'];
+
+export interface TemplateForm extends Record<Flag, boolean> {
+  subject: LanguageTexts;
+  body: LanguageTexts;
+  trigger: Trigger;
+  /** Used when `trigger` is `moment`. */
+  moment: Moment;
+  /** `HH:MM`, or '' for the default (docs/automations.md#moments). */
+  time: string;
+  status: Enums<'email_templates_status'>;
+  active: boolean;
+  past_schedule_behavior: Enums<'email_templates_past_schedule_behavior'>;
+  attachments: StoredTemplate['attachments'];
+}
+
+/** A new template: sent when a booking is confirmed, with the columns' defaults. */
+export function newTemplateForm(): TemplateForm {
+  return {
+    subject: { default: '' }, body: { default: '' }, trigger: 'confirmed', moment: { type: 'check-in', offset: -3 }, time: '10:00',
+    status: 'CONFIRMED', active: true, past_schedule_behavior: 'skip', include_booking_details: true, include_booking_link: true,
+    include_ical_data: false, include_product_image: false, attachments: [],
+  };
+}
+
+export function formOf(row: StoredTemplate): TemplateForm {
+  return {
+    subject: row.subject, body: row.body,
+    trigger: row.trigger ?? (row.moment ? 'moment' : 'manual'),
+    moment: row.moment ?? { type: 'check-in', offset: 0 },
+    time: row.time?.slice(0, 5) ?? '',
+    status: row.status, active: row.type === 'automated', past_schedule_behavior: row.past_schedule_behavior,
+    include_booking_details: row.include_booking_details, include_booking_link: row.include_booking_link,
+    include_ical_data: row.include_ical_data, include_product_image: row.include_product_image,
+    attachments: row.attachments,
+  };
+}
+
+/** The texts as stored: the editor's languages left empty are left out (they read `default`), `default` always kept. */
+function storedTexts(texts: LanguageTexts): LanguageTexts & { default: string } {
+  const written = Object.entries(texts).filter(([key, text]) => key === 'default' || text.trim() !== '');
+  return { default: '', ...Object.fromEntries(written) };
+}
+
+/** The columns a preview's draft may give (docs/automations.md#preview). */
+export type TemplateDraft = Pick<TablesInsert<'email_templates'>, 'subject' | 'body' | 'attachments' | Flag>;
+
+/** The fields a preview renders, as a draft. */
+export function draftOf(form: TemplateForm): TemplateDraft {
+  return {
+    subject: storedTexts(form.subject), body: storedTexts(form.body),
+    include_booking_details: form.include_booking_details, include_booking_link: form.include_booking_link,
+    include_ical_data: form.include_ical_data, include_product_image: form.include_product_image, attachments: form.attachments,
+  };
+}
+
+export function rowOf(form: TemplateForm): Omit<TablesInsert<'email_templates'>, 'id'> {
+  const atMoment = form.trigger === 'moment';
+  return {
+    ...draftOf(form),
+    trigger: form.trigger,
+    moment: atMoment ? form.moment : null,
+    time: atMoment && form.time ? form.time : null,
+    status: form.status,
+    type: form.active ? 'automated' : 'manual',
+    past_schedule_behavior: form.past_schedule_behavior,
+  };
+}
+
+/** A copy of a template, disabled, so that a guest is not sent both before the copy is changed. */
+export function copyOf(row: StoredTemplate): Omit<TablesInsert<'email_templates'>, 'id'> {
+  return { ...rowOf(formOf(row)), type: 'manual' };
+}
+
+/** How the list names a template: its subject, when it is sent, and whether it is disabled. */
+export function templateLabel(row: StoredTemplate, subject: string): string {
+  const form = formOf(row);
+  const when = form.trigger === 'moment'
+    ? `${form.moment.offset} ${MOMENTS.find((moment) => moment.value === form.moment.type)?.label ?? form.moment.type}`
+    : TRIGGERS.find((trigger) => trigger.value === form.trigger)?.label ?? form.trigger;
+  return `${subject || '(no subject)'} — ${when}${form.active ? '' : ' (disabled)'}`;
+}

@@ -4210,6 +4210,16 @@ export type Database = {
         }
         Relationships: []
       }
+      "report_unit_pickup": {
+        Row: {
+          "product_id": string | null
+          "month": string | null
+          "booked_on": string | null
+          "booked_nights": number | null
+          "bookings": number | null
+        }
+        Relationships: []
+      }
     }
     Functions: {
       [_ in never]: never

@@ -161,7 +161,10 @@ forEachBackend('Report views', (ctx) => {
     assert.equal(rows.statusCode, 403, 'reports:read reads the reports, not the bookings they are made from');
 
     const withoutReports = await createKey(ctx.db, org.id, ['bookings:read', 'products:read', 'calendar_events:read', 'line_items:read']);
-    for (const view of ['report_unit_months', 'report_unit_days']) {
+    const pickup = await get(`/v1/report_unit_pickup?select=booked_nights.sum()&product_id=eq.${product}&month=eq.2027-06-01`, reports);
+    assert.equal(pickup.statusCode, 200, pickup.body);
+    assert.deepEqual(pickup.json(), [{ sum: 12 }]);
+    for (const view of ['report_unit_months', 'report_unit_days', 'report_unit_pickup']) {
       const refused = await get(`/v1/${view}?product_id=eq.${product}&limit=1`, withoutReports);
       assert.equal(refused.statusCode, 403, refused.body);
       assert.equal(refused.json().code, 'SK403');
@@ -195,5 +198,28 @@ forEachBackend('Report views', (ctx) => {
     assert.deepEqual(mine.json(), [{ product_id: otherProduct, booked_nights: 0 }]);
     const theirs = await get(`/v1/report_unit_days?product_id=eq.${product}&day=eq.2027-06-20`, other.key);
     assert.deepEqual(theirs.json(), []);
+    const theirPickup = await get(`/v1/report_unit_pickup?month=eq.2027-06-01`, other.key);
+    assert.deepEqual(theirPickup.json(), [], 'no stays of theirs, and none of ours');
+  });
+
+  it('reports the pickup: each month\'s nights on the books by the day they were booked, cancelled stays left out', async () => {
+    // The import booked six weeks after the API stay.
+    await ctx.db.query(`UPDATE api.bookings SET created_at = '2027-04-15T10:00:00Z'
+      WHERE id = (SELECT booking_id FROM api.calendar_events WHERE organization_id = $1 AND origin = 'import')`, [org.id]);
+    try {
+      const response = await get(`/v1/report_unit_pickup?select=month,booked_on,booked_nights,bookings&product_id=eq.${product}&month=gte.2027-05-01&month=lt.2027-07-01&order=month,booked_on`);
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(response.json(), [
+        // May: the API stay's 30 and 31 May.
+        { month: '2027-05-01', booked_on: '2027-03-01', booked_nights: 2, bookings: 1 },
+        // June: its 7 nights from 1 June, then the import's 5; the cancelled stay holds none.
+        { month: '2027-06-01', booked_on: '2027-03-01', booked_nights: 7, bookings: 1 },
+        { month: '2027-06-01', booked_on: '2027-04-15', booked_nights: 5, bookings: 1 },
+      ]);
+      const july = await get(`/v1/report_unit_pickup?product_id=eq.${product}&month=eq.2027-07-01`);
+      assert.deepEqual(july.json(), [], 'a month without stays has no rows');
+    } finally {
+      await ctx.db.query(`UPDATE api.bookings SET created_at = '2027-03-01T10:00:00Z' WHERE organization_id = $1`, [org.id]);
+    }
   });
 });

@@ -6,8 +6,11 @@
 import type { TableName } from './database';
 import type { Access, Session } from './session';
 
-/** What a scope names: a table of the API, or the API keys (a resource of their own). */
-export type Resource = TableName | 'api_keys';
+/**
+ * What a scope names: a table of the API, the API keys (a resource of their own), or the report views, which all
+ * share one scope, `reports:read` (src/auth/scopes.ts, docs/reports.md#access).
+ */
+export type Resource = TableName | 'api_keys' | 'reports';
 
 export type Can = (resource: Resource, access?: Access) => boolean;
 

@@ -20,8 +20,10 @@ type Access = Enums<'permissions_access'>;
 
 const ROLES = valuesOf<'members_role'>()('owner', 'admin', 'manager', 'staff', 'cleaner', 'maintenance');
 const ACCESS = valuesOf<'permissions_access'>()('read', 'write');
-/** What a permission is granted on: every resource (`*`) or one. */
-const RESOURCES: ('*' | Resource)[] = ['*', 'calendar_events', 'calendar_event_tasks', 'bookings', 'contacts', 'products', 'product_configurations', 'price_calendar_entries', 'coupons', 'payments', 'messages', 'email_templates', 'webhooks', 'members', 'permissions', 'api_keys'];
+/** What a permission is granted on: every resource (`*`) or one; `reports` is every report view, read-only. */
+const RESOURCES: ('*' | Resource)[] = ['*', 'calendar_events', 'calendar_event_tasks', 'bookings', 'contacts', 'products', 'product_configurations', 'price_calendar_entries', 'coupons', 'payments', 'messages', 'email_templates', 'webhooks', 'members', 'permissions', 'api_keys', 'reports'];
+const READ_ONLY: readonly string[] = ['reports'];
+const accessOn = (resource: string | null): readonly Access[] => (resource && READ_ONLY.includes(resource) ? ACCESS.filter((access) => access === 'read') : ACCESS);
 
 export function Members() {
   const { can } = useWorkspace();
@@ -109,8 +111,9 @@ function NewPermission({ memberId, name, onAdd }: { memberId: string; name: stri
   const [access, setAccess] = useState<Access | null>('read');
   return (
     <Group gap="xs" align="flex-end">
-      <Select label="Resource" aria-label={`Resource for ${name}`} data={RESOURCES} value={resource} onChange={setResource} searchable w={200} size="xs" />
-      <Select label="Access" aria-label={`Access for ${name}`} data={ACCESS} value={access} onChange={setAccess} w={100} size="xs" />
+      <Select label="Resource" aria-label={`Resource for ${name}`} data={RESOURCES} value={resource} searchable w={200} size="xs"
+        onChange={(value) => { setResource(value); if (!accessOn(value).includes(access!)) setAccess('read'); }} />
+      <Select label="Access" aria-label={`Access for ${name}`} data={accessOn(resource)} value={access} onChange={setAccess} w={100} size="xs" />
       <Button size="xs" variant="default" disabled={!resource || !access} onClick={() => onAdd({ member_id: memberId, resource: resource!, access: access! })}>Grant</Button>
     </Group>
   );

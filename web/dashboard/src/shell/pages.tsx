@@ -3,7 +3,8 @@
  * link's label and who sees it (by what their permissions let them read). Page.tsx picks the page for a path and
  * navigation.ts the links a member sees, both from this list, so a new page is one entry here.
  */
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Loader } from '@mantine/core';
 import type { Can } from '../api/permissions';
 import { BookingPage } from '../bookings/BookingPage';
 import { BookingsList } from '../bookings/BookingsList';
@@ -17,6 +18,9 @@ import { Webhooks } from '../settings/Webhooks';
 import { Timeline } from '../timeline/Timeline';
 import { UnitPage } from '../units/UnitPage';
 import { Units } from '../units/Units';
+
+// The chart library is loaded with the reports page only, not by every page of the dashboard.
+const Reports = lazy(() => import('../reports/Reports').then((module) => ({ default: module.Reports })));
 
 export interface DashboardPage {
   /** The path inside /admin; `:name` parts are passed to `render`. */
@@ -32,6 +36,11 @@ export const PAGES: readonly DashboardPage[] = [
   { path: '/bookings/:id', render: ({ id }) => <BookingPage bookingId={id!} key={id} /> },
   { path: '/units', render: () => <Units />, navigation: { label: 'Units and prices', visible: (can) => can('products') } },
   { path: '/units/:id', render: ({ id }) => <UnitPage unitId={id!} key={id} /> },
+  {
+    path: '/reports',
+    render: () => <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading reports" />}><Reports /></Suspense>,
+    navigation: { label: 'Reports', visible: (can) => can('reports') },
+  },
   { path: '/settings/keys', render: () => <ApiKeys />, navigation: { label: 'API keys', visible: (can) => can('api_keys') } },
   { path: '/settings/webhooks', render: () => <Webhooks />, navigation: { label: 'Webhooks', visible: (can) => can('webhooks') } },
   { path: '/settings/ical', render: () => <IcalFeeds />, navigation: { label: 'iCal feeds', visible: (can) => can('external_calendars') } },

@@ -6,70 +6,37 @@
  * the database. A member who may not change the organization has no "Booking terms" page. axe finds no serious or
  * critical violation. Screenshots go to a temporary folder named in the output.
  */
-import { after, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
-import { startApp } from '../support/app.js';
+import type { Page } from 'playwright-core';
 import { forEachBackend } from '../support/databases.js';
-import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
-import { ensureDashboardBuilt } from './support/built-app.js';
+import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
+import { dashboardSession } from './support/dashboard-session.js';
 import { createUser, type TestUser } from '../users/support.js';
 
 const skip = browserMissing && 'chromium not found';
 const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'staykit-dashboard-terms-shots-'));
 console.log(`# screenshots: ${SCREENSHOTS}`);
 
-let browser: Browser;
-before(async () => {
-  if (browserMissing) return;
-  ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-after(() => browser?.close());
+const browser = fileBrowser();
 
 forEachBackend('booking terms and cancellation policies in the dashboard', (ctx) => {
-  let app: FastifyInstance;
-  let base: string;
+  const session = dashboardSession(ctx, browser);
   let organizationId: string;
   let owner: { email: string; password: string };
   let staff: TestUser;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
 
   before(async () => {
     if (browserMissing) return;
-    const seeded = await seedDemoOrganization(ctx.db);
-    organizationId = seeded.organization_id;
-    owner = seeded.dashboard_login!;
+    ({ owner, page } = session);
+    organizationId = session.seeded.organization_id;
     staff = await createUser(ctx.db, organizationId, 'staff@staykit.test', { role: 'staff', permissions: [{ resource: 'products', access: 'write' }] });
-    app = await startApp(ctx.db);
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
-    // The page's CSP allows no inline script; axe is injected as one, so the test context bypasses CSP.
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, bypassCSP: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
   });
-
-  after(async () => {
-    assert.deepEqual(pageErrors, [], 'no script error on any page');
-    await context?.close();
-    await app?.close();
-  });
-
-  async function logIn(target: Page, user: { email: string; password: string }) {
-    await target.goto(`${base}/admin/`);
-    await target.getByLabel('E-mail').fill(user.email);
-    await target.getByLabel(/^Password/).fill(user.password);
-    await target.getByRole('button', { name: 'Log in' }).click();
-    await target.getByRole('heading', { name: 'Calendar' }).waitFor();
-  }
+  const logIn = (target: Page, user: { email: string; password: string }) => session.logIn(user, target);
 
   const settings = async () => (await ctx.db.query<{ settings: Record<string, unknown> }>(
     'SELECT settings FROM api.organizations WHERE id = $1', [organizationId])).rows[0]!.settings;
@@ -162,7 +129,7 @@ forEachBackend('booking terms and cancellation policies in the dashboard', (ctx)
   });
 
   it('a member who may not change the organization has no booking terms page, but edits policies with products:write', { skip }, async () => {
-    const staffContext = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const staffContext = await browser().newContext({ viewport: { width: 1360, height: 900 } });
     const staffPage = await staffContext.newPage();
     staffPage.setDefaultTimeout(30_000);
     try {

@@ -11,13 +11,12 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
 import { startApp } from '../support/app.js';
 import { fixtures } from '../support/fixtures.js';
 import { forEachBackend } from '../support/databases.js';
-import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
-import { ensureDashboardBuilt } from './support/built-app.js';
+import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { createUser, type TestUser } from '../users/support.js';
 import { createPasswordToken } from '../../src/users/password-links.js';
 import { addMembership, ensureUser } from '../../src/users/user-store.js';
@@ -26,13 +25,7 @@ const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard');
 const updateScreenshots = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1';
 const skip = browserMissing && 'chromium not found';
 
-let browser: Browser;
-before(async () => {
-  if (browserMissing) return;
-  ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-after(() => browser?.close());
+const browser = fileBrowser();
 
 const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 const addDay = (isoDate: string) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -62,7 +55,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     app = await startApp(ctx.db);
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     // The page's CSP allows no inline script; axe is injected as one, so the test context bypasses CSP.
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, bypassCSP: true });
+    context = await browser().newContext({ viewport: { width: 1360, height: 900 }, bypassCSP: true });
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -351,7 +344,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
   });
 
   it('a member with only calendar_events:read sees the timeline but receives no guest contact data', { skip }, async () => {
-    const cleanerContext = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const cleanerContext = await browser().newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
     const phone = await cleanerContext.newPage();
     const bodies: { url: string; body: string }[] = [];
     phone.on('response', async (response) => {
@@ -488,7 +481,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const user = await ensureUser(ctx.db, 'new.user@staykit.test');
     await addMembership(ctx.db, { userId: user.id, email: user.email, organizationId, name: 'New user', role: 'manager' });
     const token = await createPasswordToken(ctx.db, user.id, new Date());
-    const fresh = await browser.newContext({ bypassCSP: true });
+    const fresh = await browser().newContext({ bypassCSP: true });
     try {
       const tab = await fresh.newPage();
       await tab.goto(`${base}/admin/set-password?token=${token}`);

@@ -12,16 +12,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { localizedText } from '../../src/common/languages.js';
 import { loadConfig } from '../../src/config.js';
-import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
-import { startApp } from '../support/app.js';
 import { forEachBackend } from '../support/databases.js';
 import { parseMime, startSmtpServer, textOf, type TestSmtpServer } from '../automations/support.js';
-import { browserMissing, launchBrowser } from './support/browser.js';
-import { ensureDashboardBuilt } from './support/built-app.js';
+import { browserMissing, fileBrowser } from './support/browser.js';
+import { dashboardSession } from './support/dashboard-session.js';
 
 const skip = browserMissing && 'chromium not found';
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard');
@@ -30,46 +27,30 @@ const TEMPORARY = mkdtempSync(join(tmpdir(), 'staykit-dashboard-templates-shots-
 const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' ? DOCS : TEMPORARY;
 console.log(`# screenshots: ${TEMPORARY}`);
 
-let browser: Browser;
-before(async () => {
-  if (browserMissing) return;
-  ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-after(() => browser?.close());
+const browser = fileBrowser();
 
 const SUBJECT = 'Welcome {{ guest.first_name }}';
 
 forEachBackend('e-mail templates in the dashboard', (ctx) => {
-  let app: FastifyInstance;
   let smtp: TestSmtpServer;
-  let base: string;
+  // Before the session's hooks: the app sends through this server.
+  before(async () => {
+    if (!browserMissing) smtp = await startSmtpServer();
+  });
+  const session = dashboardSession(ctx, browser, {
+    app: () => ({ config: loadConfig({ SMTP_URL: smtp.url, STAYKIT_EMAIL_FROM: 'team@stays.example.com' }) }),
+    // Not bypassed: the preview's frame is shown under the policy the server sends.
+    context: { bypassCSP: false },
+  });
+  after(() => smtp?.close());
   let organizationId: string;
   let owner: { email: string; password: string };
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
 
-  before(async () => {
+  before(() => {
     if (browserMissing) return;
-    const seeded = await seedDemoOrganization(ctx.db);
-    organizationId = seeded.organization_id;
-    owner = seeded.dashboard_login!;
-    smtp = await startSmtpServer();
-    app = await startApp(ctx.db, { config: loadConfig({ SMTP_URL: smtp.url, STAYKIT_EMAIL_FROM: 'team@stays.example.com' }) });
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
-    // No bypassCSP: the preview's frame is shown under the policy the server sends.
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-  });
-
-  after(async () => {
-    assert.deepEqual(pageErrors, [], 'no script error on any page');
-    await context?.close();
-    await app?.close();
-    await smtp?.close();
+    ({ owner, page } = session);
+    organizationId = session.seeded.organization_id;
   });
 
   const templatesWith = async (subject: string) => (await ctx.db.query<{ id: string; type: string; body: Record<string, string> }>(
@@ -91,10 +72,7 @@ forEachBackend('e-mail templates in the dashboard', (ctx) => {
   }
 
   it('creates a template with variables from the list, previewed live for a booking before it is saved', { skip }, async () => {
-    await page.goto(`${base}/admin/`);
-    await page.getByLabel('E-mail').fill(owner.email);
-    await page.getByLabel(/^Password/).fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await session.logIn(owner);
     await page.getByRole('link', { name: 'E-mail templates', exact: true }).click();
     await page.getByRole('combobox', { name: 'Template' }).waitFor();
     await page.getByRole('button', { name: 'New template' }).click();

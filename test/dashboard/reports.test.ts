@@ -8,18 +8,16 @@
  * to a temporary folder named in the output; STAYKIT_UPDATE_SCREENSHOTS=1 also writes docs/dashboard/reports.png
  * (from the PGlite run).
  */
-import { after, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
-import { bearer, createKey, startApp } from '../support/app.js';
+import type { Page } from 'playwright-core';
+import { bearer, createKey } from '../support/app.js';
 import { forEachBackend } from '../support/databases.js';
-import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
-import { ensureDashboardBuilt } from './support/built-app.js';
+import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
+import { dashboardSession } from './support/dashboard-session.js';
 import { createUser, type TestUser } from '../users/support.js';
 
 const skip = browserMissing && 'chromium not found';
@@ -27,19 +25,13 @@ const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard');
 const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'staykit-dashboard-reports-shots-'));
 console.log(`# screenshots: ${SCREENSHOTS}`);
 
-let browser: Browser;
-before(async () => {
-  if (browserMissing) return;
-  ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-after(() => browser?.close());
+const browser = fileBrowser();
 
 /** A percentage as the page shows it ("43.2%", "43,2 %") as a number of percent. */
 const percentShown = (text: string) => Number(text.replace(/[^\d,.]/g, '').replace(',', '.'));
 
 forEachBackend('reports in the dashboard', (ctx) => {
-  let app: FastifyInstance;
+  const session = dashboardSession(ctx, browser, { context: { acceptDownloads: true } });
   let base: string;
   let owner: { email: string; password: string };
   let reader: TestUser;
@@ -47,14 +39,12 @@ forEachBackend('reports in the dashboard', (ctx) => {
   let reportsKey: string;
   let currentMonth: string;
   let beachHouse: string;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
 
   before(async () => {
     if (browserMissing) return;
-    const seeded = await seedDemoOrganization(ctx.db);
-    owner = seeded.dashboard_login!;
+    ({ base, owner, page } = session);
+    const { seeded } = session;
     reader = await createUser(ctx.db, seeded.organization_id, 'accountant@staykit.test', { role: 'staff', permissions: [{ resource: 'reports', access: 'read' }] });
     staff = await createUser(ctx.db, seeded.organization_id, 'staff@staykit.test', { role: 'staff', permissions: [{ resource: 'bookings', access: 'read' }] });
     reportsKey = await createKey(ctx.db, seeded.organization_id, ['reports:read']);
@@ -64,36 +54,16 @@ forEachBackend('reports in the dashboard', (ctx) => {
     const { rows: [unit] } = await ctx.db.query<{ id: string }>(
       `SELECT id FROM api.products WHERE organization_id = $1 AND name->>'default' = 'Beach House'`, [seeded.organization_id]);
     beachHouse = unit!.id;
-    app = await startApp(ctx.db);
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
-    // The page's CSP allows no inline script; axe is injected as one, so the test context bypasses CSP.
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, bypassCSP: true, acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
   });
-
-  after(async () => {
-    assert.deepEqual(pageErrors, [], 'no script error on any page');
-    await context?.close();
-    await app?.close();
-  });
-
-  async function logIn(target: Page, user: { email: string; password: string }) {
-    await target.goto(`${base}/admin/`);
-    await target.getByLabel('E-mail').fill(user.email);
-    await target.getByLabel(/^Password/).fill(user.password);
-    await target.getByRole('button', { name: 'Log in' }).click();
-    await target.getByRole('heading', { name: 'Calendar' }).waitFor();
-  }
+  const logIn = (target: Page, user: { email: string; password: string }) => session.logIn(user, target);
 
   /** Occupancy of `month` over `units` (every unit: none given) as /v1/report_unit_months answers it, in percent. */
   async function apiOccupancy(month: string, units: string[] = []): Promise<{ percent: number; booked: number }> {
     const unitFilter = units.length > 0 ? `&product_id=in.(${units.join(',')})` : '';
-    const response = await app.inject({ method: 'GET', headers: bearer(reportsKey),
-      url: `/v1/report_unit_months?select=booked_nights,available_nights&month=eq.${month}${unitFilter}` });
-    assert.equal(response.statusCode, 200, response.body);
-    const rows = response.json<{ booked_nights: number; available_nights: number }[]>();
+    const response = await fetch(`${base}/v1/report_unit_months?select=booked_nights,available_nights&month=eq.${month}${unitFilter}`,
+      { headers: bearer(reportsKey) });
+    assert.equal(response.status, 200);
+    const rows = await response.json() as { booked_nights: number; available_nights: number }[];
     const booked = rows.reduce((sum, row) => sum + row.booked_nights, 0);
     const available = rows.reduce((sum, row) => sum + row.available_nights, 0);
     return { percent: (booked / available) * 100, booked };
@@ -166,10 +136,10 @@ forEachBackend('reports in the dashboard', (ctx) => {
   });
 
   it('a member granted reports:read reads the page; one without it has no Reports page', { skip }, async () => {
-    const memberContext = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const memberContext = await browser().newContext({ viewport: { width: 1360, height: 900 } });
     const memberPage = await memberContext.newPage();
     memberPage.setDefaultTimeout(30_000);
-    memberPage.on('pageerror', (error) => pageErrors.push(error.message));
+    memberPage.on('pageerror', (error) => session.pageErrors.push(error.message));
     try {
       await logIn(memberPage, reader);
       await memberPage.getByRole('link', { name: 'Reports', exact: true }).click();

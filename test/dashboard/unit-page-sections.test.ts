@@ -8,15 +8,13 @@
  * quote refuses it), unticked it is allowed again. STAYKIT_UPDATE_SCREENSHOTS=1 writes
  * docs/dashboard/units-calendar.png, units-emails.png and units-capacity.png.
  */
-import { before, after, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { forEachBackend } from '../support/databases.js';
-import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
-import { ensureDashboardBuilt } from './support/built-app.js';
+import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { managerSession } from './support/manager-session.js';
 
 const skip = browserMissing && 'chromium not found';
@@ -25,13 +23,7 @@ const TEMPORARY = mkdtempSync(join(tmpdir(), 'staykit-dashboard-unit-page-shots-
 const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '..', '..', 'docs', 'dashboard') : TEMPORARY;
 console.log(`# screenshots: ${TEMPORARY}`);
 
-let browser: Browser;
-before(async () => {
-  if (browserMissing) return;
-  ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-after(() => browser?.close());
+const browser = fileBrowser();
 
 /** The 10th and 11th of next month (UTC): in the calendar's next month, in the future. */
 function nextMonthDates() {
@@ -41,7 +33,7 @@ function nextMonthDates() {
 }
 
 forEachBackend('the sections of a unit\'s page', (ctx) => {
-  const session = managerSession(ctx, () => browser);
+  const session = managerSession(ctx, browser);
   let unitId: string;
   let otherUnitId: string;
   let organizationId: string;

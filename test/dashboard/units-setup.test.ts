@@ -19,10 +19,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser } from 'playwright-core';
 import { forEachBackend } from '../support/databases.js';
-import { browserMissing, launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
-import { ensureDashboardBuilt } from './support/built-app.js';
+import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { managerSession } from './support/manager-session.js';
 import { widgetSite, type WidgetSite } from '../widget/support.js';
 
@@ -33,13 +31,7 @@ const TEMPORARY = mkdtempSync(join(tmpdir(), 'staykit-dashboard-units-shots-'));
 const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' ? DOCS : TEMPORARY;
 console.log(`# screenshots: ${TEMPORARY}`);
 
-let browser: Browser;
-before(async () => {
-  if (browserMissing) return;
-  ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-after(() => browser?.close());
+const browser = fileBrowser();
 
 /** A small JPEG drawn by sharp: a sky, a row of canal houses and water, in the colours given. */
 const photo = (sky: string, houses: string, water: string) => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="640" height="427">
@@ -62,7 +54,7 @@ function nextMonth() {
 }
 
 forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
-  const session = managerSession(ctx, () => browser);
+  const session = managerSession(ctx, browser);
   let unitId: string;
   let site: WidgetSite;
 
@@ -211,7 +203,7 @@ forEachBackend('a manager sets up a unit in the dashboard', (ctx) => {
     assert.equal(key.status, 201, JSON.stringify(key.body));
     site.embed(base, key.body.key);
 
-    const guest = await browser.newContext({ viewport: { width: 1024, height: 900 }, locale: 'en-GB' });
+    const guest = await browser().newContext({ viewport: { width: 1024, height: 900 }, locale: 'en-GB' });
     const guestPage = await guest.newPage();
     guestPage.setDefaultTimeout(15_000);
     guestPage.on('pageerror', (error) => pageErrors.push(`widget: ${error.message}`));

@@ -2,7 +2,9 @@
  * Debian's chromium through playwright-core, as the reference page test runs it. Missing → the browser tests are
  * skipped with a message, unless STAYKIT_TEST_REQUIRE_BROWSER=1 (CI), which makes it an error.
  */
+import { after, before } from 'node:test';
 import { browserMissing as missingBrowser } from '../../support/browser-required.js';
+import { ensureDashboardBuilt } from './built-app.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -37,4 +39,19 @@ export async function seriousAccessibilityViolations(page: Page): Promise<AxeVio
     return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.slice(0, 3).map((node) => ({ target: node.target })) }));
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/**
+ * The one chromium of a dashboard test file: launched before its tests (the dashboard built first when its build
+ * is missing or stale), closed after them. Call at the file's top level; the getter gives the running browser.
+ */
+export function fileBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    if (browserMissing) return;
+    ensureDashboardBuilt();
+    browser = await launchBrowser();
+  });
+  after(() => browser?.close());
+  return () => browser!;
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
-import { forbiddenAddressReason } from '../../src/outbound/addresses.js';
+import { forbiddenAddressReason, isForbiddenAddress } from '../../src/outbound/addresses.js';
 import { outboundRequest } from '../../src/outbound/request.js';
 import { OutboundRefusedError } from '../../src/outbound/errors.js';
 import { forEachBackend } from '../support/databases.js';
@@ -73,35 +73,56 @@ const EMBEDDED_INTERNAL = [
 /** IPv6 spellings of public IPv4 addresses stay allowed. */
 const EMBEDDED_PUBLIC = ['::ffff:1.1.1.1', '::ffff:0:1.1.1.1', '64:ff9b::1.1.1.1', '64:ff9b::808:808', '2002:101:101::1'];
 
+/** `address` is refused with a reason a person can read (the log and the webhook's delivery record show it). */
+function assertRefused(address: string, what: string): void {
+  const reason = forbiddenAddressReason(address);
+  assert.equal(typeof reason, 'string', what);
+  assert.ok(reason!.length > 3, `${what}: the refusal says why, got "${reason}"`);
+  assert.equal(isForbiddenAddress(address), true, what);
+}
+
 describe('outbound address rules at the edges', () => {
   it('refuses the first and the last address of every IPv4 range', () => {
     for (const [range, first, last] of REFUSED_IPV4) {
-      assert.notEqual(forbiddenAddressReason(first), undefined, `${first} (first of ${range})`);
-      assert.notEqual(forbiddenAddressReason(last), undefined, `${last} (last of ${range})`);
+      assertRefused(first, `${first} (first of ${range})`);
+      assertRefused(last, `${last} (last of ${range})`);
     }
   });
 
   it('refuses the first and the last address of every IPv6 range', () => {
     for (const [range, first, last] of REFUSED_IPV6) {
-      assert.notEqual(forbiddenAddressReason(first), undefined, `${first} (first of ${range})`);
-      assert.notEqual(forbiddenAddressReason(last), undefined, `${last} (last of ${range})`);
+      assertRefused(first, `${first} (first of ${range})`);
+      assertRefused(last, `${last} (last of ${range})`);
     }
   });
 
   it('allows the public addresses just outside them', () => {
-    for (const address of PUBLIC_NEIGHBOURS) assert.equal(forbiddenAddressReason(address), undefined, address);
+    for (const address of PUBLIC_NEIGHBOURS) {
+      assert.equal(forbiddenAddressReason(address), undefined, address);
+      assert.equal(isForbiddenAddress(address), false, address);
+    }
   });
 
   it('judges IPv4 addresses carried inside IPv6 by the IPv4 address, in every spelling', () => {
-    for (const address of EMBEDDED_INTERNAL) assert.notEqual(forbiddenAddressReason(address), undefined, address);
+    for (const address of EMBEDDED_INTERNAL) assertRefused(address, address);
     for (const address of EMBEDDED_PUBLIC) assert.equal(forbiddenAddressReason(address), undefined, address);
     assert.match(forbiddenAddressReason('2002:a9fe:a9fe::1') ?? '', /metadata/);
     assert.match(forbiddenAddressReason('::ffff:0:7f00:1') ?? '', /loopback/);
+    assert.equal(forbiddenAddressReason('::ffff:10.1.2.3'), 'private (IPv4 10.1.2.3 inside IPv6)');
+  });
+
+  it('names the range a refused address is in', () => {
+    assert.equal(forbiddenAddressReason('127.0.0.1'), 'loopback');
+    assert.equal(forbiddenAddressReason('169.254.169.254'), 'cloud metadata');
+    assert.equal(forbiddenAddressReason('192.168.1.1'), 'private');
+    assert.equal(forbiddenAddressReason('fd00:ec2::254'), 'cloud metadata');
+    assert.equal(forbiddenAddressReason('fe80::1'), 'link-local');
+    assert.equal(forbiddenAddressReason('rentals.example'), 'not an IP address');
   });
 
   it('refuses zone-scoped link-local addresses and text that is not an address', () => {
     for (const address of ['fe80::1%eth0', 'localhost', '', '1.2.3', '::g']) {
-      assert.notEqual(forbiddenAddressReason(address), undefined, address);
+      assertRefused(address, address);
     }
   });
 

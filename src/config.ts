@@ -350,8 +350,9 @@ function logRetention(source: Source, name: string): Record<LogTable, number> {
 }
 
 export function loadConfig(source: Source = process.env): Config {
+  const port = integer(source, CONFIG_VARIABLES.port, 3000, 0);
   return {
-    port: integer(source, CONFIG_VARIABLES.port, 3000, 0),
+    port,
     host: source[CONFIG_VARIABLES.host] || '127.0.0.1',
     databaseUrl: source[CONFIG_VARIABLES.databaseUrl] || undefined,
     databaseDirectUrl: source[CONFIG_VARIABLES.databaseDirectUrl] || undefined,
@@ -370,7 +371,8 @@ export function loadConfig(source: Source = process.env): Config {
     smtpUrl: source[CONFIG_VARIABLES.smtpUrl] || undefined,
     emailFrom: source[CONFIG_VARIABLES.emailFrom] || 'no-reply@staykit.localhost',
     dkim: dkim(source),
-    publicUrl: httpUrl(source, CONFIG_VARIABLES.publicUrl, 'http://localhost:3000'),
+    // Links in e-mails follow the port the server listens on, so `PORT=8080 npm start` sends working links.
+    publicUrl: httpUrl(source, CONFIG_VARIABLES.publicUrl, `http://localhost:${port || 3000}`),
     outboundAllowPrivate: boolean(source, CONFIG_VARIABLES.outboundAllowPrivate),
     webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),
     webhookInFlightPerEndpoint: integer(source, CONFIG_VARIABLES.webhookInFlightPerEndpoint, 5, 1),

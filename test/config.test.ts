@@ -9,6 +9,8 @@ describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
     assert.equal(config.port, 3000);
+    assert.equal(config.publicUrl, 'http://localhost:3000');
+    assert.equal(loadConfig({ PORT: '8080' }).publicUrl, 'http://localhost:8080', 'links in e-mails follow the port');
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.dataDir, defaultDataDir({}));
     assert.equal(config.rateLimitPerMinute, 600);

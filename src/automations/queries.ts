@@ -57,6 +57,18 @@ export function claimDueJobs(now: Date, limit: number, leaseSeconds: number): Sq
   };
 }
 
+/**
+ * Keeps a job this worker is still working leased for another `leaseSeconds` from `now` (the worker's heartbeat),
+ * so a lease can be short — a job of a worker that died comes back within one lease — and still outlast a slow send.
+ */
+export function renewJobLease(job: Pick<ClaimedJob, 'id' | 'lease_token'>, now: Date, leaseSeconds: number): SqlQuery {
+  return {
+    text: `UPDATE staykit_internal.automation_jobs SET run_at = $3::timestamptz + make_interval(secs => $4::double precision)
+           WHERE id = $1 AND lease_token = $2 AND done_at IS NULL`,
+    values: [job.id, job.lease_token, now, leaseSeconds],
+  };
+}
+
 /** Locks the job if this worker still holds it (inside the transaction that records its outcome). */
 export function holdJob(job: ClaimedJob): SqlQuery {
   return {

@@ -11,7 +11,7 @@ import { startPollLoop } from '../jobs/poll-loop.js';
 import { silentLogger, type WorkerLogger } from '../observability/worker-logger.js';
 import { runDeliveryJob } from './deliver.js';
 import type { Mailer } from './mailer.js';
-import { claimDueJobs, type ClaimedJob } from './queries.js';
+import { claimDueJobs, renewJobLease, type ClaimedJob } from './queries.js';
 import type { AutomationRuntime, JobReport } from './runtime.js';
 import { runHostNotificationJob } from './host-notification.js';
 import { runTaskNotificationJob } from './task-notification.js';
@@ -23,13 +23,18 @@ export const AUTOMATION_WAKE_CHANNEL = 'staykit_automations';
 /** Seconds before each retry of an e-mail the server did not take (4xx, timeout): 1 min, 5 min, 30 min, 2 h, 6 h. */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [60, 300, 1800, 7200, 21600];
 
+const DEFAULT_LEASE_SECONDS = 60;
+
 export interface SchedulerOptions {
   mailer: Mailer;
   emailFrom: string;
   publicUrl: string;
   now?: () => Date;
   retrySchedule?: readonly number[];
-  /** How long a claimed job is held before another worker may take it (s). Must exceed the SMTP timeout. Default 300. */
+  /**
+   * How long a claimed job is held before another worker may take it (s), renewed every third of it while the job is
+   * worked: a job of a worker that died is taken up again within this time. Default 60.
+   */
   leaseSeconds?: number;
   /** Jobs worked at once. Default 4. */
   concurrency?: number;
@@ -82,7 +87,7 @@ export async function runDueJobs(db: Database, options: SchedulerOptions): Promi
   const runtime = runtimeOf(db, options);
   const reports: JobReport[] = [];
   for (;;) {
-    const jobs = await claimJobs(db, runtime.now(), options.concurrency ?? 4, options.leaseSeconds ?? 300);
+    const jobs = await claimJobs(db, runtime.now(), options.concurrency ?? 4, options.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
     if (jobs.length === 0) return reports;
     const done = await Promise.all(jobs.map((job) => runJob(job, runtime)));
     for (const report of done) options.onJob?.(report);
@@ -93,14 +98,20 @@ export async function runDueJobs(db: Database, options: SchedulerOptions): Promi
 export function startAutomationScheduler(db: Database, options: SchedulerOptions): AutomationScheduler {
   const runtime = runtimeOf(db, options);
   const { logger } = runtime;
-  const leaseSeconds = options.leaseSeconds ?? 300;
+  const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const work = async (job: ClaimedJob): Promise<void> => {
+    const heartbeat = setInterval(() => {
+      const renew = renewJobLease(job, runtime.now(), leaseSeconds);
+      db.query(renew.text, renew.values).catch((error: unknown) => logger.warn({ job_id: job.id, err: error }, 'renewing a job\'s lease failed'));
+    }, (leaseSeconds * 1000) / 3);
     try {
       const report = await runJob(job, runtime);
       options.onJob?.(report);
     } catch (error) {
       // Nothing recorded: the lease expires and the job is tried again then.
       logger.error({ job_id: job.id, kind: job.kind, err: error }, 'automation job failed; retried when its lease expires');
+    } finally {
+      clearInterval(heartbeat);
     }
   };
   const loop = startPollLoop({

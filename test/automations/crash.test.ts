@@ -63,10 +63,11 @@ describe('a worker killed mid-send', { skip: BACKENDS.includes('postgres') ? fal
     assert.deepEqual((await messages()).map((m) => m.status), ['queued'], 'rendered once, not sent');
     assert.equal(smtp.received.length, 0);
 
-    // Within the lease nobody takes it; after it, the next worker sends it, once.
-    const time = clock(new Date(Date.now() + 60_000).toISOString());
+    // Within the lease (a minute, no longer renewed by the dead worker) nobody takes it; after it, the next worker
+    // sends it, once.
+    const time = clock(new Date(Date.now() + 30_000).toISOString());
     assert.deepEqual(await runDue(testDb.db, schedulerOptions(smtp, time)), []);
-    time.set(new Date(Date.now() + 301_000).toISOString());
+    time.set(new Date(Date.now() + 61_000).toISOString());
     assert.deepEqual((await runDue(testDb.db, schedulerOptions(smtp, time))).map((r) => r.outcome), ['sent']);
     assert.deepEqual(await runDue(testDb.db, schedulerOptions(smtp, time)), []);
 

@@ -40,9 +40,15 @@ export function bookingTotal(row: BookingRow): number | undefined {
   return fees && fees.length > 0 ? fees.reduce((sum, item) => sum + item.amount, 0) : undefined;
 }
 
+export type PaymentState = 'paid' | 'partly paid' | 'unpaid' | 'nothing to pay';
+
 /** Paid in full, in part, nothing yet — or nothing to pay — from the booking's payments, when the member may read them. */
-export function paymentState(row: BookingRow): 'paid' | 'partly paid' | 'unpaid' | 'nothing to pay' | undefined {
-  const payments = row.bookings.payments;
+export function paymentState(row: BookingRow): PaymentState | undefined {
+  return paymentStateOf(row.bookings.payments);
+}
+
+/** The payment state of a booking's payments (undefined: the member may not read them). */
+export function paymentStateOf(payments: readonly { status: string }[] | undefined): PaymentState | undefined {
   if (!payments) return undefined;
   const live = payments.filter((payment) => payment.status !== 'cancelled');
   if (live.length === 0) return 'nothing to pay';
@@ -145,6 +151,11 @@ export async function cancelBooking(bookingId: string, reason: string, refund?: 
   await requestJson('POST', '/v1/booking-cancel', {
     booking_id: bookingId, ...(reason.trim() ? { reason: reason.trim() } : {}), ...(refund ? { refund } : {}),
   });
+}
+
+/** The guests of a booking: the counts of its occupancy (every capacity group the guest gave) added up. */
+export function guestCount(occupancy: Record<string, number>): number {
+  return Object.values(occupancy).reduce((sum, count) => sum + count, 0);
 }
 
 /** Confirms a booking request: its tentative stays become confirmed (the guest's confirmation e-mail follows). */

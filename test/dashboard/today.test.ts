@@ -2,12 +2,13 @@
  * The dashboard's Today page in a real browser (Debian's chromium through playwright-core), on both backends, on the
  * seeded demo organization plus two units of this test with stays set relative to today in the organization's time
  * zone (the server's and the browser's clock are the same real clock): the demo owner lands on Today after login; an
- * arrival today shows with its guest, number of guests, arrival time and an unpaid marker; a booking request shows
- * and **Accept** confirms it (checked through the API); an overdue payment shows; an iCal calendar with a problem
- * shows; this month's revenue and last year's same month are the sums /v1/report_unit_months answers. A cleaner
- * (the role's default scopes only) sees the arrivals by unit without any guest data, and no request the page makes
- * is refused. axe finds no serious or critical violation. Screenshots at desktop and phone width go to a temporary
- * folder named in the output; STAYKIT_UPDATE_SCREENSHOTS=1 also writes docs/dashboard/today.png (PGlite run).
+ * arrival today shows with its guest, number of guests (the sum group "Guests" not counted again), arrival time and
+ * an unpaid marker; a booking request shows and **Accept** confirms it (checked through the API); an overdue payment,
+ * a task due today and an iCal calendar with a problem show; this month's revenue and last year's same month are the
+ * sums /v1/report_unit_months answers. A cleaner (the role's default scopes only) sees the arrivals by unit and their
+ * task due today without any guest data, and no request the page makes is refused. axe finds no serious or critical
+ * violation. Screenshots at desktop and phone width go to a temporary folder named in the output;
+ * STAYKIT_UPDATE_SCREENSHOTS=1 also writes docs/dashboard/today.png (PGlite run).
  */
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,14 +49,17 @@ forEachBackend('the Today page', (ctx) => {
     const data = fixtures(ctx.db, organizationId);
     const { rows: [organization] } = await ctx.db.query<{ timezone: string }>('SELECT timezone FROM api.organizations WHERE id = $1', [organizationId]);
     today = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: organization!.timezone }).format(new Date());
-    const { rows: [adults] } = await ctx.db.query<{ id: string }>(
-      `SELECT id FROM api.capacity_groups WHERE organization_id = $1 AND name->>'default' = 'Adults'`, [organizationId]);
+    const { rows: groupRows } = await ctx.db.query<{ id: string; name: string }>(
+      `SELECT id, name->>'default' AS name FROM api.capacity_groups WHERE organization_id = $1`, [organizationId]);
+    const group = Object.fromEntries(groupRows.map((row) => [row.name, row.id]));
+    // As the booking flow stores it: every group, the sum group "Guests" repeating adults and children.
+    const occupancy = { [group.Adults!]: 2, [group.Children!]: 1, [group.Guests!]: 3 };
     // Units of this test's own, so the demo's stays never overlap its stays.
     const loft = await data.product({ name: { default: 'Lighthouse Loft' } });
     const barn = await data.product({ name: { default: 'Request Barn' }, interaction: 'request' });
 
     const stay = async (productId: string, start: string, end: string, status: string, guest: { first_name: string; last_name: string }) => {
-      const booking = await data.row<{ id: string; reference: string }>('bookings', { occupancy: { [adults!.id]: 3 }, method: status === 'TENTATIVE' ? 'request' : 'book' });
+      const booking = await data.row<{ id: string; reference: string }>('bookings', { occupancy, method: status === 'TENTATIVE' ? 'request' : 'book' });
       await data.event(productId, { booking_id: booking.id, start_date: start, end_date: end, status });
       await data.guest(booking.id, { ...guest, email: `${guest.first_name.toLowerCase()}@example.com` });
       return { bookingId: booking.id, reference: booking.reference };
@@ -75,6 +79,9 @@ forEachBackend('the Today page', (ctx) => {
 
     reportsKey = await createKey(ctx.db, organizationId, ['reports:read']);
     cleaner = await createUser(ctx.db, organizationId, 'cleaner@staykit.test', { role: 'cleaner' });
+    // Due now: today in the organization's time zone, whatever the time of day.
+    const { rows: [event] } = await ctx.db.query<{ id: string }>('SELECT id FROM api.calendar_events WHERE booking_id = $1', [arrival.bookingId]);
+    await data.row('calendar_event_tasks', { calendar_event_id: event!.id, label: 'Welcome basket', due_at: new Date().toISOString(), assignee_id: cleaner.memberId });
   });
 
   const api = async <T>(path: string, key = session.seeded.api_key): Promise<T> => {
@@ -100,6 +107,7 @@ forEachBackend('the Today page', (ctx) => {
     await line.getByRole('link', { name: 'Ada Arrival' }).waitFor();
     // innerText as shown: the badge's text in capitals.
     const text = (await line.innerText()).toLowerCase();
+    // 3 guests, not 6: the sum group is not counted again.
     for (const part of ['lighthouse loft', '3 guests', 'arrives 16:30', 'unpaid']) assert.ok(text.includes(part), `"${part}" in "${text}"`);
     assert.equal(await line.locator('[data-payment="unpaid"]').count(), 1);
 
@@ -107,6 +115,7 @@ forEachBackend('the Today page', (ctx) => {
     await payment.getByRole('link', { name: 'Otto Overdue' }).waitFor();
     assert.ok((await payment.innerText()).includes('313.37'), 'the amount owed');
     await section(page, 'iCal sync problems').getByText('The feed answered 404 Not Found').waitFor();
+    await section(page, 'Tasks due today').getByRole('link', { name: 'Welcome basket' }).waitFor();
 
     // The link of an arrival opens its booking.
     await line.getByRole('link', { name: 'Ada Arrival' }).click();
@@ -132,7 +141,7 @@ forEachBackend('the Today page', (ctx) => {
     await requests.getByRole('link', { name: 'Rita Request' }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await page.screenshot({ path: join(SCREENSHOTS, `today-${ctx.backend}.png`), fullPage: true });
-    if (process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' && ctx.backend === 'pglite') await page.screenshot({ path: join(DOCS, 'today.png'), fullPage: true });
+    if (process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' && ctx.backend === 'pglite') await page.screenshot({ path: join(DOCS, 'today.png') });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(SCREENSHOTS, `today-phone-${ctx.backend}.png`), fullPage: true });
     await page.setViewportSize({ width: 1360, height: 900 });
@@ -161,7 +170,9 @@ forEachBackend('the Today page', (ctx) => {
       await page.goto(`${session.base}/admin/today`);
       const arrivals = section(page, 'Arrivals');
       await arrivals.getByText('Lighthouse Loft').first().waitFor();
-      await section(page, 'Tasks due today').waitFor();
+      // Their task, without a link to the booking they may not read.
+      await section(page, 'Tasks due today').getByText('Welcome basket').waitFor();
+      assert.equal(await section(page, 'Tasks due today').getByRole('link', { name: 'Welcome basket' }).count(), 0);
       await page.screenshot({ path: join(SCREENSHOTS, `today-cleaner-phone-${ctx.backend}.png`), fullPage: true });
       for (const hidden of ['Requests waiting for you', 'Payments overdue', 'iCal sync problems']) {
         assert.equal(await section(page, hidden).count(), 0, `no ${hidden}`);

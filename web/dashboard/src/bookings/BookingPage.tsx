@@ -11,7 +11,7 @@ import { Link } from '../common/router';
 import { StatusBadge } from '../common/StatusBadge';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { cancelBooking, guestCount, loadBooking, type BookingDetail } from './queries';
+import { cancelBooking, loadBooking, type BookingDetail } from './queries';
 import { mayAnswerRequests, RequestButtons } from './RequestButtons';
 
 function Section({ title, shown, empty, children }: { title: string; shown: boolean; empty: boolean; children: React.ReactNode }) {
@@ -125,7 +125,7 @@ function Stay({ detail, unitName }: { detail: BookingDetail; unitName: string })
           <Text><b>{unitName}</b></Text>
           <Text>{format.date(event.start_date)} – {format.date(event.end_date)}</Text>
           <Text size="sm" c="dimmed">Booked {format.moment(detail.booking.created_at)}{detail.booking.confirmed_at ? `, confirmed ${format.moment(detail.booking.confirmed_at)}` : ''} · {detail.booking.method === 'request' ? 'request' : 'instant booking'}</Text>
-          <Text size="sm">Guests: {guestCount(detail.booking.occupancy)}</Text>
+          <Text size="sm">Guests: {detail.guests}</Text>
           {(detail.details ?? []).map((field) => <Text size="sm" key={field.id}>{localized(field.name, 'en')}: {field.value ?? '—'}</Text>)}
         </Stack>
       )}

@@ -7,6 +7,7 @@ import type { PostgrestSingleResponse } from '@supabase/postgrest-js';
 import { database, innerJoined, rowsOf, selectList, when, type Enums, type Permitted, type Selected } from '../api/database';
 import { requestJson } from '../api/http';
 import type { Can } from '../api/permissions';
+import { guestCount, type OccupancyGroup } from '../../../../src/common/guests.js';
 
 export type Status = Enums<'calendar_events_status'>;
 
@@ -117,7 +118,7 @@ export async function loadBooking(bookingId: string, can: Can) {
     .select('id,reference,created_at,confirmed_at,currency,language,method,occupancy')
     .eq('id', bookingId).maybeSingle());
   if (!booking) return null;
-  const [events, contacts, lineItems, payments, messages, details, bookingUpdates, eventUpdates] = await Promise.all([
+  const [events, contacts, lineItems, payments, messages, details, bookingUpdates, eventUpdates, sumGroups] = await Promise.all([
     part(can('calendar_events'), () => database.from('calendar_events')
       .select(`id,product_id,start_date,end_date,status,title,products(name,rent_period)`).eq('booking_id', bookingId).eq('type', 'booking').limit(1)),
     part(can('contacts') && can('contact_bookings'), () => database.from('contacts')
@@ -130,6 +131,7 @@ export async function loadBooking(bookingId: string, can: Can) {
       .select('id,created_at,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
     part(can('calendar_event_updates'), () => database.from('calendar_event_updates')
       .select('id,created_at,kind,status,previous_status,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
+    loadSumGroups(can),
   ]);
   const event = events?.[0] ?? null;
   const tasks = event ? await part(can('calendar_event_tasks'), () => database.from('calendar_event_tasks')
@@ -143,7 +145,7 @@ export async function loadBooking(bookingId: string, can: Can) {
           : `Stay ${update.kind}: ${update.changed_fields.join(', ')}`,
     })),
   ].sort((a, b) => a.created_at.localeCompare(b.created_at)) : null;
-  return { booking, event, contacts, lineItems, payments, messages, tasks, changes, details };
+  return { booking, event, contacts, lineItems, payments, messages, tasks, changes, details, guests: guestCount(booking.occupancy, sumGroups) };
 }
 
 /** Cancels the booking with a reason (POST /v1/booking-cancel): its dates are free at once, its coupon uses released. */
@@ -153,9 +155,15 @@ export async function cancelBooking(bookingId: string, reason: string, refund?: 
   });
 }
 
-/** The guests of a booking: the counts of its occupancy (every capacity group the guest gave) added up. */
-export function guestCount(occupancy: Record<string, number>): number {
-  return Object.values(occupancy).reduce((sum, count) => sum + count, 0);
+/**
+ * The capacity groups that sum others (e.g. "Guests" = adults + children), which a guest count leaves out
+ * (src/common/guests.ts: `guestCount(occupancy, sumGroups)`). None when the member may not read them: every group
+ * then counts.
+ */
+export async function loadSumGroups(can: Can): Promise<OccupancyGroup<null>[]> {
+  if (!can('capacity_group_dependencies')) return [];
+  const rows = rowsOf(await database.from('capacity_group_dependencies').select('accumulator_id').limit(1000));
+  return [...new Set(rows.map((row) => row.accumulator_id))].map((id) => ({ id, name: null, accumulator: true }));
 }
 
 /** Confirms a booking request: its tentative stays become confirmed (the guest's confirmation e-mail follows). */

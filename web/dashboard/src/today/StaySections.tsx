@@ -15,11 +15,12 @@ import { Section } from './Section';
 
 function StayLine({ stay, note }: { stay: TodayStay; note: string }) {
   const { can } = useWorkspace();
-  const name = stay.guest ?? stay.reference ?? 'Stay';
+  // Without guests or bookings to read (a cleaner), the unit names the stay.
+  const name = stay.guest ?? stay.reference ?? stay.unit ?? 'Stay';
   return (
     <Group gap="xs" wrap="wrap" data-event-id={stay.eventId} data-booking-id={stay.bookingId ?? undefined}>
       {stay.bookingId && can('bookings') ? <Anchor component={Link} to={`/bookings/${stay.bookingId}`} fw={600}>{name}</Anchor> : <Text fw={600}>{name}</Text>}
-      {stay.unit && <Text size="sm">{stay.unit}</Text>}
+      {stay.unit && stay.unit !== name && <Text size="sm">{stay.unit}</Text>}
       {stay.guests !== null && <Text size="sm" c="dimmed">{stay.guests === 1 ? '1 guest' : `${stay.guests} guests`}</Text>}
       <Text size="sm" c="dimmed">{note}</Text>
       {stay.status === 'TENTATIVE' && <StatusBadge status={stay.status} />}

@@ -7,7 +7,8 @@ import { database, rowsOf, selectList, when } from '../api/database';
 import type { Can } from '../api/permissions';
 import { addDays } from '../common/dates';
 import { localized, type Formatter } from '../common/format';
-import { guestCount, paymentStateOf, type PaymentState, type Status } from '../bookings/queries';
+import { guestCount } from '../../../../src/common/guests.js';
+import { loadSumGroups, paymentStateOf, type PaymentState, type Status } from '../bookings/queries';
 import { compareMonths, totalsCurrency, type MonthComparison } from '../reports/figures';
 import { loadReport } from '../reports/queries';
 
@@ -60,9 +61,13 @@ const staySelect = (can: Can) => {
  * arrivals, departures and stays in progress.
  */
 export async function loadStays(can: Can, today: string, locale: string): Promise<TodayStay[]> {
-  const rows = rowsOf(await database.from('calendar_events').select(staySelect(can))
-    .eq('type', 'booking').neq('status', 'CANCELLED').lte('start_date', addDays(today, 1)).gte('end_date', today)
-    .order('start_date').order('id').limit(SECTION_LIMIT * 3));
+  const [result, sumGroups] = await Promise.all([
+    database.from('calendar_events').select(staySelect(can))
+      .eq('type', 'booking').neq('status', 'CANCELLED').lte('start_date', addDays(today, 1)).gte('end_date', today)
+      .order('start_date').order('id').limit(SECTION_LIMIT * 3),
+    can('bookings') ? loadSumGroups(can) : [],
+  ]);
+  const rows = rowsOf(result);
   return rows.map((row) => {
     const booking = 'bookings' in row ? row.bookings : undefined;
     const unit = 'products' in row ? row.products : undefined;
@@ -75,7 +80,7 @@ export async function loadStays(can: Can, today: string, locale: string): Promis
       unit: unit ? localized(unit.name, locale) : null,
       reference: booking?.reference ?? null,
       guest: guestName(booking),
-      guests: booking ? guestCount(booking.occupancy) : null,
+      guests: booking ? guestCount(booking.occupancy, sumGroups) : null,
       arrivalTime: arrivalTimeOf(booking && 'booking_details' in booking ? booking.booking_details : undefined),
       payment: paymentStateOf(booking && 'payments' in booking ? booking.payments : undefined),
     };
@@ -96,10 +101,14 @@ export interface TodayRequest {
 
 /** The requests still waiting (tentative stays of units booked on request) that have not ended, nearest first. */
 export async function loadRequests(can: Can, today: string, locale: string): Promise<TodayRequest[]> {
-  const rows = rowsOf(await database.from('calendar_events')
-    .select(selectList('booking_id,start_date,end_date,products!inner(name,interaction)', `bookings!inner(${selectList('id,reference,occupancy,created_at', guestsEmbed(can))})`))
-    .eq('type', 'booking').eq('status', 'TENTATIVE').eq('products.interaction', 'request').gte('end_date', today)
-    .order('start_date').order('id').limit(SECTION_LIMIT));
+  const [result, sumGroups] = await Promise.all([
+    database.from('calendar_events')
+      .select(selectList('booking_id,start_date,end_date,products!inner(name,interaction)', `bookings!inner(${selectList('id,reference,occupancy,created_at', guestsEmbed(can))})`))
+      .eq('type', 'booking').eq('status', 'TENTATIVE').eq('products.interaction', 'request').gte('end_date', today)
+      .order('start_date').order('id').limit(SECTION_LIMIT),
+    loadSumGroups(can),
+  ]);
+  const rows = rowsOf(result);
   return rows.flatMap((row) => {
     if (!row.bookings || !row.products) return [];
     return [{
@@ -109,7 +118,7 @@ export async function loadRequests(can: Can, today: string, locale: string): Pro
       start: row.start_date,
       end: row.end_date,
       guest: guestName(row.bookings),
-      guests: guestCount(row.bookings.occupancy),
+      guests: guestCount(row.bookings.occupancy, sumGroups),
       requestedAt: row.bookings.created_at,
     }];
   });

@@ -1,6 +1,6 @@
 /** Bookings: search by guest or reference, filter by status, unit and dates, a page at a time. */
 import { useState } from 'react';
-import { Anchor, Badge, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { loadUnitNames } from '../api/units';

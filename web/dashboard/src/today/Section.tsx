@@ -10,7 +10,7 @@ interface SectionProps<T> {
   loaded: Loaded<T>;
   /** What to show when the data is there but holds nothing to do. */
   empty: (data: T) => string | null;
-  /** The page where these are handled. */
+  /** The page where these are handled; its label differs from the navigation's ("Open reports", not "Reports"). */
   handledAt?: { to: string; label: string };
   children: (data: T) => ReactNode;
 }

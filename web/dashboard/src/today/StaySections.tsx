@@ -47,7 +47,7 @@ export function StaySections() {
   const inProgress = (stays: TodayStay[]) => stays.filter((stay) => stay.start < today && stay.end > today);
   const arrivalNote = (stay: TodayStay) => `until ${format.date(stay.end)}${stay.arrivalTime ? ` · arrives ${stay.arrivalTime}` : ''}`;
   const departureNote = (stay: TodayStay) => `since ${format.date(stay.start)}`;
-  const handledAt = can('bookings') ? { to: '/bookings', label: 'All bookings' } : { to: '/', label: 'Calendar' };
+  const handledAt = can('bookings') ? { to: '/bookings', label: 'All bookings' } : { to: '/', label: 'Open the calendar' };
   const nothing = (days: TodayStay[][]) => (days.every((stays) => stays.length === 0) ? 'None today or tomorrow.' : null);
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }}>

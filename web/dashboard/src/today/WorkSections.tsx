@@ -58,7 +58,7 @@ export function TasksDueToday() {
   const { can, format } = useWorkspace();
   const loaded = useLoad(() => loadTasksDueToday(can, format), [can, format]);
   return (
-    <Section title="Tasks due today" loaded={loaded} empty={none('No task is due today.')} handledAt={can('calendar_events') ? { to: '/', label: 'Calendar' } : undefined}>
+    <Section title="Tasks due today" loaded={loaded} empty={none('No task is due today.')} handledAt={can('calendar_events') ? { to: '/', label: 'Tasks on the calendar' } : undefined}>
       {(tasks) => tasks.map((task) => (
         <Group key={task.id} gap="xs" wrap="wrap" data-task-id={task.id}>
           <Text size="sm" aria-label={task.done ? 'done' : 'open'}>{task.done ? '✓' : '○'}</Text>
@@ -77,7 +77,7 @@ export function SyncProblems() {
   const { can, format } = useWorkspace();
   const loaded = useLoad(() => loadSyncProblems(can, format.locale), [can, format]);
   return (
-    <Section title="iCal sync problems" loaded={loaded} empty={none('Every imported calendar synced without problems.')} handledAt={{ to: '/settings/ical', label: 'iCal feeds' }}>
+    <Section title="iCal sync problems" loaded={loaded} empty={none('Every imported calendar synced without problems.')} handledAt={{ to: '/settings/ical', label: 'Open iCal feeds' }}>
       {(problems) => problems.map((problem) => (
         <Stack key={problem.id} gap={0} data-calendar-id={problem.id}>
           <Group gap="xs" wrap="wrap">
@@ -100,7 +100,7 @@ export function ThisMonth() {
   const share = (value: number | null) => (value === null ? '—' : percent.format(value));
   const lastYear = String(Number(month.slice(0, 4)) - 1);
   return (
-    <Section title={`This month: ${format.month(month)}`} loaded={loaded} empty={() => null} handledAt={{ to: '/reports', label: 'Reports' }}>
+    <Section title={`This month: ${format.month(month)}`} loaded={loaded} empty={() => null} handledAt={{ to: '/reports', label: 'Open reports' }}>
       {({ comparison, currency }) => (
         <SimpleGrid cols={2}>
           <div>

@@ -74,7 +74,8 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await target.getByLabel('E-mail').fill(user.email);
     await target.getByLabel(/^Password/).fill(user.password);
     await target.getByRole('button', { name: 'Log in' }).click();
-    await target.getByRole('heading', { name: 'Calendar' }).waitFor();
+    // The landing page: Today for a member who may read bookings, the calendar for the others (the cleaner).
+    await target.getByRole('heading', { name: /^(Today|Calendar)$/ }).waitFor();
   }
 
   /** The month's non-cancelled booking events, from the database. */
@@ -92,6 +93,10 @@ forEachBackend('the dashboard in a browser', (ctx) => {
 
   it('logs in as the demo owner; the timeline shows every booking of the current month', { skip }, async () => {
     await logIn(page, owner);
+    assert.equal(new URL(page.url()).pathname, '/admin/today', 'the owner lands on Today');
+    await page.getByRole('link', { name: 'Calendar', exact: true }).click();
+    await page.getByRole('heading', { name: 'Calendar' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/admin/', 'the calendar keeps its address');
     await page.getByTestId('organization-name').filter({ hasText: 'Seaside Stays (demo)' }).waitFor();
     const expected = await bookingEventsThisMonth();
     assert.ok(expected.length >= 4, 'the demo organization has bookings this month');

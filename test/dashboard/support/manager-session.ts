@@ -19,7 +19,7 @@ export interface ManagerSession {
   pageErrors: string[];
   /** A request to the API with the demo organization's secret key (read, write), answering its JSON. */
   api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  /** Logs the manager in on the dashboard's first page; done when the calendar shows. */
+  /** Logs the manager in; done when the landing page (Today) shows. */
   logIn(): Promise<void>;
 }
 

@@ -11,7 +11,7 @@ import { currentSession, type Session } from './api/session';
 import { ErrorAlert } from './common/ErrorAlert';
 import { formatterFor, localeOf, type OrganizationLocale } from './common/format';
 import { loadPickerLocale } from './common/picker-locale';
-import { useLocation } from './common/router';
+import { currentPath, navigate, useLocation } from './common/router';
 import { Login } from './shell/Login';
 import { SetPassword } from './shell/SetPassword';
 import { Shell } from './shell/Shell';
@@ -41,11 +41,13 @@ export function App() {
 function Workspace() {
   const [state, setState] = useState<State>({ kind: 'loading' });
 
-  const load = useCallback(async () => {
+  /** `afterLogin`: a member who may read bookings lands on Today rather than on the calendar at `/admin/`. */
+  const load = useCallback(async (afterLogin = false) => {
     setState({ kind: 'loading' });
     try {
       const session = await currentSession();
       if (!session) return setState({ kind: 'signed-out' });
+      if (afterLogin && currentPath() === '/' && permissionsOf(session.member)('bookings')) navigate('/today', { replace: true });
       const organization = organizationLocale(session.organization);
       setState({ kind: 'signed-in', session, organization, pickerLocale: await loadPickerLocale(organization.locale) });
     } catch (error) {
@@ -73,7 +75,7 @@ function Workspace() {
 
   if (state.kind === 'loading') return <Center mih="100vh"><Loader role="status" aria-label="Loading" /></Center>;
   if (state.kind === 'failed') return <Center mih="100vh" p="md"><ErrorAlert error={state.error} title="The dashboard could not start" /></Center>;
-  if (state.kind === 'signed-out' || !workspace) return <Login onLoggedIn={() => void load()} />;
+  if (state.kind === 'signed-out' || !workspace) return <Login onLoggedIn={() => void load(true)} />;
   return (
     <WorkspaceContext.Provider value={workspace}>
       <DatesProvider settings={{ locale: state.pickerLocale }}>

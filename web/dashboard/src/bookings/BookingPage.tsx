@@ -11,7 +11,8 @@ import { Link } from '../common/router';
 import { StatusBadge } from '../common/StatusBadge';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { cancelBooking, confirmRequest, loadBooking, type BookingDetail } from './queries';
+import { cancelBooking, loadBooking, type BookingDetail } from './queries';
+import { mayAnswerRequests, RequestButtons } from './RequestButtons';
 
 function Section({ title, shown, empty, children }: { title: string; shown: boolean; empty: boolean; children: React.ReactNode }) {
   return (
@@ -48,7 +49,7 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
         )}
       </Group>
       <ErrorAlert error={loaded.error} title="The booking could not be refreshed" />
-      {detail.event?.status === 'TENTATIVE' && can('calendar_events', 'write') && can('bookings', 'write') && (
+      {detail.event?.status === 'TENTATIVE' && mayAnswerRequests(can) && (
         <RequestAnswer bookingId={detail.booking.id} onAnswered={loaded.reload} />
       )}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -68,30 +69,11 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
 
 /** A booking request (tentative stay) waits for the host: confirm it, or decline it (cancelled, all paid refunded). */
 function RequestAnswer({ bookingId, onAnswered }: { bookingId: string; onAnswered: () => void }) {
-  const [busy, setBusy] = useState<'confirm' | 'decline' | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const answer = async (kind: 'confirm' | 'decline') => {
-    setBusy(kind);
-    setError(null);
-    try {
-      if (kind === 'confirm') await confirmRequest(bookingId);
-      else await cancelBooking(bookingId, 'Request declined', 'full');
-      onAnswered();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(null);
-    }
-  };
   return (
     <Alert color="yellow" title="Booking request" role="region" aria-label="Booking request">
       <Stack gap="xs">
         <Text size="sm">The guest asked to book these dates. They are held until you confirm or decline the request.</Text>
-        <ErrorAlert error={error} title="The request was not answered" />
-        <Group gap="xs">
-          <Button onClick={() => answer('confirm')} loading={busy === 'confirm'} disabled={busy !== null}>Confirm request</Button>
-          <Button variant="default" onClick={() => answer('decline')} loading={busy === 'decline'} disabled={busy !== null}>Decline request</Button>
-        </Group>
+        <RequestButtons bookingId={bookingId} onAnswered={onAnswered} labels={{ confirm: 'Confirm request', decline: 'Decline request' }} />
       </Stack>
     </Alert>
   );
@@ -143,7 +125,7 @@ function Stay({ detail, unitName }: { detail: BookingDetail; unitName: string })
           <Text><b>{unitName}</b></Text>
           <Text>{format.date(event.start_date)} – {format.date(event.end_date)}</Text>
           <Text size="sm" c="dimmed">Booked {format.moment(detail.booking.created_at)}{detail.booking.confirmed_at ? `, confirmed ${format.moment(detail.booking.confirmed_at)}` : ''} · {detail.booking.method === 'request' ? 'request' : 'instant booking'}</Text>
-          <Text size="sm">Guests: {Object.values(detail.booking.occupancy).reduce((sum, count) => sum + count, 0)}</Text>
+          <Text size="sm">Guests: {detail.guests}</Text>
           {(detail.details ?? []).map((field) => <Text size="sm" key={field.id}>{localized(field.name, 'en')}: {field.value ?? '—'}</Text>)}
         </Stack>
       )}

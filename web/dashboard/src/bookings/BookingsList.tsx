@@ -1,6 +1,6 @@
 /** Bookings: search by guest or reference, filter by status, unit and dates, a page at a time. */
 import { useState } from 'react';
-import { Anchor, Badge, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { loadUnitNames } from '../api/units';
@@ -10,6 +10,7 @@ import { Link } from '../common/router';
 import { StatusBadge } from '../common/StatusBadge';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
+import { PaymentBadge } from './PaymentBadge';
 import { bookingTotal, listBookings, PAGE_SIZE, paymentState, type BookingFilters, type BookingOrder, type Status } from './queries';
 
 const ORDERS: { value: BookingOrder; label: string }[] = [
@@ -18,25 +19,11 @@ const ORDERS: { value: BookingOrder; label: string }[] = [
   { value: 'booked', label: 'All, newest booking first' },
 ];
 
-/** Each with text at WCAG AA contrast on its background. */
-const PAYMENT_COLORS: Record<string, { background: string; text: string }> = {
-  paid: { background: '#d3f9d8', text: '#1b4d2b' },
-  'partly paid': { background: '#fff3bf', text: '#5c4400' },
-  unpaid: { background: '#ffe3e3', text: '#8a1c1c' },
-  'nothing to pay': { background: '#e9ecef', text: '#343a40' },
-};
-
 const STATUSES: { value: Status; label: string }[] = [
   { value: 'CONFIRMED', label: 'Confirmed' },
   { value: 'TENTATIVE', label: 'Tentative' },
   { value: 'CANCELLED', label: 'Cancelled' },
 ];
-
-function PaymentBadge({ state }: { state: ReturnType<typeof paymentState> }) {
-  if (!state) return null;
-  const { background, text } = PAYMENT_COLORS[state]!;
-  return <Badge variant="filled" color={background} c={text} data-payment={state}>{state}</Badge>;
-}
 
 export function BookingsList() {
   const { can, format, locale } = useWorkspace();

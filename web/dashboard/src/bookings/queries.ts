@@ -7,6 +7,7 @@ import type { PostgrestSingleResponse } from '@supabase/postgrest-js';
 import { database, innerJoined, rowsOf, selectList, when, type Enums, type Permitted, type Selected } from '../api/database';
 import { requestJson } from '../api/http';
 import type { Can } from '../api/permissions';
+import { guestCount, type OccupancyGroup } from '../../../../src/common/guests.js';
 
 export type Status = Enums<'calendar_events_status'>;
 
@@ -40,9 +41,15 @@ export function bookingTotal(row: BookingRow): number | undefined {
   return fees && fees.length > 0 ? fees.reduce((sum, item) => sum + item.amount, 0) : undefined;
 }
 
+export type PaymentState = 'paid' | 'partly paid' | 'unpaid' | 'nothing to pay';
+
 /** Paid in full, in part, nothing yet — or nothing to pay — from the booking's payments, when the member may read them. */
-export function paymentState(row: BookingRow): 'paid' | 'partly paid' | 'unpaid' | 'nothing to pay' | undefined {
-  const payments = row.bookings.payments;
+export function paymentState(row: BookingRow): PaymentState | undefined {
+  return paymentStateOf(row.bookings.payments);
+}
+
+/** The payment state of a booking's payments (undefined: the member may not read them). */
+export function paymentStateOf(payments: readonly { status: string }[] | undefined): PaymentState | undefined {
   if (!payments) return undefined;
   const live = payments.filter((payment) => payment.status !== 'cancelled');
   if (live.length === 0) return 'nothing to pay';
@@ -111,7 +118,7 @@ export async function loadBooking(bookingId: string, can: Can) {
     .select('id,reference,created_at,confirmed_at,currency,language,method,occupancy')
     .eq('id', bookingId).maybeSingle());
   if (!booking) return null;
-  const [events, contacts, lineItems, payments, messages, details, bookingUpdates, eventUpdates] = await Promise.all([
+  const [events, contacts, lineItems, payments, messages, details, bookingUpdates, eventUpdates, sumGroups] = await Promise.all([
     part(can('calendar_events'), () => database.from('calendar_events')
       .select(`id,product_id,start_date,end_date,status,title,products(name,rent_period)`).eq('booking_id', bookingId).eq('type', 'booking').limit(1)),
     part(can('contacts') && can('contact_bookings'), () => database.from('contacts')
@@ -124,6 +131,7 @@ export async function loadBooking(bookingId: string, can: Can) {
       .select('id,created_at,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
     part(can('calendar_event_updates'), () => database.from('calendar_event_updates')
       .select('id,created_at,kind,status,previous_status,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
+    loadSumGroups(can),
   ]);
   const event = events?.[0] ?? null;
   const tasks = event ? await part(can('calendar_event_tasks'), () => database.from('calendar_event_tasks')
@@ -137,7 +145,7 @@ export async function loadBooking(bookingId: string, can: Can) {
           : `Stay ${update.kind}: ${update.changed_fields.join(', ')}`,
     })),
   ].sort((a, b) => a.created_at.localeCompare(b.created_at)) : null;
-  return { booking, event, contacts, lineItems, payments, messages, tasks, changes, details };
+  return { booking, event, contacts, lineItems, payments, messages, tasks, changes, details, guests: guestCount(booking.occupancy, sumGroups) };
 }
 
 /** Cancels the booking with a reason (POST /v1/booking-cancel): its dates are free at once, its coupon uses released. */
@@ -145,6 +153,17 @@ export async function cancelBooking(bookingId: string, reason: string, refund?: 
   await requestJson('POST', '/v1/booking-cancel', {
     booking_id: bookingId, ...(reason.trim() ? { reason: reason.trim() } : {}), ...(refund ? { refund } : {}),
   });
+}
+
+/**
+ * The capacity groups that sum others (e.g. "Guests" = adults + children), which a guest count leaves out
+ * (src/common/guests.ts: `guestCount(occupancy, sumGroups)`). None when the member may not read them: every group
+ * then counts.
+ */
+export async function loadSumGroups(can: Can): Promise<OccupancyGroup<null>[]> {
+  if (!can('capacity_group_dependencies')) return [];
+  const rows = rowsOf(await database.from('capacity_group_dependencies').select('accumulator_id').limit(1000));
+  return [...new Set(rows.map((row) => row.accumulator_id))].map((id) => ({ id, name: null, accumulator: true }));
 }
 
 /** Confirms a booking request: its tentative stays become confirmed (the guest's confirmation e-mail follows). */

@@ -17,7 +17,8 @@ const subscribe = (listener: () => void) => {
   };
 };
 
-const currentPath = () => {
+/** The path inside the dashboard now, e.g. `/` for the calendar at /admin/. */
+export const currentPath = () => {
   const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : window.location.pathname;
   return path === '' ? '/' : path;
 };

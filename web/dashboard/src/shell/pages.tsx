@@ -16,6 +16,8 @@ import { Members } from '../settings/Members';
 import { Notifications } from '../settings/Notifications';
 import { Webhooks } from '../settings/Webhooks';
 import { Timeline } from '../timeline/Timeline';
+import { mayReadToday } from '../today/sections';
+import { Today } from '../today/Today';
 import { UnitPage } from '../units/UnitPage';
 import { Units } from '../units/Units';
 
@@ -31,6 +33,8 @@ export interface DashboardPage {
 }
 
 export const PAGES: readonly DashboardPage[] = [
+  // The landing page after login for members who may read bookings (App.tsx); the calendar keeps `/`.
+  { path: '/today', render: () => <Today />, navigation: { label: 'Today', visible: mayReadToday } },
   { path: '/', render: () => <Timeline />, navigation: { label: 'Calendar', visible: (can) => can('calendar_events') } },
   { path: '/bookings', render: () => <BookingsList />, navigation: { label: 'Bookings', visible: (can) => can('bookings') } },
   { path: '/bookings/:id', render: ({ id }) => <BookingPage bookingId={id!} key={id} /> },

@@ -1407,7 +1407,7 @@ CREATE POLICY write_scope_delete ON api.organizations AS RESTRICTIVE FOR DELETE 
 CREATE POLICY write_scope_insert ON api.organizations AS RESTRICTIVE FOR INSERT TO staykit_api WITH CHECK (( SELECT staykit_internal.may_write('organizations'::text) AS may_write));
 CREATE POLICY write_scope_update ON api.organizations AS RESTRICTIVE FOR UPDATE TO staykit_api USING (( SELECT staykit_internal.may_write('organizations'::text) AS may_write)) WITH CHECK (( SELECT staykit_internal.may_write('organizations'::text) AS may_write));
 GRANT SELECT ON TABLE api.organizations TO staykit_api;
-GRANT UPDATE (name, settings) ON TABLE api.organizations TO staykit_api;
+GRANT UPDATE (currency, language, name, settings, timezone) ON TABLE api.organizations TO staykit_api;
 CREATE TRIGGER check_organization_logo BEFORE INSERT OR UPDATE OF settings ON api.organizations FOR EACH ROW EXECUTE FUNCTION staykit_internal.check_organization_logo();
 CREATE TRIGGER delete_replaced_logo AFTER UPDATE OF settings ON api.organizations FOR EACH ROW EXECUTE FUNCTION staykit_internal.delete_replaced_logo();
 CREATE TRIGGER set_updated_at BEFORE UPDATE ON api.organizations FOR EACH ROW EXECUTE FUNCTION staykit_internal.set_updated_at();

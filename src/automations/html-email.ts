@@ -10,7 +10,7 @@
 import mjml2html from 'mjml';
 import { escapeHtml as e } from '../common/html.js';
 import { localizedText } from '../common/languages.js';
-import { BRAND_COLOR_PATTERN, textColorOn } from '../common/brand-color.js';
+import { BRAND_COLOR_PATTERN, DEFAULT_ACCENT as ACCENT, logoDisplayWidth, textColorOn } from '../common/brand-color.js';
 import type { CoverPhoto } from '../media/cover.js';
 import type { BrandLogo } from './context.js';
 
@@ -30,12 +30,8 @@ export interface HtmlEmailContent {
   brand: { color: string | null; logo: { image: BrandLogo; base: string } | null };
 }
 
-const ACCENT = '#1d4ed8';
 /** E-mail clients show JPEG everywhere; 800 pixels serve a 600-pixel column on high-density screens too. */
 const COVER_WIDTH = 800;
-/** The logo's box in the header (CSS pixels): a wide logo is at most this wide, a tall one this high. */
-const LOGO_MAX_WIDTH = 240;
-const LOGO_MAX_HEIGHT = 64;
 
 /** The smallest JPEG at least `width` pixels wide, else the largest (e-mail clients show JPEG everywhere). */
 function jpegFor(variants: BrandLogo['variants'], width: number): BrandLogo['variants'][number] | undefined {
@@ -57,7 +53,7 @@ function coverSection({ photo, base }: NonNullable<HtmlEmailContent['cover']>, l
 
 /** The logo, on white (its JPEG has no transparency), scaled into the header's box; sharp on high-density screens. */
 function logoSection({ image, base }: NonNullable<HtmlEmailContent['brand']['logo']>, organization: string): string {
-  const width = Math.max(1, Math.min(LOGO_MAX_WIDTH, image.width, Math.round((LOGO_MAX_HEIGHT * image.width) / image.height)));
+  const width = logoDisplayWidth(image.width, image.height);
   const src = `${base}${jpegFor(image.variants, 2 * width)?.url ?? image.url}`;
   return `<mj-section background-color="#ffffff" padding="20px 24px"><mj-column>
 <mj-image src="${e(src)}" alt="${e(organization)}" width="${width}px" align="left" padding="0" /></mj-column></mj-section>`;

@@ -28,3 +28,15 @@ export function contrastRatio(a: string, b: string): number {
 export function textColorOn(background: string): string {
   return contrastRatio(background, LIGHT_TEXT) >= contrastRatio(background, DARK_TEXT) ? LIGHT_TEXT : DARK_TEXT;
 }
+
+/** The accent of an organization without a brand colour: its name and the e-mail's button. */
+export const DEFAULT_ACCENT = '#1d4ed8';
+
+/** The logo's box in an e-mail's header (CSS pixels): a wide logo is at most this wide, a tall one this high. */
+export const LOGO_MAX_WIDTH = 240;
+export const LOGO_MAX_HEIGHT = 64;
+
+/** The width (CSS pixels) a logo of `width` × `height` pixels is shown at in the header's box, never enlarged. */
+export function logoDisplayWidth(width: number, height: number): number {
+  return Math.max(1, Math.min(LOGO_MAX_WIDTH, width, Math.round((LOGO_MAX_HEIGHT * width) / height)));
+}

@@ -14,6 +14,7 @@ import { EmailTemplates } from '../settings/EmailTemplates';
 import { IcalFeeds } from '../settings/IcalFeeds';
 import { Members } from '../settings/Members';
 import { Notifications } from '../settings/Notifications';
+import { OrganizationProfile } from '../settings/OrganizationProfile';
 import { Webhooks } from '../settings/Webhooks';
 import { Timeline } from '../timeline/Timeline';
 import { UnitPage } from '../units/UnitPage';
@@ -47,6 +48,7 @@ export const PAGES: readonly DashboardPage[] = [
   { path: '/settings/templates', render: () => <EmailTemplates />, navigation: { label: 'E-mail templates', visible: (can) => can('email_templates') } },
   { path: '/settings/members', render: () => <Members />, navigation: { label: 'Members', visible: (can) => can('members') } },
   // Organization settings: who may change them (every member reads the organization).
+  { path: '/settings/organization', render: () => <OrganizationProfile />, navigation: { label: 'Organization', visible: (can) => can('organizations', 'write') } },
   { path: '/settings/terms', render: () => <BookingTerms />, navigation: { label: 'Booking terms', visible: (can) => can('organizations', 'write') } },
   // Every member chooses their own e-mails about bookings.
   { path: '/settings/notifications', render: () => <Notifications />, navigation: { label: 'My notifications', visible: () => true } },

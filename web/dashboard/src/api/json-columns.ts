@@ -73,6 +73,7 @@ export type JsonShapes = CheckedShapes<{
   email_templates: { subject: LanguageTexts; body: LanguageTexts; moment: Moment | null; attachments: TemplateAttachment[] };
   line_items: { name: LanguageTexts };
   media: { variants: MediaVariant[] };
+  message_templates: { subject: LanguageTexts; body: LanguageTexts; moment: Moment | null };
   organizations: { settings: { [key: string]: unknown; booking_terms?: StoredTerms; brand_color?: string | null; logo_media_id?: string | null } };
   product_configurations: {
     name: LanguageTexts; rates: ConfigurationRate[]; early_bird_adjustments: Adjustment<'min_advance'>[];

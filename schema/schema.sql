@@ -3661,6 +3661,18 @@ CREATE TABLE staykit_internal.stripe_events (
     CONSTRAINT stripe_events_pkey PRIMARY KEY (organization_id, event_id)
 );
 
+-- --- table staykit_internal.template_test_sends
+-- Template test-sends of the last window, per user and organization: the limit of POST /v1/template-test-send.
+CREATE TABLE staykit_internal.template_test_sends (
+    organization_id uuid NOT NULL,
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    sent_at timestamp with time zone NOT NULL,
+    CONSTRAINT template_test_sends_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES api.organizations(id) ON DELETE CASCADE,
+    CONSTRAINT template_test_sends_pkey PRIMARY KEY (organization_id, id)
+);
+CREATE INDEX template_test_sends_user_idx ON staykit_internal.template_test_sends USING btree (organization_id, user_id, sent_at);
+
 -- --- table staykit_internal.unit_blocks
 -- Each blocking calendar event of a unit with a parent or children, once per unit it blocks (its own, its ancestors, its descendants); unit_blocks_no_overlap keeps related units' stays apart. Maintained by triggers.
 CREATE TABLE staykit_internal.unit_blocks (
@@ -8144,6 +8156,30 @@ AS $function$
 $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.status_moment(boolean,timestamp with time zone) TO PUBLIC;
 GRANT EXECUTE ON FUNCTION staykit_internal.status_moment(boolean,timestamp with time zone) TO staykit_api;
+
+-- --- function staykit_internal.take_template_test_send(uuid,uuid,timestamp with time zone,integer,integer) — defined in migrations/0237_template_test_sends.sql
+-- POST /v1/template-test-send: records a test (NULL) or answers the seconds to wait when the user is at the limit.
+CREATE OR REPLACE FUNCTION staykit_internal.take_template_test_send(org uuid, sender uuid, at timestamp with time zone, max_sends integer, window_seconds integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+DECLARE
+  window_start constant timestamptz := at - make_interval(secs => window_seconds);
+  oldest timestamptz;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('staykit-test-send:' || org || ':' || sender, 0));
+  DELETE FROM staykit_internal.template_test_sends
+  WHERE organization_id = org AND user_id = sender AND sent_at <= window_start;
+  IF (SELECT count(*) FROM staykit_internal.template_test_sends WHERE organization_id = org AND user_id = sender) >= max_sends THEN
+    SELECT min(sent_at) INTO oldest FROM staykit_internal.template_test_sends WHERE organization_id = org AND user_id = sender;
+    RETURN greatest(1, ceil(extract(epoch FROM (oldest + make_interval(secs => window_seconds)) - at))::integer);
+  END IF;
+  INSERT INTO staykit_internal.template_test_sends (organization_id, user_id, sent_at) VALUES (org, sender, at);
+  RETURN NULL;
+END
+$function$;
 
 -- --- function staykit_internal.task_due_at(text,integer,date,date,timestamp with time zone,text) — defined in migrations/0110_automations.sql
 CREATE OR REPLACE FUNCTION staykit_internal.task_due_at(schedule text, offset_minutes integer, start_date date, end_date date, confirmed_at timestamp with time zone, time_zone text)

@@ -1853,9 +1853,9 @@ export type Database = {
           "updated_at"?: never
           "name"?: string
           "settings"?: Json
-          "currency"?: never
-          "language"?: never
-          "timezone"?: never
+          "currency"?: string
+          "language"?: string
+          "timezone"?: string
         }
         Relationships: []
       }

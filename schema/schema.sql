@@ -1379,7 +1379,7 @@ CREATE TABLE api.organizations (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     -- Display name of the organization.
     name text NOT NULL,
-    -- Free-form organization settings (JSON object).
+    -- Organization settings (JSON object): booking_terms (0225), brand_color "#rrggbb" and logo_media_id, a media id (0235); other keys free-form.
     settings jsonb DEFAULT '{}'::jsonb NOT NULL,
     -- Default currency for new units (ISO 4217).
     currency text DEFAULT 'EUR'::text NOT NULL,
@@ -1388,9 +1388,11 @@ CREATE TABLE api.organizations (
     -- Default time zone for new units.
     timezone text DEFAULT 'UTC'::text NOT NULL,
     CONSTRAINT organizations_booking_terms CHECK (staykit_internal.is_booking_terms((settings -> 'booking_terms'::text))),
+    CONSTRAINT organizations_brand_color CHECK (staykit_internal.is_brand_color((settings -> 'brand_color'::text))),
     CONSTRAINT organizations_currency_check CHECK (staykit_internal.is_currency(currency)),
     CONSTRAINT organizations_invoice_settings CHECK (staykit_internal.is_invoice_settings(settings)),
     CONSTRAINT organizations_language_check CHECK (staykit_internal.is_language(language)),
+    CONSTRAINT organizations_logo_media_id CHECK (staykit_internal.is_media_reference((settings -> 'logo_media_id'::text))),
     CONSTRAINT organizations_name_check CHECK ((btrim(name) <> ''::text)),
     CONSTRAINT organizations_pkey PRIMARY KEY (id),
     CONSTRAINT organizations_settings_check CHECK ((jsonb_typeof(settings) = 'object'::text)),
@@ -1405,7 +1407,9 @@ CREATE POLICY write_scope_delete ON api.organizations AS RESTRICTIVE FOR DELETE 
 CREATE POLICY write_scope_insert ON api.organizations AS RESTRICTIVE FOR INSERT TO staykit_api WITH CHECK (( SELECT staykit_internal.may_write('organizations'::text) AS may_write));
 CREATE POLICY write_scope_update ON api.organizations AS RESTRICTIVE FOR UPDATE TO staykit_api USING (( SELECT staykit_internal.may_write('organizations'::text) AS may_write)) WITH CHECK (( SELECT staykit_internal.may_write('organizations'::text) AS may_write));
 GRANT SELECT ON TABLE api.organizations TO staykit_api;
-GRANT UPDATE (name, settings) ON TABLE api.organizations TO staykit_api;
+GRANT UPDATE (currency, language, name, settings, timezone) ON TABLE api.organizations TO staykit_api;
+CREATE TRIGGER check_organization_logo BEFORE INSERT OR UPDATE OF settings ON api.organizations FOR EACH ROW EXECUTE FUNCTION staykit_internal.check_organization_logo();
+CREATE TRIGGER delete_replaced_logo AFTER UPDATE OF settings ON api.organizations FOR EACH ROW EXECUTE FUNCTION staykit_internal.delete_replaced_logo();
 CREATE TRIGGER set_updated_at BEFORE UPDATE ON api.organizations FOR EACH ROW EXECUTE FUNCTION staykit_internal.set_updated_at();
 
 -- --- table api.paddle_plans
@@ -3657,6 +3661,18 @@ CREATE TABLE staykit_internal.stripe_events (
     CONSTRAINT stripe_events_pkey PRIMARY KEY (organization_id, event_id)
 );
 
+-- --- table staykit_internal.template_test_sends
+-- Template test-sends of the last window, per user and organization: the limit of POST /v1/template-test-send.
+CREATE TABLE staykit_internal.template_test_sends (
+    organization_id uuid NOT NULL,
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    sent_at timestamp with time zone NOT NULL,
+    CONSTRAINT template_test_sends_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES api.organizations(id) ON DELETE CASCADE,
+    CONSTRAINT template_test_sends_pkey PRIMARY KEY (organization_id, id)
+);
+CREATE INDEX template_test_sends_user_idx ON staykit_internal.template_test_sends USING btree (organization_id, user_id, sent_at);
+
 -- --- table staykit_internal.unit_blocks
 -- Each blocking calendar event of a unit with a parent or children, once per unit it blocks (its own, its ancestors, its descendants); unit_blocks_no_overlap keeps related units' stays apart. Maintained by triggers.
 CREATE TABLE staykit_internal.unit_blocks (
@@ -5047,6 +5063,32 @@ $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.check_money_status_move(text,text,text,text) TO PUBLIC;
 GRANT EXECUTE ON FUNCTION staykit_internal.check_money_status_move(text,text,text,text) TO staykit_api;
 
+-- --- function staykit_internal.check_organization_logo() — defined in migrations/0235_organization_branding.sql
+CREATE OR REPLACE FUNCTION staykit_internal.check_organization_logo()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+DECLARE
+  logo constant text := lower(NEW.settings ->> 'logo_media_id');
+BEGIN
+  IF logo IS NULL OR (TG_OP = 'UPDATE' AND logo IS NOT DISTINCT FROM lower(OLD.settings ->> 'logo_media_id')) THEN
+    RETURN NEW;
+  END IF;
+  -- Not an id at all: organizations_logo_media_id answers that.
+  IF logo !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN
+    RETURN NEW;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM api.media AS m WHERE m.organization_id = NEW.id AND m.id = logo::uuid) THEN
+    RAISE EXCEPTION 'Media % not found', logo USING ERRCODE = 'SK766', DETAIL = format('media %s', logo),
+      HINT = 'Upload the logo with POST /v1/media first and give the id it answers';
+  END IF;
+  RETURN NEW;
+END
+$function$;
+GRANT EXECUTE ON FUNCTION staykit_internal.check_organization_logo() TO PUBLIC;
+
 -- --- function staykit_internal.check_product_images() — defined in migrations/0231_media.sql
 CREATE OR REPLACE FUNCTION staykit_internal.check_product_images()
  RETURNS trigger
@@ -5468,7 +5510,31 @@ AS $function$
 $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.current_user_id() TO staykit_api;
 
--- --- function staykit_internal.delete_unshown_media() — defined in migrations/0231_media.sql
+-- --- function staykit_internal.delete_replaced_logo() — defined in migrations/0235_organization_branding.sql
+CREATE OR REPLACE FUNCTION staykit_internal.delete_replaced_logo()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+DECLARE
+  previous constant text := lower(OLD.settings ->> 'logo_media_id');
+BEGIN
+  IF previous IS NULL OR previous IS NOT DISTINCT FROM lower(NEW.settings ->> 'logo_media_id') THEN
+    RETURN NULL;
+  END IF;
+  DELETE FROM api.media AS m
+  WHERE m.organization_id = OLD.id AND m.id::text = previous
+    AND NOT EXISTS (
+      SELECT 1 FROM api.products AS p
+      WHERE p.organization_id = m.organization_id
+        AND EXISTS (SELECT 1 FROM json_array_elements(p.images) AS image WHERE lower(image ->> 'media_id') = m.id::text));
+  RETURN NULL;
+END
+$function$;
+GRANT EXECUTE ON FUNCTION staykit_internal.delete_replaced_logo() TO PUBLIC;
+
+-- --- function staykit_internal.delete_unshown_media() — defined in migrations/0235_organization_branding.sql
 CREATE OR REPLACE FUNCTION staykit_internal.delete_unshown_media()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -5486,7 +5552,10 @@ BEGIN
     AND NOT EXISTS (
       SELECT 1 FROM api.products AS p
       WHERE p.organization_id = m.organization_id AND p.id <> OLD.id
-        AND EXISTS (SELECT 1 FROM json_array_elements(p.images) AS image WHERE lower(image ->> 'media_id') = m.id::text));
+        AND EXISTS (SELECT 1 FROM json_array_elements(p.images) AS image WHERE lower(image ->> 'media_id') = m.id::text))
+    AND NOT EXISTS (
+      SELECT 1 FROM api.organizations AS o
+      WHERE o.id = m.organization_id AND lower(o.settings ->> 'logo_media_id') = m.id::text);
   RETURN NULL;
 END
 $function$;
@@ -6091,6 +6160,18 @@ END
 $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.is_booking_terms(jsonb) TO PUBLIC;
 
+-- --- function staykit_internal.is_brand_color(jsonb) — defined in migrations/0235_organization_branding.sql
+-- organizations.settings.brand_color: absent/null, or a colour written #rrggbb.
+CREATE OR REPLACE FUNCTION staykit_internal.is_brand_color(value jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT value IS NULL OR jsonb_typeof(value) = 'null'
+      OR (jsonb_typeof(value) = 'string' AND (value #>> '{}') ~ '^#[0-9a-fA-F]{6}$')
+$function$;
+GRANT EXECUTE ON FUNCTION staykit_internal.is_brand_color(jsonb) TO PUBLIC;
+
 -- --- function staykit_internal.is_cancellation_policy(jsonb) — defined in migrations/0216_cancellation_settlement.sql
 -- A cancellation policy: up to 10 {days_before_arrival: 0..3650, refund_percentage: 0..100} rules.
 CREATE OR REPLACE FUNCTION staykit_internal.is_cancellation_policy(value jsonb)
@@ -6311,6 +6392,19 @@ CREATE OR REPLACE FUNCTION staykit_internal.is_language(value text)
  IMMUTABLE STRICT
 AS $function$ SELECT value ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.is_language(text) TO staykit_api;
+
+-- --- function staykit_internal.is_media_reference(jsonb) — defined in migrations/0235_organization_branding.sql
+-- organizations.settings.logo_media_id: absent/null, or the id of a media row (its existence is checked by a trigger).
+CREATE OR REPLACE FUNCTION staykit_internal.is_media_reference(value jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT value IS NULL OR jsonb_typeof(value) = 'null'
+      OR (jsonb_typeof(value) = 'string'
+          AND (value #>> '{}') ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
+$function$;
+GRANT EXECUTE ON FUNCTION staykit_internal.is_media_reference(jsonb) TO PUBLIC;
 
 -- --- function staykit_internal.is_moment(jsonb) — defined in migrations/0001_foundation.sql
 -- Moment: {"type": check-in|checkout|confirmation|on-site|request, "offset": integer}.
@@ -6916,6 +7010,20 @@ CREATE OR REPLACE FUNCTION staykit_internal.open_payment_statuses()
 AS $function$ SELECT '{pending,failed,expired}'::text[] $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.open_payment_statuses() TO PUBLIC;
 GRANT EXECUTE ON FUNCTION staykit_internal.open_payment_statuses() TO staykit_api;
+
+-- --- function staykit_internal.organization_logo(uuid) — defined in migrations/0235_organization_branding.sql
+-- The organization's logo (settings.logo_media_id) with its media row, for e-mails; NULL without one.
+CREATE OR REPLACE FUNCTION staykit_internal.organization_logo(org uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+  SELECT jsonb_build_object('media_id', m.id, 'url', m.url, 'width', m.width, 'height', m.height, 'variants', m.variants)
+  FROM api.organizations AS o
+  JOIN api.media AS m ON m.organization_id = o.id AND m.id::text = lower(o.settings ->> 'logo_media_id')
+  WHERE o.id = org
+$function$;
 
 -- --- function staykit_internal.own_task_ids() — defined in migrations/0141_field_staff_own_tasks.sql
 -- The tasks the acting field-staff member is an assignee of.
@@ -7691,7 +7799,7 @@ BEGIN
 END
 $function$;
 
--- --- function staykit_internal.refuse_deleting_used_media() — defined in migrations/0231_media.sql
+-- --- function staykit_internal.refuse_deleting_used_media() — defined in migrations/0235_organization_branding.sql
 CREATE OR REPLACE FUNCTION staykit_internal.refuse_deleting_used_media()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -7708,6 +7816,12 @@ BEGIN
   IF user_product IS NOT NULL THEN
     RAISE EXCEPTION 'Media % is shown by product %', OLD.id, user_product USING ERRCODE = 'SK764',
       DETAIL = format('media %s, product %s', OLD.id, user_product);
+  END IF;
+  IF EXISTS (SELECT 1 FROM api.organizations AS o
+             WHERE o.id = OLD.organization_id AND lower(o.settings ->> 'logo_media_id') = OLD.id::text) THEN
+    RAISE EXCEPTION 'Media % is the organization''s logo', OLD.id USING ERRCODE = 'SK764',
+      DETAIL = format('media %s, organization logo', OLD.id),
+      HINT = 'Remove or replace the logo (settings.logo_media_id) instead: the old one is deleted with it';
   END IF;
   RETURN OLD;
 END
@@ -8042,6 +8156,30 @@ AS $function$
 $function$;
 GRANT EXECUTE ON FUNCTION staykit_internal.status_moment(boolean,timestamp with time zone) TO PUBLIC;
 GRANT EXECUTE ON FUNCTION staykit_internal.status_moment(boolean,timestamp with time zone) TO staykit_api;
+
+-- --- function staykit_internal.take_template_test_send(uuid,uuid,timestamp with time zone,integer,integer) — defined in migrations/0237_template_test_sends.sql
+-- POST /v1/template-test-send: records a test (NULL) or answers the seconds to wait when the user is at the limit.
+CREATE OR REPLACE FUNCTION staykit_internal.take_template_test_send(org uuid, sender uuid, at timestamp with time zone, max_sends integer, window_seconds integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+DECLARE
+  window_start constant timestamptz := at - make_interval(secs => window_seconds);
+  oldest timestamptz;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('staykit-test-send:' || org || ':' || sender, 0));
+  DELETE FROM staykit_internal.template_test_sends
+  WHERE organization_id = org AND user_id = sender AND sent_at <= window_start;
+  IF (SELECT count(*) FROM staykit_internal.template_test_sends WHERE organization_id = org AND user_id = sender) >= max_sends THEN
+    SELECT min(sent_at) INTO oldest FROM staykit_internal.template_test_sends WHERE organization_id = org AND user_id = sender;
+    RETURN greatest(1, ceil(extract(epoch FROM (oldest + make_interval(secs => window_seconds)) - at))::integer);
+  END IF;
+  INSERT INTO staykit_internal.template_test_sends (organization_id, user_id, sent_at) VALUES (org, sender, at);
+  RETURN NULL;
+END
+$function$;
 
 -- --- function staykit_internal.task_due_at(text,integer,date,date,timestamp with time zone,text) — defined in migrations/0110_automations.sql
 CREATE OR REPLACE FUNCTION staykit_internal.task_due_at(schedule text, offset_minutes integer, start_date date, end_date date, confirmed_at timestamp with time zone, time_zone text)

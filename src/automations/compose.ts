@@ -1,6 +1,6 @@
 /**
  * A template and a booking → the message: subject and body rendered in the guest's language, as text and as HTML
- * (with the unit's cover photo when `include_product_image` and the record carries it), and the attachments
+ * (with the organization's logo and colour, and the unit's cover photo when `include_product_image`, as the record carries them), and the attachments
  * (the template's files, and the stay as `.ics` with `include_ical_data`). Shared by the scheduler's template jobs
  * and the preview endpoint, so a preview is exactly what would be sent. Runs in a compute thread (render-tasks.ts).
  */
@@ -34,9 +34,11 @@ export interface ComposedMessage extends Omit<RenderedMessage, 'parts'> {
 /** Throws liquidjs's error when the template does not render (only possible for one written around the API). */
 export async function composeMessage(template: StoredTemplate, record: BookingRecord, publicUrl: string, now: Date): Promise<ComposedMessage> {
   const { parts, ...rendered } = renderMessage(contentOf(template), record, publicUrl);
+  const base = publicUrl.replace(/\/$/, '');
   const html = await renderHtmlEmail({
     language: rendered.language, subject: rendered.subject, organization: record.organization.name, ...parts,
-    cover: template.include_product_image && record.cover ? { photo: record.cover, base: publicUrl.replace(/\/$/, '') } : null,
+    cover: template.include_product_image && record.cover ? { photo: record.cover, base } : null,
+    brand: { color: record.organization.brand_color ?? null, logo: record.logo ? { image: record.logo, base } : null },
   });
   const attachments: MailAttachment[] = (template.attachments ?? []).map((file) => ({
     filename: file.filename, contentType: file.content_type ?? 'application/octet-stream', content: file.content.replace(/\s+/g, ''),

@@ -11,6 +11,9 @@ export interface MultiLanguageString {
   [language: string]: string;
 }
 
+/** The organization's logo as e-mails show it (staykit_internal.organization_logo, migration 0235). */
+export type BrandLogo = Pick<CoverPhoto, 'media_id' | 'url' | 'width' | 'height' | 'variants'>;
+
 export interface BookingRecord {
   booking: {
     id: string; reference: string; secret: string; created_at: string; confirmed_at: string | null; currency: string;
@@ -24,7 +27,8 @@ export interface BookingRecord {
     exact_address: string; hide_exact_address: boolean; rent_period: 'daily' | 'nightly'; timezone: string;
     currency: string; latest_arrival_time: string | null;
   };
-  organization: { id: string; name: string; language: string };
+  /** `brand_color`: settings.brand_color (#rrggbb, migration 0235), or null. */
+  organization: { id: string; name: string; language: string; brand_color: string | null };
   contact: {
     id: string; first_name: string; last_name: string; email: string | null; phone: string | null; language: string | null;
   } | null;
@@ -38,6 +42,8 @@ export interface BookingRecord {
    * the owner; a preview, which runs with the caller's scopes, has none (the photo is media, a table of its own).
    */
   cover?: CoverPhoto | null;
+  /** The organization's logo (loadOrganizationLogo), read like the cover: by the job, or a preview that may read media. */
+  logo?: BrandLogo | null;
 }
 
 const BOOKING_RECORD = `
@@ -57,7 +63,8 @@ const BOOKING_RECORD = `
                                   'hide_exact_address', p.hide_exact_address, 'rent_period', p.rent_period,
                                   'timezone', p.timezone, 'currency', p.currency,
                                   'latest_arrival_time', p.latest_arrival_time),
-    'organization', jsonb_build_object('id', o.id, 'name', o.name, 'language', o.language),
+    'organization', jsonb_build_object('id', o.id, 'name', o.name, 'language', o.language,
+                                       'brand_color', o.settings ->> 'brand_color'),
     'contact', (SELECT jsonb_build_object('id', c.id, 'first_name', c.first_name, 'last_name', c.last_name,
                                           'email', c.email, 'phone', c.phone, 'language', c.language)
                 FROM api.contact_bookings AS cb
@@ -102,6 +109,12 @@ export async function loadProductCover(db: Queryable, organizationId: string, pr
     `SELECT staykit_internal.product_cover(p.organization_id, p.images) AS cover FROM api.products AS p
      WHERE p.organization_id = $1 AND p.id = $2`, [organizationId, productId]);
   return rows[0]?.cover ?? null;
+}
+
+/** The organization's logo (staykit_internal.organization_logo, migration 0235), or null. */
+export async function loadOrganizationLogo(db: Queryable, organizationId: string): Promise<BrandLogo | null> {
+  const { rows } = await db.query<{ logo: BrandLogo | null }>('SELECT staykit_internal.organization_logo($1) AS logo', [organizationId]);
+  return rows[0]?.logo ?? null;
 }
 
 /** The booking as templates see it, or undefined when it does not exist (in that organization). */

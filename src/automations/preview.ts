@@ -19,7 +19,7 @@ import { apiError } from '../errors/registry.js';
 import { inTenantTransaction } from '../transaction/tenant-transaction.js';
 import type { TemplateDraft, TemplatePreviewRequest } from './bodies.js';
 import type { ComposedMessage } from './compose.js';
-import { BOOKING_RECORD_TABLES, loadBookingRecord, loadProductCover, type BookingRecord } from './context.js';
+import { BOOKING_RECORD_TABLES, loadBookingRecord, loadOrganizationLogo, loadProductCover, type BookingRecord } from './context.js';
 import { composeMessage } from './rendering.js';
 import { checkTemplateRows } from './template-check.js';
 import { loadTemplate, type StoredTemplate } from './template-queries.js';
@@ -80,10 +80,12 @@ export async function renderPreview(deps: PreviewDeps, principal: Principal, req
   }));
   if (!found) throw notFound(`No booking ${bookingId}`);
   if (!stored) throw notFound(`No template ${emailTemplateId ?? messageTemplateId}`);
-  // The cover is read by an internal function (migration 0232) on the server's connection, for the unit the
-  // principal has just read, and only when it may read media.
-  const cover = hasScope(principal.scopes, 'media', 'read') ? await loadProductCover(db, principal.organizationId, found.product.id) : null;
-  const record: BookingRecord = { ...found, cover };
+  // The cover and the logo are read by internal functions (migrations 0232, 0235) on the server's connection, for the
+  // unit and organization the principal has just read, and only when it may read media.
+  const mayReadMedia = hasScope(principal.scopes, 'media', 'read');
+  const cover = mayReadMedia ? await loadProductCover(db, principal.organizationId, found.product.id) : null;
+  const logo = mayReadMedia ? await loadOrganizationLogo(db, principal.organizationId) : null;
+  const record: BookingRecord = { ...found, cover, logo };
   const template = draft ? withDraft(stored, draft) : stored;
   const rendered = await composeMessage(compute, template, record, deps.publicUrl, deps.now());
   if ('problem' in rendered) throw apiError('SK680', { params: { field: 'The template', message: rendered.problem } });

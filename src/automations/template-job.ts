@@ -10,7 +10,7 @@
  */
 import type { Transaction } from '../db/types.js';
 import { ApiError } from '../errors/api-error.js';
-import { loadBookingRecord, loadProductCover } from './context.js';
+import { loadBookingRecord, loadOrganizationLogo, loadProductCover } from './context.js';
 import { describeDelivery, finishJob, holdJob, insertMessage, type ClaimedJob } from './queries.js';
 import { composeMessage } from './rendering.js';
 import { namedAddress, type AutomationRuntime, type JobReport } from './runtime.js';
@@ -43,6 +43,7 @@ export async function runTemplateJob(job: ClaimedJob, runtime: AutomationRuntime
   const template = await loadTemplate(db, job.organization_id, job.email_template_id, job.message_template_id);
   if (!template) return skip(job, runtime, 'the template no longer exists');
   if (template.include_product_image) record.cover = await loadProductCover(db, job.organization_id, record.product.id);
+  record.logo = await loadOrganizationLogo(db, job.organization_id);
   if (record.booking.silent) return skip(job, runtime, 'the booking is silent');
   const status = template.status ?? 'CONFIRMED';
   if (job.trigger === 'moment' && record.event.status !== status) {

@@ -6,11 +6,11 @@
  *
  * Only a dashboard session has a user to send to; an API key is refused (403 SK687) rather than sent to an address
  * the caller names, so the route cannot mail anyone else. Each user may send `TEST_SENDS_PER_WINDOW` tests per
- * `WINDOW_SECONDS` (429 SK429), counted per server process: it guards a user's own mailbox and the mail server's
- * reputation from a stuck button, not the API from abuse (the request limits do that).
+ * `WINDOW_SECONDS` within an organization (429 SK429), counted in the database (migration 0237), so every server
+ * process counts the same tests: it guards a user's own mailbox and the mail server's reputation from a stuck button,
+ * not the API from abuse (the request limits do that).
  */
 import { randomUUID } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from '../auth/principal.js';
 import type { Database } from '../db/types.js';
 import { apiError } from '../errors/registry.js';
@@ -32,24 +32,28 @@ export interface TestSendDeps extends PreviewDeps {
 
 export type TestSender = (principal: Principal, request: TemplatePreviewRequest) => Promise<TemplateTestSent>;
 
+/** Records a test-send of the user now, or answers the seconds until they may send again (migration 0237). */
+async function takeTestSend(deps: TestSendDeps, organizationId: string, userId: string): Promise<number | null> {
+  return deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ wait: number | null }>(
+      'SELECT staykit_internal.take_template_test_send($1, $2, $3, $4, $5) AS wait',
+      [organizationId, userId, deps.now().toISOString(), TEST_SENDS_PER_WINDOW, WINDOW_SECONDS]);
+    return rows[0]?.wait ?? null;
+  });
+}
+
 async function userEmail(db: Database, userId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ email: string }>('SELECT email FROM staykit_internal.users WHERE id = $1', [userId]);
   return rows[0]?.email;
 }
 
 export function testSender(deps: TestSendDeps): TestSender {
-  const limiter = new RateLimiterMemory({ keyPrefix: POLICY, points: TEST_SENDS_PER_WINDOW, duration: WINDOW_SECONDS });
-
   return async (principal, request) => {
     const { userId } = principal;
     const to = userId === undefined ? undefined : await userEmail(deps.db, userId);
     if (userId === undefined || to === undefined) throw apiError('SK687');
-    try {
-      await limiter.consume(userId);
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      throw rateLimited(POLICY, Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)), {});
-    }
+    const wait = await takeTestSend(deps, principal.organizationId, userId);
+    if (wait !== null) throw rateLimited(POLICY, wait, {});
     const { record, message } = await renderPreview(deps, principal, request);
     const subject = `[Test] ${message.subject}`;
     const outcome = await deps.mailer().send({

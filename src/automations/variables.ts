@@ -150,7 +150,7 @@ export const SAMPLE_RECORD: BookingRecord = {
     approximate_address: 'Zandvoort', exact_address: 'Strandweg 1, Zandvoort', hide_exact_address: false,
     rent_period: 'nightly', timezone: 'Europe/Amsterdam', currency: 'EUR', latest_arrival_time: null,
   },
-  organization: { id: '00000000-0000-4000-8000-000000000005', name: 'Seaside Rentals', language: 'en' },
+  organization: { id: '00000000-0000-4000-8000-000000000005', name: 'Seaside Rentals', language: 'en', brand_color: null },
   contact: {
     id: '00000000-0000-4000-8000-000000000006', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com',
     phone: '+31 20 123 4567', language: 'en',

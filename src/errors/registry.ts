@@ -310,11 +310,11 @@ const definitions = {
   SK764: {
     status: 409,
     message: '{message}',
-    meaning: "A media row was deleted while a unit's images still show it; details name the unit",
+    meaning: "A media row was deleted while a unit's images still show it (details name the unit) or it is the organization's logo",
     hint: "Remove the image from the unit's images instead: it is deleted with its files when no unit shows it",
   },
   SK765: { status: 400, message: '{message}', meaning: "A product's images are not a list of {media_id, alt, cover} (alt: language → text; at most one cover)" },
-  SK766: { status: 404, message: '{message}', meaning: "A product's images name a media id that is not one of the organization's" },
+  SK766: { status: 404, message: '{message}', meaning: "A product's images or the organization's logo (settings.logo_media_id) name a media id that is not one of the organization's" },
   SK767: { status: 400, message: '{message}', meaning: 'A POST /v1/media request is malformed: no image in it, several, or an unknown field' },
   SK680: {
     status: 400,

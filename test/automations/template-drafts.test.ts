@@ -124,14 +124,28 @@ forEachBackend('template drafts and test-sends', (ctx) => {
     assert.match(refused.json().message, /lacks the permission "\w+:read"/, "the booking record's read scopes");
   });
 
-  it('limits the tests a user sends', async () => {
+  it('limits the tests a user sends, counted across server processes', async () => {
     const user = await createUser(ctx.db, org.id, 'busy@example.com', { role: 'owner' });
     const session = await login(app, user.email, user.password);
-    const statuses: number[] = [];
-    for (let i = 0; i <= TEST_SENDS_PER_WINDOW; i += 1) {
-      statuses.push((await asOwner('/v1/template-test-send', { booking_id: bookingId, email_template_id: templateId }, session)).statusCode);
+    // A second server on the same database, as behind a load balancer: the session is valid on both.
+    const second = await startBookingApp(ctx.db, undefined, {
+      config: loadConfig({ SMTP_URL: smtp.url, STAYKIT_PUBLIC_URL: 'https://stays.example.com', STAYKIT_EMAIL_FROM: 'team@stays.example.com' }),
+    });
+    try {
+      const answers = [];
+      for (let i = 0; i <= TEST_SENDS_PER_WINDOW; i += 1) {
+        answers.push(await asOwner('/v1/template-test-send', { booking_id: bookingId, email_template_id: templateId }, session, i % 2 === 0 ? app : second));
+      }
+      assert.deepEqual(answers.map((answer) => answer.statusCode), [...Array(TEST_SENDS_PER_WINDOW).fill(200), 429]);
+      const refused = answers.at(-1)!;
+      assert.equal(refused.json<{ code: string }>().code, 'SK429');
+      assert.ok(Number(refused.headers['retry-after']) > 500, `wait most of the 10 minutes: ${refused.headers['retry-after']}`);
+      assert.equal((await asOwner('/v1/template-test-send', { booking_id: bookingId, email_template_id: templateId }, session, app)).statusCode, 429, 'the first server refuses too');
+      // Another user is not held by this one's tests.
+      assert.equal((await asOwner('/v1/template-test-send', { booking_id: bookingId, email_template_id: templateId }, owner, second)).statusCode, 200);
+    } finally {
+      await second.close();
     }
-    assert.deepEqual(statuses, [...Array(TEST_SENDS_PER_WINDOW).fill(200), 429]);
   });
 
   it('writes the test to the outbox folder when there is no SMTP server', async () => {

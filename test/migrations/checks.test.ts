@@ -37,7 +37,8 @@ const CASES: Case[] = [
     base: () => ({ name: q('Org') }),
     bad: [{ name: q('  ') }, { settings: q('[]') }, { currency: q('eur') }, { language: q('English') },
       { timezone: q('Mars/Olympus') }, { settings: q('{"invoices": {"seller": {"vat_id": 1}}}') },
-      { settings: q('{"booking_terms": {"nl": "Geen huisdieren"}}') }],
+      { settings: q('{"booking_terms": {"nl": "Geen huisdieren"}}') }, { settings: q('{"brand_color": "red"}') },
+      { settings: q('{"brand_color": "#12345"}') }, { settings: q('{"logo_media_id": "the-logo"}') }],
   },
   {
     table: 'api.user_profiles',

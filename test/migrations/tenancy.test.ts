@@ -44,14 +44,15 @@ const NOT_WRITABLE: [table: string, column: string, operation: 'INSERT' | 'UPDAT
   ['calendar_events', 'generated_title', 'INSERT'], ['external_calendars', 'last_synced', 'UPDATE'],
   ['external_calendars', 'updated_at', 'UPDATE'], ['external_calendars', 'error', 'INSERT'],
   ['calendar_event_tasks', 'notification_sent_at', 'UPDATE'], ['reply_to_addresses', 'verified_at', 'UPDATE'],
-  ['organizations', 'currency', 'UPDATE'], ['user_profiles', 'user_id', 'UPDATE'], ['contacts', 'id', 'UPDATE'],
+  ['organizations', 'id', 'UPDATE'], ['user_profiles', 'user_id', 'UPDATE'], ['contacts', 'id', 'UPDATE'],
 ];
 
 /** Columns a client may write (secrets may be supplied, and set to null to rotate them). */
 const WRITABLE: [table: string, column: string, operation: 'INSERT' | 'UPDATE'][] = [
   ['contacts', 'id', 'INSERT'], ['webhooks', 'signing_secret', 'INSERT'], ['webhooks', 'signing_secret', 'UPDATE'],
   ['products', 'ical_export_secret', 'UPDATE'], ['products', 'deleted_at', 'UPDATE'], ['bookings', 'secret', 'UPDATE'],
-  ['organizations', 'name', 'UPDATE'], ['organizations', 'settings', 'UPDATE'],
+  ['organizations', 'name', 'UPDATE'], ['organizations', 'settings', 'UPDATE'], ['organizations', 'currency', 'UPDATE'],
+  ['organizations', 'language', 'UPDATE'], ['organizations', 'timezone', 'UPDATE'],
   ['external_calendars', 'sync_requested_at', 'UPDATE'],
 ];
 

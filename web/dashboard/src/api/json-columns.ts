@@ -73,7 +73,8 @@ export type JsonShapes = CheckedShapes<{
   email_templates: { subject: LanguageTexts; body: LanguageTexts; moment: Moment | null; attachments: TemplateAttachment[] };
   line_items: { name: LanguageTexts };
   media: { variants: MediaVariant[] };
-  organizations: { settings: { [key: string]: unknown; booking_terms?: StoredTerms } };
+  message_templates: { subject: LanguageTexts; body: LanguageTexts; moment: Moment | null };
+  organizations: { settings: { [key: string]: unknown; booking_terms?: StoredTerms; brand_color?: string | null; logo_media_id?: string | null } };
   product_configurations: {
     name: LanguageTexts; rates: ConfigurationRate[]; early_bird_adjustments: Adjustment<'min_advance'>[];
     last_minute_adjustments: Adjustment<'max_advance'>[]; long_rent_adjustments: Adjustment<'min_duration'>[];

@@ -14,6 +14,8 @@ import { EmailTemplates } from '../settings/EmailTemplates';
 import { IcalFeeds } from '../settings/IcalFeeds';
 import { Members } from '../settings/Members';
 import { Notifications } from '../settings/Notifications';
+import { OrganizationProfile } from '../settings/OrganizationProfile';
+import { UnitMessages } from '../settings/UnitMessages';
 import { Webhooks } from '../settings/Webhooks';
 import { Timeline } from '../timeline/Timeline';
 import { mayReadToday } from '../today/sections';
@@ -49,8 +51,10 @@ export const PAGES: readonly DashboardPage[] = [
   { path: '/settings/webhooks', render: () => <Webhooks />, navigation: { label: 'Webhooks', visible: (can) => can('webhooks') } },
   { path: '/settings/ical', render: () => <IcalFeeds />, navigation: { label: 'iCal feeds', visible: (can) => can('external_calendars') } },
   { path: '/settings/templates', render: () => <EmailTemplates />, navigation: { label: 'E-mail templates', visible: (can) => can('email_templates') } },
+  { path: '/settings/unit-messages', render: () => <UnitMessages />, navigation: { label: 'Unit messages', visible: (can) => can('message_templates') } },
   { path: '/settings/members', render: () => <Members />, navigation: { label: 'Members', visible: (can) => can('members') } },
   // Organization settings: who may change them (every member reads the organization).
+  { path: '/settings/organization', render: () => <OrganizationProfile />, navigation: { label: 'Organization', visible: (can) => can('organizations', 'write') } },
   { path: '/settings/terms', render: () => <BookingTerms />, navigation: { label: 'Booking terms', visible: (can) => can('organizations', 'write') } },
   // Every member chooses their own e-mails about bookings.
   { path: '/settings/notifications', render: () => <Notifications />, navigation: { label: 'My notifications', visible: () => true } },

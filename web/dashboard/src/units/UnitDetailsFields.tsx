@@ -5,11 +5,9 @@
  */
 import { Checkbox, Fieldset, Group, SegmentedControl, Select, Stack, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import { TimeInput } from '@mantine/dates';
+import { CURRENCIES, TIME_ZONES } from '../common/intl-choices';
 import { TEXT_LANGUAGES } from './language-texts';
 import type { DetailField, UnitDetails } from './unit-details';
-
-const TIME_ZONES = Intl.supportedValuesOf('timeZone');
-const CURRENCIES = Intl.supportedValuesOf('currency');
 
 export interface UnitDetailsFieldsProps {
   value: UnitDetails;

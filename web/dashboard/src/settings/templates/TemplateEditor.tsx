@@ -4,23 +4,20 @@
  * below them. Every field the API refuses shows its message next to the field — as soon as the preview refuses the
  * draft, or when a save is refused. An e-mail template acts for every unit (docs/automations.md#which-templates-act).
  */
-import { useRef, useState } from 'react';
-import {
-  Button, Checkbox, CloseButton, FileButton, Grid, Group, NumberInput, Paper, Select, Stack, Switch, Tabs, Text, TextInput, Textarea,
-} from '@mantine/core';
+import { useState } from 'react';
+import { Button, Checkbox, CloseButton, FileButton, Group, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { database, rowsOf } from '../../api/database';
 import { ConfirmButton } from '../../common/ConfirmButton';
 import { ErrorAlert } from '../../common/ErrorAlert';
 import { useWorkspace } from '../../shell/context';
 import {
-  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, MOMENTS, newTemplateForm, rowOf, TEMPLATE_LANGUAGES, TRIGGERS,
+  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, newTemplateForm, rowOf, TRIGGERS,
   type StoredTemplate, type TemplateForm, type TemplateLanguage,
 } from './template-form';
 import { templateErrors } from './template-errors';
+import { MomentFields } from './MomentFields';
 import { TemplatePreview } from './TemplatePreview';
-import { VariableList } from './VariableList';
-
-type TextField = 'subject' | 'body';
+import { TemplateTexts, type TextField } from './TemplateTexts';
 
 export interface TemplateEditorProps {
   /** The stored template, or null for a new one. */
@@ -44,32 +41,18 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
   const { can } = useWorkspace();
   const mayWrite = can('email_templates', 'write');
   const [form, setForm] = useState<TemplateForm>(() => (stored ? formOf(stored) : newTemplateForm()));
-  const [language, setLanguage] = useState<TemplateLanguage>('default');
   const [saveError, setSaveError] = useState<unknown>(null);
   const [previewError, setPreviewError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const inputs = useRef(new Map<string, HTMLInputElement | HTMLTextAreaElement>());
-  const lastField = useRef<TextField>('body');
   const errors = templateErrors(saveError ?? previewError);
 
   const edit = (change: Partial<TemplateForm>) => {
     setForm((previous) => ({ ...previous, ...change }));
     setSaveError(null);
   };
-  const setText = (field: TextField, key: TemplateLanguage, text: string) =>
+  const setText = (field: TextField, key: TemplateLanguage, text: string) => {
     setForm((previous) => ({ ...previous, [field]: { ...previous[field], [key]: text } }));
-
-  const insert = (snippet: string) => {
-    const field = lastField.current;
-    const element = inputs.current.get(`${field}.${language}`);
-    const text = form[field][language] ?? '';
-    const start = element?.selectionStart ?? text.length;
-    const end = element?.selectionEnd ?? start;
-    setText(field, language, text.slice(0, start) + snippet + text.slice(end));
-    requestAnimationFrame(() => {
-      element?.focus();
-      element?.setSelectionRange(start + snippet.length, start + snippet.length);
-    });
+    setSaveError(null);
   };
 
   const act = async (action: () => Promise<string | null>) => {
@@ -97,47 +80,11 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
   });
   const addFiles = async (files: File[]) => edit({ attachments: [...form.attachments, ...(await Promise.all(files.map(attachmentOf)))] });
 
-  const textInput = (field: TextField, key: TemplateLanguage) => ({
-    ref: (element: HTMLInputElement | HTMLTextAreaElement | null) => {
-      if (element) inputs.current.set(`${field}.${key}`, element);
-    },
-    value: form[field][key] ?? '',
-    readOnly: !mayWrite,
-    error: errors.text?.field === field && errors.text.language === key ? errors.text.message : undefined,
-    onFocus: () => { lastField.current = field; },
-    onChange: (event: { currentTarget: { value: string } }) => {
-      setText(field, key, event.currentTarget.value);
-      setSaveError(null);
-    },
-  });
-
   return (
     <Paper withBorder p="md" component="form" aria-label={stored ? 'Edit template' : 'New template'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Stack>
         <ErrorAlert error={errors.general} title="The template was not saved" />
-        <Grid>
-          <Grid.Col span={{ base: 12, md: 8 }}>
-            <Tabs value={language} onChange={(value) => value && setLanguage(value as TemplateLanguage)}>
-              <Tabs.List>
-                {TEMPLATE_LANGUAGES.map(({ key, label }) => (
-                  <Tabs.Tab key={key} value={key} color={errors.text?.language === key ? 'red' : undefined}>{label}</Tabs.Tab>
-                ))}
-              </Tabs.List>
-              {TEMPLATE_LANGUAGES.map(({ key, label }) => (
-                <Tabs.Panel key={key} value={key} pt="sm">
-                  <Stack gap="sm">
-                    {key === 'default' && <Text size="xs" c="dimmed">Guests whose language has no text of its own read this one.</Text>}
-                    <TextInput label={`Subject (${label})`} {...textInput('subject', key)} />
-                    <Textarea label={`Body (${label})`} autosize minRows={8} {...textInput('body', key)} />
-                  </Stack>
-                </Tabs.Panel>
-              ))}
-            </Tabs>
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 4 }}>
-            <VariableList onInsert={insert} disabled={!mayWrite} />
-          </Grid.Col>
-        </Grid>
+        <TemplateTexts subject={form.subject} body={form.body} onChange={setText} readOnly={!mayWrite} problem={errors.text} />
 
         <Switch label="Active: sent on its own" checked={form.active} disabled={!mayWrite} onChange={(event) => edit({ active: event.currentTarget.checked })} />
         <Group align="flex-start" wrap="wrap">
@@ -145,10 +92,7 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
             onChange={(value) => value && edit({ trigger: value as TemplateForm['trigger'] })} />
           {form.trigger === 'moment' && (
             <>
-              <NumberInput label="Days" value={form.moment.offset} allowDecimal={false} w={90} readOnly={!mayWrite} error={errors.fields.moment}
-                onChange={(value) => edit({ moment: { ...form.moment, offset: typeof value === 'number' ? value : 0 } })} />
-              <Select label="Counted" data={MOMENTS} value={form.moment.type} allowDeselect={false} readOnly={!mayWrite} w={240}
-                onChange={(value) => value && edit({ moment: { ...form.moment, type: value as TemplateForm['moment']['type'] } })} />
+              <MomentFields moment={form.moment} onChange={(moment) => edit({ moment })} readOnly={!mayWrite} error={errors.fields.moment} />
               <TextInput label="At (the unit's time)" type="time" value={form.time} readOnly={!mayWrite} error={errors.fields.time} w={140}
                 onChange={(event) => edit({ time: event.currentTarget.value })} />
               <Select label="When the moment has passed" data={[{ value: 'skip', label: 'Skip it' }, { value: 'send', label: 'Send at once' }]} w={200}
@@ -159,7 +103,7 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
           <Select label="For" data={BOOKING_STATUSES} value={form.status} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.status} w={240}
             onChange={(value) => value && edit({ status: value as TemplateForm['status'] })} />
         </Group>
-        <Text size="xs" c="dimmed">Sent for the bookings of every unit.</Text>
+        <Text size="xs" c="dimmed">Sent for the bookings of every unit — unless a unit message uses it: then only for that message&apos;s units (Unit messages).</Text>
 
         <Stack gap={6}>
           {FLAGS.map(({ key, label }) => (

@@ -23,6 +23,7 @@ import { BOOKING_RECORD_TABLES, loadBookingRecord, loadProductCover, type Bookin
 import { composeMessage } from './rendering.js';
 import { checkTemplateRows } from './template-check.js';
 import { loadTemplate, type StoredTemplate } from './template-queries.js';
+import { previewedPaymentId } from './variables.js';
 
 export interface PreviewDeps {
   db: Database;
@@ -83,8 +84,8 @@ export async function renderPreview(deps: PreviewDeps, principal: Principal, req
   // The cover is read by an internal function (migration 0232) on the server's connection, for the unit the
   // principal has just read, and only when it may read media.
   const cover = hasScope(principal.scopes, 'media', 'read') ? await loadProductCover(db, principal.organizationId, found.product.id) : null;
-  const record: BookingRecord = { ...found, cover };
   const template = draft ? withDraft(stored, draft) : stored;
+  const record: BookingRecord = { ...found, cover, payment_id: previewedPaymentId(found, template.trigger) };
   const rendered = await composeMessage(compute, template, record, deps.publicUrl, deps.now());
   if ('problem' in rendered) throw apiError('SK680', { params: { field: 'The template', message: rendered.problem } });
   return { record, message: rendered.message };

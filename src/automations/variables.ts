@@ -75,6 +75,16 @@ function focusPayment(record: BookingRecord): BookingPayment | undefined {
   return record.payment_id ? record.payments.find((payment) => payment.id === record.payment_id) : record.payments.find(isPaymentOpen);
 }
 
+/**
+ * The payment a preview shows, without a job to name one: a receipt's (`payment_received`) is the payment paid last;
+ * any other template's is the next one still to pay (undefined: `focusPayment` finds it).
+ */
+export function previewedPaymentId(record: BookingRecord, trigger: string | null | undefined): string | undefined {
+  if (trigger !== 'payment_received') return undefined;
+  const paid = record.payments.filter((payment) => payment.paid_at !== null && payment.status === 'paid');
+  return paid.sort((a, b) => Date.parse(a.paid_at!) - Date.parse(b.paid_at!)).at(-1)?.id;
+}
+
 function paymentVariables(record: BookingRecord, language: string, money: (minor: number) => string): TemplateVariables['payment'] {
   const payment = focusPayment(record);
   if (!payment) return { amount: '', amount_minor: 0, currency: '', method: '', status: '', due_date: '', due: '', paid_at: '', paid_on: '' };

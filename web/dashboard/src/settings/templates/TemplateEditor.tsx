@@ -13,7 +13,8 @@ import { ConfirmButton } from '../../common/ConfirmButton';
 import { ErrorAlert } from '../../common/ErrorAlert';
 import { useWorkspace } from '../../shell/context';
 import {
-  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, MOMENTS, newTemplateForm, rowOf, TEMPLATE_LANGUAGES, TRIGGERS,
+  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, MOMENTS, newTemplateForm, PAYMENT_DUE_LABEL, rowOf, SCHEDULED_TRIGGERS,
+  TEMPLATE_LANGUAGES, TRIGGERS,
   type StoredTemplate, type TemplateForm, type TemplateLanguage,
 } from './template-form';
 import { templateErrors } from './template-errors';
@@ -149,6 +150,15 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
                 onChange={(value) => edit({ moment: { ...form.moment, offset: typeof value === 'number' ? value : 0 } })} />
               <Select label="Counted" data={MOMENTS} value={form.moment.type} allowDeselect={false} readOnly={!mayWrite} w={240}
                 onChange={(value) => value && edit({ moment: { ...form.moment, type: value as TemplateForm['moment']['type'] } })} />
+            </>
+          )}
+          {form.trigger === 'payment_due' && (
+            <NumberInput label="Days" description={PAYMENT_DUE_LABEL} value={form.payment_due_offset} allowDecimal={false} min={-365} max={365} w={200}
+              readOnly={!mayWrite} error={errors.fields.payment_due_offset}
+              onChange={(value) => edit({ payment_due_offset: typeof value === 'number' ? value : 0 })} />
+          )}
+          {SCHEDULED_TRIGGERS.includes(form.trigger) && (
+            <>
               <TextInput label="At (the unit's time)" type="time" value={form.time} readOnly={!mayWrite} error={errors.fields.time} w={140}
                 onChange={(event) => edit({ time: event.currentTarget.value })} />
               <Select label="When the moment has passed" data={[{ value: 'skip', label: 'Skip it' }, { value: 'send', label: 'Send at once' }]} w={200}

@@ -43,7 +43,7 @@ ALTER TABLE staykit_internal.automation_jobs ADD CONSTRAINT automation_jobs_paym
   CHECK ((payment_id IS NOT NULL) = coalesce(trigger IN ('payment_received', 'payment_due'), false));
 CREATE INDEX automation_jobs_payment_idx ON staykit_internal.automation_jobs (payment_id);
 -- One reminder per payment and rule, ever: kept (done_at) once sent, like a moment's send.
-CREATE UNIQUE INDEX automation_jobs_payment_due_unique ON staykit_internal.automation_jobs (payment_id, rule_key)
+CREATE UNIQUE INDEX automation_jobs_payment_due_unique ON staykit_internal.automation_jobs (organization_id, payment_id, rule_key)
   WHERE kind = 'template' AND trigger = 'payment_due';
 
 -- When a reminder falls: the payment's due date in the unit's time zone, + offset days, at `time` (09:00 when null).
@@ -103,7 +103,7 @@ BEGIN
          d.run_at
   FROM due AS d
   WHERE d.run_at IS NOT NULL
-  ON CONFLICT (payment_id, rule_key) WHERE kind = 'template' AND trigger = 'payment_due'
+  ON CONFLICT (organization_id, payment_id, rule_key) WHERE kind = 'template' AND trigger = 'payment_due'
   DO UPDATE SET run_at = EXCLUDED.run_at
     WHERE j.done_at IS NULL AND j.lease_token IS NULL AND j.run_at IS DISTINCT FROM EXCLUDED.run_at;
 END

@@ -3328,7 +3328,7 @@ CREATE INDEX automation_jobs_leased_booking_idx ON staykit_internal.automation_j
 CREATE INDEX automation_jobs_message_template_idx ON staykit_internal.automation_jobs USING btree (message_template_id);
 CREATE UNIQUE INDEX automation_jobs_moment_unique ON staykit_internal.automation_jobs USING btree (booking_id, rule_key) WHERE ((kind = 'template'::text) AND (trigger = 'moment'::text));
 CREATE INDEX automation_jobs_organization_idx ON staykit_internal.automation_jobs USING btree (organization_id);
-CREATE UNIQUE INDEX automation_jobs_payment_due_unique ON staykit_internal.automation_jobs USING btree (payment_id, rule_key) WHERE ((kind = 'template'::text) AND (trigger = 'payment_due'::text));
+CREATE UNIQUE INDEX automation_jobs_payment_due_unique ON staykit_internal.automation_jobs USING btree (organization_id, payment_id, rule_key) WHERE ((kind = 'template'::text) AND (trigger = 'payment_due'::text));
 CREATE INDEX automation_jobs_payment_idx ON staykit_internal.automation_jobs USING btree (payment_id);
 CREATE UNIQUE INDEX automation_jobs_task_unique ON staykit_internal.automation_jobs USING btree (calendar_event_task_id) WHERE (kind = 'task_notification'::text);
 CREATE TRIGGER automation_jobs_booking_key BEFORE INSERT ON staykit_internal.automation_jobs FOR EACH ROW EXECUTE FUNCTION staykit_internal.automation_jobs_booking_key();
@@ -4159,7 +4159,7 @@ BEGIN
          d.run_at
   FROM due AS d
   WHERE d.run_at IS NOT NULL
-  ON CONFLICT (payment_id, rule_key) WHERE kind = 'template' AND trigger = 'payment_due'
+  ON CONFLICT (organization_id, payment_id, rule_key) WHERE kind = 'template' AND trigger = 'payment_due'
   DO UPDATE SET run_at = EXCLUDED.run_at
     WHERE j.done_at IS NULL AND j.lease_token IS NULL AND j.run_at IS DISTINCT FROM EXCLUDED.run_at;
 END

@@ -48,9 +48,9 @@ forEachBackend('payment e-mails', (ctx) => {
     });
     assert.equal(response.statusCode, 204, response.body);
   };
-  const book = async (start: string, end: string, name: string) => {
+  const book = async (start: string, end: string, name: string, silent = false) => {
     const response = await client(app, org.api_key).post('/v1/book', {
-      product_id: unit.product, interval: { start, end }, occupancy: { [unit.adults]: 2 },
+      product_id: unit.product, interval: { start, end }, occupancy: { [unit.adults]: 2 }, silent,
       contact: { first_name: name, last_name: 'Lovelace', email: `${name.toLowerCase()}@example.com` },
     });
     assert.equal(response.statusCode, 201, response.body);
@@ -129,5 +129,35 @@ forEachBackend('payment e-mails', (ctx) => {
     const left = await ctx.db.query(
       `SELECT 1 FROM staykit_internal.automation_jobs WHERE booking_id = $1 AND trigger = 'payment_due'`, [bookingId]);
     assert.equal(left.rows.length, 0);
+  });
+
+  it('sends neither receipts nor reminders for a silent booking', async () => {
+    const { bookingId } = await book('2027-09-10', '2027-09-13', 'Alan', true);
+    const jobs = await ctx.db.query(
+      `SELECT 1 FROM staykit_internal.automation_jobs WHERE booking_id = $1 AND trigger LIKE 'payment%'`, [bookingId]);
+    assert.equal(jobs.rows.length, 0);
+    await run('2027-08-24T08:00:00Z'); // 3 days before 2027-08-27
+    assert.equal(mails('Alan', /./).length, 0);
+  });
+
+  it('follows its template: disabled, the pending reminders go; enabled again, they come back', async () => {
+    const { bookingId } = await book('2027-10-10', '2027-10-13', 'Katherine');
+    const template = (await ctx.db.query<{ id: string }>(
+      `SELECT id FROM api.email_templates WHERE organization_id = $1 AND trigger = 'payment_due'`, [org.organization_id])).rows[0]!.id;
+    const setType = async (type: string) => {
+      const response = await app.inject({
+        method: 'PATCH', url: `/v1/email_templates?id=eq.${template}`, headers: { authorization: `Bearer ${org.api_key}` }, payload: { type },
+      });
+      assert.equal(response.statusCode, 204, response.body);
+    };
+    const pending = async () => (await ctx.db.query(
+      `SELECT 1 FROM staykit_internal.automation_jobs WHERE booking_id = $1 AND trigger = 'payment_due' AND done_at IS NULL`, [bookingId])).rows.length;
+    assert.equal(await pending(), 1);
+    await setType('manual');
+    assert.equal(await pending(), 0);
+    await setType('automated');
+    assert.equal(await pending(), 1);
+    await run('2027-09-23T08:00:00Z'); // 3 days before 2027-09-26
+    assert.equal(mails('Katherine', REMINDER).length, 1);
   });
 });

@@ -1152,6 +1152,7 @@ export type Database = {
           "trigger": Database["api"]["Enums"]["email_templates_trigger"] | null
           "type": Database["api"]["Enums"]["email_templates_type"]
           "fts": string | null
+          "payment_due_offset": number | null
         }
         Insert: {
           "id"?: string
@@ -1172,6 +1173,7 @@ export type Database = {
           "trigger"?: Database["api"]["Enums"]["email_templates_trigger"] | null
           "type"?: Database["api"]["Enums"]["email_templates_type"]
           "fts"?: never
+          "payment_due_offset"?: number | null
         }
         Update: {
           "id"?: never
@@ -1192,6 +1194,7 @@ export type Database = {
           "trigger"?: Database["api"]["Enums"]["email_templates_trigger"] | null
           "type"?: Database["api"]["Enums"]["email_templates_type"]
           "fts"?: never
+          "payment_due_offset"?: number | null
         }
         Relationships: [
           {
@@ -4238,7 +4241,7 @@ export type Database = {
       "coupons_scope": "global" | "product" | "service" | "rent"
       "email_templates_past_schedule_behavior": "skip" | "send"
       "email_templates_status": "CANCELLED" | "TENTATIVE" | "CONFIRMED"
-      "email_templates_trigger": "created" | "confirmed" | "cancelled" | "updated" | "moment" | "manual"
+      "email_templates_trigger": "created" | "confirmed" | "cancelled" | "updated" | "moment" | "manual" | "payment_received" | "payment_due"
       "email_templates_type": "automated" | "manual"
       "invoices_status": "draft" | "issued" | "paid" | "void"
       "line_items_fee_type": "fee" | "deposit"

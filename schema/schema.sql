@@ -522,6 +522,7 @@ GRANT SELECT, DELETE ON TABLE api.calendar_events TO staykit_api;
 GRANT INSERT (booking_id, calendar_id, creator_id, end_date, id, notes, origin, padding, product_id, start_date, status, title, type, uid) ON TABLE api.calendar_events TO staykit_api;
 GRANT UPDATE (booking_id, calendar_id, creator_id, end_date, notes, origin, padding, product_id, start_date, status, title, type, uid) ON TABLE api.calendar_events TO staykit_api;
 CREATE TRIGGER automations_on_booking_event AFTER INSERT OR UPDATE OF status, start_date, end_date, product_id ON api.calendar_events FOR EACH ROW WHEN (((new.type = 'booking'::text) AND (new.booking_id IS NOT NULL))) EXECUTE FUNCTION staykit_internal.automations_on_booking_event();
+CREATE TRIGGER automations_payment_reminders AFTER INSERT OR UPDATE OF status, start_date, end_date, product_id ON api.calendar_events FOR EACH ROW WHEN (((new.type = 'booking'::text) AND (new.booking_id IS NOT NULL))) EXECUTE FUNCTION staykit_internal.automations_payment_reminders_on_booking_event();
 CREATE TRIGGER availability_days_delete AFTER DELETE ON api.calendar_events REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION staykit_internal.calendar_events_availability_days();
 CREATE TRIGGER availability_days_insert AFTER INSERT ON api.calendar_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION staykit_internal.calendar_events_availability_days();
 CREATE TRIGGER availability_days_update AFTER UPDATE ON api.calendar_events REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION staykit_internal.calendar_events_availability_days();
@@ -888,22 +889,26 @@ CREATE TABLE api.email_templates (
     subject jsonb NOT NULL,
     -- Time of day at which scheduled emails are sent, or null.
     "time" time without time zone,
-    -- Event that sends the email: created, confirmed, cancelled, updated, moment or manual; or null.
+    -- Event that sends the email: created, confirmed, cancelled, updated, moment, payment_received, payment_due or manual; or null.
     trigger text,
     -- automated or manual.
     type text DEFAULT 'automated'::text NOT NULL,
     -- Full-text search over subject and body.
     fts tsvector GENERATED ALWAYS AS ((jsonb_to_tsvector('simple'::regconfig, subject, '["string"]'::jsonb) || jsonb_to_tsvector('simple'::regconfig, body, '["string"]'::jsonb))) STORED,
+    -- trigger payment_due: days from the payment's due date (in the unit's time zone) the reminder is sent, -3 = three days before; null = on the due date.
+    payment_due_offset integer,
     CONSTRAINT email_templates_attachments_check CHECK ((jsonb_typeof(attachments) = 'array'::text)),
     CONSTRAINT email_templates_body_check CHECK (staykit_internal.is_multi_language_string(body)),
     CONSTRAINT email_templates_id_organization_id_key UNIQUE (id, organization_id),
     CONSTRAINT email_templates_moment_check CHECK (staykit_internal.is_moment(moment)),
     CONSTRAINT email_templates_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES api.organizations(id),
     CONSTRAINT email_templates_past_schedule_behavior_check CHECK ((past_schedule_behavior = ANY (ARRAY['skip'::text, 'send'::text]))),
+    CONSTRAINT email_templates_payment_due_offset_range CHECK (((payment_due_offset >= '-365'::integer) AND (payment_due_offset <= 365))),
+    CONSTRAINT email_templates_payment_due_without_moment CHECK (((trigger IS DISTINCT FROM 'payment_due'::text) OR (moment IS NULL))),
     CONSTRAINT email_templates_pkey PRIMARY KEY (organization_id, id),
     CONSTRAINT email_templates_status_check CHECK ((status = ANY (ARRAY['CANCELLED'::text, 'TENTATIVE'::text, 'CONFIRMED'::text]))),
     CONSTRAINT email_templates_subject_check CHECK (staykit_internal.is_multi_language_string(subject)),
-    CONSTRAINT email_templates_trigger_check CHECK ((trigger = ANY (ARRAY['created'::text, 'confirmed'::text, 'cancelled'::text, 'updated'::text, 'moment'::text, 'manual'::text]))),
+    CONSTRAINT email_templates_trigger_check CHECK ((trigger = ANY (ARRAY['created'::text, 'confirmed'::text, 'cancelled'::text, 'updated'::text, 'moment'::text, 'manual'::text, 'payment_received'::text, 'payment_due'::text]))),
     CONSTRAINT email_templates_type_check CHECK ((type = ANY (ARRAY['automated'::text, 'manual'::text])))
 );
 CREATE INDEX email_templates_fts_idx ON api.email_templates USING gin (fts);
@@ -916,10 +921,12 @@ CREATE POLICY write_scope_delete ON api.email_templates AS RESTRICTIVE FOR DELET
 CREATE POLICY write_scope_insert ON api.email_templates AS RESTRICTIVE FOR INSERT TO staykit_api WITH CHECK (( SELECT staykit_internal.may_write('email_templates'::text) AS may_write));
 CREATE POLICY write_scope_update ON api.email_templates AS RESTRICTIVE FOR UPDATE TO staykit_api USING (( SELECT staykit_internal.may_write('email_templates'::text) AS may_write)) WITH CHECK (( SELECT staykit_internal.may_write('email_templates'::text) AS may_write));
 GRANT SELECT, DELETE ON TABLE api.email_templates TO staykit_api;
-GRANT INSERT (attachments, body, id, include_booking_details, include_booking_link, include_ical_data, include_product_image, moment, past_schedule_behavior, status, subject, "time", trigger, type) ON TABLE api.email_templates TO staykit_api;
-GRANT UPDATE (attachments, body, include_booking_details, include_booking_link, include_ical_data, include_product_image, moment, past_schedule_behavior, status, subject, "time", trigger, type) ON TABLE api.email_templates TO staykit_api;
+GRANT INSERT (attachments, body, id, include_booking_details, include_booking_link, include_ical_data, include_product_image, moment, past_schedule_behavior, payment_due_offset, status, subject, "time", trigger, type) ON TABLE api.email_templates TO staykit_api;
+GRANT UPDATE (attachments, body, include_booking_details, include_booking_link, include_ical_data, include_product_image, moment, past_schedule_behavior, payment_due_offset, status, subject, "time", trigger, type) ON TABLE api.email_templates TO staykit_api;
 CREATE TRIGGER automations_email_template_changed AFTER UPDATE OF moment, "time", status, type, trigger, past_schedule_behavior ON api.email_templates FOR EACH ROW WHEN ((((old.moment IS NOT NULL) OR (new.moment IS NOT NULL)) AND ((((((old.moment IS DISTINCT FROM new.moment) OR (old."time" IS DISTINCT FROM new."time")) OR (old.status IS DISTINCT FROM new.status)) OR (old.type IS DISTINCT FROM new.type)) OR (old.trigger IS DISTINCT FROM new.trigger)) OR (old.past_schedule_behavior IS DISTINCT FROM new.past_schedule_behavior)))) EXECUTE FUNCTION staykit_internal.automations_on_template_change();
 CREATE TRIGGER automations_email_template_created AFTER INSERT ON api.email_templates FOR EACH ROW WHEN ((new.moment IS NOT NULL)) EXECUTE FUNCTION staykit_internal.automations_on_template_change();
+CREATE TRIGGER automations_payment_reminder_template_changed AFTER UPDATE OF trigger, payment_due_offset, "time", status, type, past_schedule_behavior ON api.email_templates FOR EACH ROW WHEN ((((old.trigger = 'payment_due'::text) OR (new.trigger = 'payment_due'::text)) AND ((((((old.trigger IS DISTINCT FROM new.trigger) OR (old.payment_due_offset IS DISTINCT FROM new.payment_due_offset)) OR (old."time" IS DISTINCT FROM new."time")) OR (old.status IS DISTINCT FROM new.status)) OR (old.type IS DISTINCT FROM new.type)) OR (old.past_schedule_behavior IS DISTINCT FROM new.past_schedule_behavior)))) EXECUTE FUNCTION staykit_internal.automations_payment_reminders_on_template_change();
+CREATE TRIGGER automations_payment_reminder_template_created AFTER INSERT ON api.email_templates FOR EACH ROW WHEN ((new.trigger = 'payment_due'::text)) EXECUTE FUNCTION staykit_internal.automations_payment_reminders_on_template_change();
 CREATE TRIGGER set_updated_at BEFORE UPDATE ON api.email_templates FOR EACH ROW EXECUTE FUNCTION staykit_internal.set_updated_at();
 
 -- --- table api.external_calendars
@@ -1283,6 +1290,7 @@ GRANT SELECT, DELETE ON TABLE api.message_templates TO staykit_api;
 GRANT INSERT (active, body, channel, email_template_id, id, moment, name, subject) ON TABLE api.message_templates TO staykit_api;
 GRANT UPDATE (active, body, channel, email_template_id, moment, name, subject) ON TABLE api.message_templates TO staykit_api;
 CREATE TRIGGER automations_message_template_changed AFTER INSERT OR UPDATE OF moment, active, email_template_id, channel ON api.message_templates FOR EACH ROW EXECUTE FUNCTION staykit_internal.automations_on_template_change();
+CREATE TRIGGER automations_payment_reminder_message_template_changed AFTER INSERT OR UPDATE OF moment, active, email_template_id, channel ON api.message_templates FOR EACH ROW EXECUTE FUNCTION staykit_internal.automations_payment_reminders_on_template_change();
 CREATE TRIGGER set_updated_at BEFORE UPDATE ON api.message_templates FOR EACH ROW EXECUTE FUNCTION staykit_internal.set_updated_at();
 
 -- --- table api.messages
@@ -1528,6 +1536,7 @@ CREATE POLICY write_scope_update ON api.payments AS RESTRICTIVE FOR UPDATE TO st
 GRANT SELECT, DELETE ON TABLE api.payments TO staykit_api;
 GRANT INSERT (amount, booking_id, currency, due_at, id, invoice_id, method, provider, provider_reference, status) ON TABLE api.payments TO staykit_api;
 GRANT UPDATE (amount, booking_id, currency, due_at, invoice_id, method, provider, provider_reference, status) ON TABLE api.payments TO staykit_api;
+CREATE TRIGGER automations_on_payment AFTER INSERT OR UPDATE OF status, due_at, booking_id ON api.payments FOR EACH ROW EXECUTE FUNCTION staykit_internal.automations_on_payment();
 CREATE TRIGGER confirm_booking AFTER INSERT OR UPDATE OF status ON api.payments FOR EACH ROW EXECUTE FUNCTION staykit_internal.payments_confirm_booking();
 CREATE TRIGGER currency_from_booking BEFORE INSERT ON api.payments FOR EACH ROW EXECUTE FUNCTION staykit_internal.payment_currency_from_booking();
 CREATE TRIGGER money_guard BEFORE INSERT OR DELETE OR UPDATE ON api.payments FOR EACH ROW EXECUTE FUNCTION staykit_internal.payments_guard();
@@ -1858,6 +1867,7 @@ GRANT SELECT, DELETE ON TABLE api.product_message_templates TO staykit_api;
 GRANT INSERT (id, message_template_id, "order", product_id) ON TABLE api.product_message_templates TO staykit_api;
 GRANT UPDATE (message_template_id, "order", product_id) ON TABLE api.product_message_templates TO staykit_api;
 CREATE TRIGGER automations_message_template_linked AFTER INSERT OR DELETE ON api.product_message_templates FOR EACH ROW EXECUTE FUNCTION staykit_internal.automations_on_template_change();
+CREATE TRIGGER automations_payment_reminder_message_template_linked AFTER INSERT OR DELETE ON api.product_message_templates FOR EACH ROW EXECUTE FUNCTION staykit_internal.automations_payment_reminders_on_template_change();
 
 -- --- table api.product_reply_to_addresses
 -- The reply-to address used for a unit's messages (at most one per unit).
@@ -3293,6 +3303,8 @@ CREATE TABLE staykit_internal.automation_jobs (
     booking_key uuid,
     -- host_notification jobs: which notification.
     notification text,
+    -- template jobs of trigger payment_received or payment_due: the payment the e-mail is about.
+    payment_id uuid,
     -- A delivery's HTML alternative (composed with the message from its template); null: the message is plain text only.
     html text,
     CONSTRAINT automation_jobs_attachments_check CHECK ((jsonb_typeof(attachments) = 'array'::text)),
@@ -3304,10 +3316,12 @@ CREATE TABLE staykit_internal.automation_jobs (
     CONSTRAINT automation_jobs_message_template_fkey FOREIGN KEY (message_template_id, organization_id) REFERENCES api.message_templates(id, organization_id) ON DELETE CASCADE,
     CONSTRAINT automation_jobs_notification CHECK ((notification = ANY (staykit_internal.host_notification_kinds()))),
     CONSTRAINT automation_jobs_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES api.organizations(id) ON DELETE CASCADE,
+    CONSTRAINT automation_jobs_payment CHECK (((payment_id IS NOT NULL) = COALESCE((trigger = ANY (ARRAY['payment_received'::text, 'payment_due'::text])), false))),
+    CONSTRAINT automation_jobs_payment_fkey FOREIGN KEY (payment_id, organization_id) REFERENCES api.payments(id, organization_id) ON DELETE CASCADE,
     CONSTRAINT automation_jobs_pkey PRIMARY KEY (id),
     CONSTRAINT automation_jobs_shape CHECK ((((kind = 'template'::text) AND (booking_id IS NOT NULL) AND (trigger IS NOT NULL) AND (rule_key IS NOT NULL)) OR ((kind = 'delivery'::text) AND (message_id IS NOT NULL)) OR ((kind = 'task_notification'::text) AND (calendar_event_task_id IS NOT NULL)) OR ((kind = 'host_notification'::text) AND (booking_id IS NOT NULL) AND (notification IS NOT NULL)))),
     CONSTRAINT automation_jobs_task_fkey FOREIGN KEY (calendar_event_task_id, organization_id) REFERENCES api.calendar_event_tasks(id, organization_id) ON DELETE CASCADE,
-    CONSTRAINT automation_jobs_trigger_check CHECK ((trigger = ANY (ARRAY['created'::text, 'confirmed'::text, 'cancelled'::text, 'updated'::text, 'moment'::text])))
+    CONSTRAINT automation_jobs_trigger_check CHECK ((trigger = ANY (ARRAY['created'::text, 'confirmed'::text, 'cancelled'::text, 'updated'::text, 'moment'::text, 'payment_received'::text, 'payment_due'::text])))
 );
 CREATE INDEX automation_jobs_booking_idx ON staykit_internal.automation_jobs USING btree (booking_id);
 CREATE UNIQUE INDEX automation_jobs_delivery_unique ON staykit_internal.automation_jobs USING btree (message_id) WHERE (kind = 'delivery'::text);
@@ -3318,6 +3332,8 @@ CREATE INDEX automation_jobs_leased_booking_idx ON staykit_internal.automation_j
 CREATE INDEX automation_jobs_message_template_idx ON staykit_internal.automation_jobs USING btree (message_template_id);
 CREATE UNIQUE INDEX automation_jobs_moment_unique ON staykit_internal.automation_jobs USING btree (booking_id, rule_key) WHERE ((kind = 'template'::text) AND (trigger = 'moment'::text));
 CREATE INDEX automation_jobs_organization_idx ON staykit_internal.automation_jobs USING btree (organization_id);
+CREATE UNIQUE INDEX automation_jobs_payment_due_unique ON staykit_internal.automation_jobs USING btree (organization_id, payment_id, rule_key) WHERE ((kind = 'template'::text) AND (trigger = 'payment_due'::text));
+CREATE INDEX automation_jobs_payment_idx ON staykit_internal.automation_jobs USING btree (payment_id);
 CREATE UNIQUE INDEX automation_jobs_task_unique ON staykit_internal.automation_jobs USING btree (calendar_event_task_id) WHERE (kind = 'task_notification'::text);
 CREATE TRIGGER automation_jobs_booking_key BEFORE INSERT ON staykit_internal.automation_jobs FOR EACH ROW EXECUTE FUNCTION staykit_internal.automation_jobs_booking_key();
 CREATE TRIGGER automation_jobs_wake AFTER INSERT ON staykit_internal.automation_jobs FOR EACH STATEMENT EXECUTE FUNCTION staykit_internal.notify_automation_workers();
@@ -4001,6 +4017,29 @@ BEGIN
 END
 $function$;
 
+-- --- function staykit_internal.automation_reschedule_payment_reminders(uuid) — defined in migrations/0226_payment_emails.sql
+CREATE OR REPLACE FUNCTION staykit_internal.automation_reschedule_payment_reminders(org uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+DECLARE
+  target uuid;
+BEGIN
+  FOR target IN
+    SELECT pay.booking_id FROM api.payments AS pay
+    WHERE pay.organization_id = org AND pay.booking_id IS NOT NULL AND pay.status IN ('pending', 'failed', 'expired')
+      AND pay.due_at >= now() - interval '366 days'
+    UNION
+    SELECT j.booking_id FROM staykit_internal.automation_jobs AS j
+    WHERE j.organization_id = org AND j.kind = 'template' AND j.trigger = 'payment_due' AND j.done_at IS NULL
+  LOOP
+    PERFORM staykit_internal.automation_schedule_payment_reminders(org, target, false);
+  END LOOP;
+END
+$function$;
+
 -- --- function staykit_internal.automation_rules(uuid,uuid) — defined in migrations/0110_automations.sql
 -- The e-mail automations that apply to the bookings of one unit (docs/automations.md#which-templates-act).
 CREATE OR REPLACE FUNCTION staykit_internal.automation_rules(organization uuid, product uuid)
@@ -4081,6 +4120,62 @@ BEGIN
   FROM due AS d
   WHERE d.run_at IS NOT NULL
   ON CONFLICT (booking_id, rule_key) WHERE kind = 'template' AND trigger = 'moment'
+  DO UPDATE SET run_at = EXCLUDED.run_at
+    WHERE j.done_at IS NULL AND j.lease_token IS NULL AND j.run_at IS DISTINCT FROM EXCLUDED.run_at;
+END
+$function$;
+
+-- --- function staykit_internal.automation_schedule_payment_reminders(uuid,uuid,boolean) — defined in migrations/0226_payment_emails.sql
+CREATE OR REPLACE FUNCTION staykit_internal.automation_schedule_payment_reminders(org uuid, target uuid, send_past boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+DECLARE
+  event api.calendar_events;
+  quiet boolean;
+  zone text;
+BEGIN
+  SELECT b.silent INTO quiet FROM api.bookings AS b WHERE b.id = target AND b.organization_id = org;
+  SELECT * INTO event FROM api.calendar_events AS ev
+  WHERE ev.booking_id = target AND ev.organization_id = org AND ev.type = 'booking'
+  ORDER BY ev.created_at, ev.id LIMIT 1;
+  IF quiet IS NULL OR event.id IS NULL THEN
+    RETURN;
+  END IF;
+  SELECT p.timezone INTO zone FROM api.products AS p WHERE p.id = event.product_id AND p.organization_id = org;
+  WITH wanted AS (
+    SELECT r.rule_key, r.email_template_id, r.message_template_id, r.past_schedule_behavior, pay.id AS payment_id,
+           (pay.due_at AT TIME ZONE zone)::date AS due_date,
+           staykit_internal.payment_reminder_at(pay.due_at, e.payment_due_offset, r.send_time, zone) AS at
+    FROM staykit_internal.automation_rules(org, event.product_id) AS r
+    JOIN api.email_templates AS e ON e.id = r.email_template_id AND e.organization_id = org
+    JOIN api.payments AS pay ON pay.booking_id = target AND pay.organization_id = org
+    WHERE r.trigger = 'payment_due' AND r.status = event.status AND NOT quiet
+      AND pay.status IN ('pending', 'failed', 'expired') AND pay.due_at IS NOT NULL
+  ),
+  due AS (
+    SELECT w.*,
+           CASE WHEN w.at >= now() THEN w.at
+                WHEN w.past_schedule_behavior = 'send' AND send_past AND w.due_date >= (now() AT TIME ZONE zone)::date
+                  THEN now()
+           END AS run_at
+    FROM wanted AS w
+  ),
+  dropped AS (
+    DELETE FROM staykit_internal.automation_jobs AS j
+    WHERE j.booking_id = target AND j.kind = 'template' AND j.trigger = 'payment_due'
+      AND j.done_at IS NULL AND j.lease_token IS NULL
+      AND (j.payment_id, j.rule_key) NOT IN (SELECT d.payment_id, d.rule_key FROM due AS d WHERE d.run_at IS NOT NULL)
+  )
+  INSERT INTO staykit_internal.automation_jobs AS j
+    (organization_id, kind, booking_id, trigger, rule_key, email_template_id, message_template_id, payment_id, run_at)
+  SELECT org, 'template', target, 'payment_due', d.rule_key, d.email_template_id, d.message_template_id, d.payment_id,
+         d.run_at
+  FROM due AS d
+  WHERE d.run_at IS NOT NULL
+  ON CONFLICT (organization_id, payment_id, rule_key) WHERE kind = 'template' AND trigger = 'payment_due'
   DO UPDATE SET run_at = EXCLUDED.run_at
     WHERE j.done_at IS NULL AND j.lease_token IS NULL AND j.run_at IS DISTINCT FROM EXCLUDED.run_at;
 END
@@ -4202,6 +4297,37 @@ BEGIN
 END
 $function$;
 
+-- --- function staykit_internal.automations_on_payment() — defined in migrations/0226_payment_emails.sql
+CREATE OR REPLACE FUNCTION staykit_internal.automations_on_payment()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+BEGIN
+  IF NEW.status = 'paid' AND NEW.booking_id IS NOT NULL AND (TG_OP = 'INSERT' OR OLD.status <> 'paid') THEN
+    INSERT INTO staykit_internal.automation_jobs
+      (organization_id, kind, booking_id, trigger, rule_key, email_template_id, message_template_id, payment_id, run_at)
+    SELECT NEW.organization_id, 'template', NEW.booking_id, 'payment_received', r.rule_key, r.email_template_id,
+           r.message_template_id, NEW.id, now()
+    FROM api.bookings AS b
+    CROSS JOIN LATERAL (SELECT ev.product_id FROM api.calendar_events AS ev
+                        WHERE ev.booking_id = b.id AND ev.organization_id = b.organization_id AND ev.type = 'booking'
+                        ORDER BY ev.created_at, ev.id LIMIT 1) AS stay
+    CROSS JOIN LATERAL staykit_internal.automation_rules(NEW.organization_id, stay.product_id) AS r
+    WHERE b.id = NEW.booking_id AND b.organization_id = NEW.organization_id AND NOT b.silent
+      AND r.trigger = 'payment_received';
+  END IF;
+  IF TG_OP = 'UPDATE' AND OLD.booking_id IS NOT NULL AND OLD.booking_id IS DISTINCT FROM NEW.booking_id THEN
+    PERFORM staykit_internal.automation_schedule_payment_reminders(OLD.organization_id, OLD.booking_id, true);
+  END IF;
+  IF NEW.booking_id IS NOT NULL THEN
+    PERFORM staykit_internal.automation_schedule_payment_reminders(NEW.organization_id, NEW.booking_id, true);
+  END IF;
+  RETURN NULL;
+END
+$function$;
+
 -- --- function staykit_internal.automations_on_template_change() — defined in migrations/0112_automation_template_changes.sql
 CREATE OR REPLACE FUNCTION staykit_internal.automations_on_template_change()
  RETURNS trigger
@@ -4211,6 +4337,40 @@ CREATE OR REPLACE FUNCTION staykit_internal.automations_on_template_change()
 AS $function$
 BEGIN
   PERFORM staykit_internal.automation_reschedule_organization(coalesce(NEW.organization_id, OLD.organization_id));
+  RETURN NULL;
+END
+$function$;
+
+-- --- function staykit_internal.automations_payment_reminders_on_booking_event() — defined in migrations/0226_payment_emails.sql
+CREATE OR REPLACE FUNCTION staykit_internal.automations_payment_reminders_on_booking_event()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+BEGIN
+  PERFORM staykit_internal.automation_schedule_payment_reminders(NEW.organization_id, NEW.booking_id, true);
+  RETURN NULL;
+END
+$function$;
+
+-- --- function staykit_internal.automations_payment_reminders_on_template_change() — defined in migrations/0226_payment_emails.sql
+CREATE OR REPLACE FUNCTION staykit_internal.automations_payment_reminders_on_template_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+DECLARE
+  org uuid := coalesce(NEW.organization_id, OLD.organization_id);
+BEGIN
+  -- Message templates change for other reasons too: only an organization that has (or had) reminders is scheduled.
+  IF TG_TABLE_NAME = 'email_templates'
+     OR EXISTS (SELECT 1 FROM api.email_templates AS e WHERE e.organization_id = org AND e.trigger = 'payment_due')
+     OR EXISTS (SELECT 1 FROM staykit_internal.automation_jobs AS j
+                WHERE j.organization_id = org AND j.trigger = 'payment_due' AND j.done_at IS NULL) THEN
+    PERFORM staykit_internal.automation_reschedule_payment_reminders(org);
+  END IF;
   RETURN NULL;
 END
 $function$;
@@ -7079,6 +7239,17 @@ BEGIN
   RETURN NEW;
 END
 $function$;
+
+-- --- function staykit_internal.payment_reminder_at(timestamp with time zone,integer,time without time zone,text) — defined in migrations/0226_payment_emails.sql
+CREATE OR REPLACE FUNCTION staykit_internal.payment_reminder_at(due_at timestamp with time zone, due_offset integer, send_time time without time zone, time_zone text)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT (((due_at AT TIME ZONE time_zone)::date + coalesce(due_offset, 0)) + coalesce(send_time, time '09:00'))
+         AT TIME ZONE time_zone
+$function$;
+GRANT EXECUTE ON FUNCTION staykit_internal.payment_reminder_at(timestamp with time zone,integer,time without time zone,text) TO PUBLIC;
 
 -- --- function staykit_internal.payments_confirm_booking() — defined in migrations/0210_payment_schedule_follows_stay.sql
 CREATE OR REPLACE FUNCTION staykit_internal.payments_confirm_booking()

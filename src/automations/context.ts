@@ -14,6 +14,11 @@ export interface MultiLanguageString {
 /** The organization's logo as e-mails show it (staykit_internal.organization_logo, migration 0235). */
 export type BrandLogo = Pick<CoverPhoto, 'media_id' | 'url' | 'width' | 'height' | 'variants'>;
 
+export interface BookingPayment {
+  id: string; amount: number; currency: string; status: string; method: string; due_date: string | null;
+  paid_at: string | null;
+}
+
 export interface BookingRecord {
   booking: {
     id: string; reference: string; secret: string; created_at: string; confirmed_at: string | null; currency: string;
@@ -35,6 +40,13 @@ export interface BookingRecord {
   line_items: { name: MultiLanguageString; quantity: number; amount: number; fee_type: string; item_type: string }[];
   details: { name: MultiLanguageString; value: string | null }[];
   reply_to: { email: string; name: string } | null;
+  /** The booking's payments, the earliest due first; `due_date` is the day it is due in the unit's time zone. */
+  payments: BookingPayment[];
+  /**
+   * The payment the message is about: a payment_received or payment_due job's (migration 0226). Without one, the
+   * templates' `payment` is the booking's next payment still to pay.
+   */
+  payment_id?: string | null;
   /** The organization's capacity groups that sum others: their counts repeat other groups' guests. */
   accumulators: string[];
   /**
@@ -81,6 +93,13 @@ const BOOKING_RECORD = `
                          WHERE d.booking_id = b.id AND d.organization_id = b.organization_id), '[]'),
     'accumulators', (SELECT coalesce(jsonb_agg(DISTINCT d.accumulator_id), '[]')
                      FROM api.capacity_group_dependencies AS d WHERE d.organization_id = b.organization_id),
+    'payments', coalesce((SELECT jsonb_agg(jsonb_build_object('id', pm.id, 'amount', pm.amount, 'currency', pm.currency,
+                                                              'status', pm.status, 'method', pm.method,
+                                                              'due_date', (pm.due_at AT TIME ZONE p.timezone)::date,
+                                                              'paid_at', pm.paid_at)
+                                           ORDER BY pm.due_at NULLS LAST, pm.created_at, pm.id)
+                          FROM api.payments AS pm
+                          WHERE pm.booking_id = b.id AND pm.organization_id = b.organization_id), '[]'),
     'reply_to', (SELECT jsonb_build_object('email', r.email, 'name', r.name)
                  FROM api.product_reply_to_addresses AS pr
                  JOIN api.reply_to_addresses AS r ON r.id = pr.reply_to_address_id AND r.organization_id = pr.organization_id

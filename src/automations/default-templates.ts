@@ -1,6 +1,7 @@
 /**
  * The e-mails a new organization sends from its first booking on (docs/automations.md#default-templates): a
- * request received, a booking confirmed, cancelled or changed, before arrival, during the stay, after departure —
+ * request received, a booking confirmed, cancelled or changed, a payment's reminder before it is due and its receipt
+ * once paid, before arrival, during the stay, after departure —
  * each in English (the `default`), Dutch and German, as ordinary `email_templates` rows the organization edits,
  * disables or deletes like its own. Added when an organization is created by Staykit (`staykit org create`, the
  * demo), not by a bare INSERT: an integration that creates organizations through SQL decides for itself.
@@ -12,8 +13,10 @@ type Texts = { default: string; nl: string; de: string };
 export interface DefaultTemplate {
   /** What it is for (docs and tests; the rows themselves have no name). */
   purpose: string;
-  trigger: 'created' | 'confirmed' | 'cancelled' | 'updated' | 'moment';
+  trigger: 'created' | 'confirmed' | 'cancelled' | 'updated' | 'moment' | 'payment_received' | 'payment_due';
   moment?: { type: 'check-in' | 'checkout' | 'on-site'; offset: number };
+  /** trigger payment_due: days from the payment's due date (migration 0226). */
+  payment_due_offset?: number;
   time?: string;
   status: 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED';
   subject: Texts;
@@ -93,6 +96,34 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
     }),
   },
   {
+    purpose: 'payment reminder', trigger: 'payment_due', payment_due_offset: -3, time: '10:00', status: 'CONFIRMED',
+    include_booking_details: false, include_booking_link: true, include_ical_data: false, include_product_image: false,
+    subject: {
+      default: 'A reminder: {{ payment.amount }} for {{ product.name }} is due on {{ payment.due }}',
+      nl: 'Herinnering: {{ payment.amount }} voor {{ product.name }} te betalen op {{ payment.due }}',
+      de: 'Erinnerung: {{ payment.amount }} für {{ product.name }} fällig am {{ payment.due }}',
+    },
+    body: signed({
+      default: 'Dear {{ guest.first_name }},\n\nA friendly reminder about your stay at {{ product.name }} from {{ stay.arrival }} to {{ stay.departure }}: the next payment, {{ payment.amount }}, is due on {{ payment.due }}. Your booking page shows what you have paid so far and how to pay. If you have paid already, thank you, and please ignore this e-mail.',
+      nl: 'Beste {{ guest.first_name }},\n\nEen vriendelijke herinnering over je verblijf in {{ product.name }} van {{ stay.arrival }} tot {{ stay.departure }}: de volgende betaling, {{ payment.amount }}, moet op {{ payment.due }} voldaan zijn. Op je boekingspagina zie je wat je tot nu toe betaald hebt en hoe je kunt betalen. Heb je al betaald, dan bedankt en kun je deze e-mail negeren.',
+      de: 'Guten Tag {{ guest.first_name }},\n\neine freundliche Erinnerung zu Ihrem Aufenthalt in {{ product.name }} vom {{ stay.arrival }} bis {{ stay.departure }}: Die nächste Zahlung über {{ payment.amount }} ist am {{ payment.due }} fällig. Ihre Buchungsseite zeigt, was Sie bisher bezahlt haben und wie Sie bezahlen können. Falls Sie bereits bezahlt haben, vielen Dank – dann betrachten Sie diese E-Mail bitte als gegenstandslos.',
+    }),
+  },
+  {
+    purpose: 'payment received', trigger: 'payment_received', status: 'CONFIRMED',
+    include_booking_details: false, include_booking_link: true, include_ical_data: false, include_product_image: false,
+    subject: {
+      default: 'We received your payment of {{ payment.amount }} for {{ product.name }}',
+      nl: 'We hebben je betaling van {{ payment.amount }} voor {{ product.name }} ontvangen',
+      de: 'Wir haben Ihre Zahlung über {{ payment.amount }} für {{ product.name }} erhalten',
+    },
+    body: signed({
+      default: 'Dear {{ guest.first_name }},\n\nThank you: we received your payment of {{ payment.amount }} on {{ payment.paid_on }} for your stay at {{ product.name }} from {{ stay.arrival }} to {{ stay.departure }}.{% if booking.to_pay_minor > 0 %} Still to pay: {{ booking.to_pay }}; your booking page shows when it is due.{% else %} Your stay is now paid in full.{% endif %}',
+      nl: 'Beste {{ guest.first_name }},\n\nBedankt: we hebben op {{ payment.paid_on }} je betaling van {{ payment.amount }} ontvangen voor je verblijf in {{ product.name }} van {{ stay.arrival }} tot {{ stay.departure }}.{% if booking.to_pay_minor > 0 %} Nog te betalen: {{ booking.to_pay }}; op je boekingspagina zie je wanneer.{% else %} Je verblijf is nu volledig betaald.{% endif %}',
+      de: 'Guten Tag {{ guest.first_name }},\n\nvielen Dank: Wir haben am {{ payment.paid_on }} Ihre Zahlung über {{ payment.amount }} für Ihren Aufenthalt in {{ product.name }} vom {{ stay.arrival }} bis {{ stay.departure }} erhalten.{% if booking.to_pay_minor > 0 %} Noch offen: {{ booking.to_pay }}; Ihre Buchungsseite zeigt, wann der Betrag fällig ist.{% else %} Ihr Aufenthalt ist damit vollständig bezahlt.{% endif %}',
+    }),
+  },
+  {
     purpose: 'before arrival', trigger: 'moment', moment: { type: 'check-in', offset: -3 }, time: '10:00', status: 'CONFIRMED',
     include_booking_details: false, include_booking_link: true, include_ical_data: false, include_product_image: true,
     subject: {
@@ -138,14 +169,15 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
 
 /** Adds the default e-mail templates to a new organization (in the caller's transaction). */
 export async function addDefaultTemplates(tx: Queryable, organizationId: string): Promise<number> {
-  const rows = DEFAULT_TEMPLATES.map(({ purpose: _purpose, moment, time, ...template }) => ({
+  const rows = DEFAULT_TEMPLATES.map(({ purpose: _purpose, moment, time, payment_due_offset, ...template }) => ({
     ...template, organization_id: organizationId, type: 'automated', moment: moment ?? null, time: time ?? null,
+    payment_due_offset: payment_due_offset ?? null,
     past_schedule_behavior: moment?.type === 'check-in' ? 'send' : 'skip',
   }));
   const { rowCount } = await tx.query(
-    `INSERT INTO api.email_templates (organization_id, type, trigger, moment, "time", status, past_schedule_behavior, subject, body,
-                                      include_booking_details, include_booking_link, include_ical_data, include_product_image)
-     SELECT organization_id, type, trigger, moment, "time", status, past_schedule_behavior, subject, body,
+    `INSERT INTO api.email_templates (organization_id, type, trigger, moment, "time", payment_due_offset, status, past_schedule_behavior,
+                                      subject, body, include_booking_details, include_booking_link, include_ical_data, include_product_image)
+     SELECT organization_id, type, trigger, moment, "time", payment_due_offset, status, past_schedule_behavior, subject, body,
             include_booking_details, include_booking_link, include_ical_data, include_product_image
      FROM jsonb_populate_recordset(NULL::api.email_templates, $1::jsonb)`,
     [JSON.stringify(rows)]);

@@ -23,6 +23,7 @@ import { BOOKING_RECORD_TABLES, loadBookingRecord, loadOrganizationLogo, loadPro
 import { composeMessage } from './rendering.js';
 import { checkTemplateRows } from './template-check.js';
 import { loadTemplate, type StoredTemplate } from './template-queries.js';
+import { previewedPaymentId } from './variables.js';
 
 export interface PreviewDeps {
   db: Database;
@@ -85,8 +86,8 @@ export async function renderPreview(deps: PreviewDeps, principal: Principal, req
   const mayReadMedia = hasScope(principal.scopes, 'media', 'read');
   const cover = mayReadMedia ? await loadProductCover(db, principal.organizationId, found.product.id) : null;
   const logo = mayReadMedia ? await loadOrganizationLogo(db, principal.organizationId) : null;
-  const record: BookingRecord = { ...found, cover, logo };
   const template = draft ? withDraft(stored, draft) : stored;
+  const record: BookingRecord = { ...found, cover, logo, payment_id: previewedPaymentId(found, template.trigger) };
   const rendered = await composeMessage(compute, template, record, deps.publicUrl, deps.now());
   if ('problem' in rendered) throw apiError('SK680', { params: { field: 'The template', message: rendered.problem } });
   return { record, message: rendered.message };

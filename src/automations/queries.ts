@@ -23,7 +23,15 @@ export interface ClaimedJob {
   calendar_event_task_id: string | null;
   /** host_notification jobs: which notification (migration 0219). */
   notification: string | null;
+  /** template jobs of a payment trigger: the payment the e-mail is about (migration 0226). */
+  payment_id: string | null;
 }
+
+/**
+ * The triggers of scheduled sends: their jobs are kept once done, so that moving the booking (or the payment) never
+ * sends them twice (migrations 0110, 0226).
+ */
+export const SCHEDULED_TRIGGERS: readonly string[] = ['moment', 'payment_due'];
 
 /**
  * Leases up to `limit` due jobs: their run_at moves `leaseSeconds` past `now`, so a worker that dies gives them
@@ -52,7 +60,8 @@ export function claimDueJobs(now: Date, limit: number, leaseSeconds: number): Sq
            SET lease_token = gen_random_uuid(), run_at = $1::timestamptz + make_interval(secs => $3::double precision)
            FROM due WHERE j.id = due.id
            RETURNING j.id, j.organization_id, j.kind, j.attempts, j.lease_token, j.booking_id, j.trigger,
-                     j.email_template_id, j.message_template_id, j.message_id, j.calendar_event_task_id, j.notification`,
+                     j.email_template_id, j.message_template_id, j.message_id, j.calendar_event_task_id, j.notification,
+                     j.payment_id`,
     values: [now, limit, leaseSeconds],
   };
 }
@@ -79,7 +88,7 @@ export function holdJob(job: ClaimedJob): SqlQuery {
 
 /** Done: deleted, or — a scheduled send — kept as done so it is never scheduled again. */
 export function finishJob(job: ClaimedJob, now: Date, note: string | null = null): SqlQuery {
-  if (job.kind === 'template' && job.trigger === 'moment') {
+  if (job.kind === 'template' && SCHEDULED_TRIGGERS.includes(job.trigger ?? '')) {
     return {
       text: `UPDATE staykit_internal.automation_jobs SET done_at = $3, lease_token = NULL, last_error = $4
              WHERE id = $1 AND lease_token = $2`,

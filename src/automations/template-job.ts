@@ -1,8 +1,8 @@
 /**
  * A template job: render an e-mail template for a booking and queue the message — the message inserted in one
  * transaction with the job's end, so a message is queued exactly once per job. Checked again at run time: the booking
- * still exists and is not silent, a scheduled send's booking still has the template's status, the guest has an e-mail
- * address. What is skipped is recorded on the job (`last_error`) and logged.
+ * still exists and is not silent, a scheduled send's (or a payment received's) booking still has the template's
+ * status, a payment reminder's payment is still to pay, the guest has an e-mail address. What is skipped is recorded on the job (`last_error`) and logged.
  *
  * The rendering runs in the compute pool between two short transactions, never inside one: waiting for a thread
  * must not hold a database connection (on the embedded database, the only one). The job's lease keeps it this
@@ -15,6 +15,14 @@ import { describeDelivery, finishJob, holdJob, insertMessage, type ClaimedJob } 
 import { composeMessage } from './rendering.js';
 import { namedAddress, type AutomationRuntime, type JobReport } from './runtime.js';
 import { loadTemplate } from './template-queries.js';
+import { isPaymentOpen } from './variables.js';
+
+/**
+ * Triggers whose template's status is compared with the booking's when the job runs: scheduled sends (the booking
+ * may have changed since), and a payment received (the payment may be what confirms the booking, in the same
+ * transaction, after the job was written).
+ */
+const STATUS_CHECKED_AT_RUN: readonly string[] = ['moment', 'payment_due', 'payment_received'];
 
 const lost = (job: ClaimedJob): JobReport => ({ jobId: job.id, kind: job.kind, outcome: 'lost' });
 
@@ -46,8 +54,13 @@ export async function runTemplateJob(job: ClaimedJob, runtime: AutomationRuntime
   record.logo = await loadOrganizationLogo(db, job.organization_id);
   if (record.booking.silent) return skip(job, runtime, 'the booking is silent');
   const status = template.status ?? 'CONFIRMED';
-  if (job.trigger === 'moment' && record.event.status !== status) {
+  if (STATUS_CHECKED_AT_RUN.includes(job.trigger ?? '') && record.event.status !== status) {
     return skip(job, runtime, `the booking is ${record.event.status}, the template is for ${status} bookings`);
+  }
+  record.payment_id = job.payment_id;
+  if (job.trigger === 'payment_due') {
+    const payment = record.payments.find((candidate) => candidate.id === job.payment_id);
+    if (!payment || !isPaymentOpen(payment)) return skip(job, runtime, 'the payment is no longer to pay');
   }
   const email = record.contact?.email;
   if (!email) return skip(job, runtime, 'the guest has no e-mail address');

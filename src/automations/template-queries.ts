@@ -24,12 +24,14 @@ export interface StoredTemplate {
   attachments: TemplateAttachment[] | null;
   /** The booking status the template is for (its e-mail template's; CONFIRMED without one). */
   status: string | null;
+  /** Its e-mail template's trigger: a preview of a receipt shows the last payment received (variables.ts). */
+  trigger?: string | null;
 }
 
 const TEMPLATE = `
   SELECT e.subject AS email_subject, e.body AS email_body, m.subject AS message_subject, m.body AS message_body,
          e.include_booking_details, e.include_booking_link, e.include_ical_data, e.include_product_image,
-         e.attachments, e.status
+         e.attachments, e.status, e.trigger
   FROM (SELECT 1) AS one
   LEFT JOIN api.email_templates AS e ON e.id = $1 AND e.organization_id = $3
   LEFT JOIN api.message_templates AS m ON m.id = $2 AND m.organization_id = $3

@@ -6,7 +6,8 @@
  */
 import { guestCount } from '../common/guests.js';
 import { localizedText } from '../common/languages.js';
-import type { BookingRecord, MultiLanguageString } from './context.js';
+import type { BookingPayment, BookingRecord, MultiLanguageString } from './context.js';
+import { messageLabels, type MessageLabels } from './labels.js';
 
 export interface TemplateVariables {
   guest: { first_name: string; last_name: string; name: string; email: string; phone: string; language: string };
@@ -14,7 +15,12 @@ export interface TemplateVariables {
     id: string; reference: string; status: string; created_at: string; confirmed_at: string; language: string;
     currency: string; total: string; total_minor: number; deposit: string; deposit_minor: number; guests: number;
     refunded: string; refunded_minor: number;
+    paid: string; paid_minor: number; to_pay: string; to_pay_minor: number;
     status_url: string;
+  };
+  payment: {
+    amount: string; amount_minor: number; currency: string; method: string; status: string; due_date: string; due: string;
+    paid_at: string; paid_on: string;
   };
   stay: { start: string; end: string; arrival: string; departure: string; nights: number; rent_period: string };
   product: { id: string; name: string; description: string; address: string; timezone: string };
@@ -53,7 +59,48 @@ function longDate(date: string, language: string): string {
   }
 }
 
+/** The day an instant falls on in `timeZone`, written out like `longDate`. */
+function longDay(instant: string, timeZone: string, language: string): string {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(instant));
+  return longDate(day, language);
+}
+
 const DAY_MS = 86_400_000;
+
+/** A payment still to pay: pending, or a failed or expired attempt (docs/payments.md). */
+export const isPaymentOpen = (payment: Pick<BookingPayment, 'status'>): boolean => ['pending', 'failed', 'expired'].includes(payment.status);
+
+/** The payment a message is about: the job's, else the next one still to pay (payments come earliest due first). */
+function focusPayment(record: BookingRecord): BookingPayment | undefined {
+  return record.payment_id ? record.payments.find((payment) => payment.id === record.payment_id) : record.payments.find(isPaymentOpen);
+}
+
+/**
+ * The payment a preview shows, without a job to name one: a receipt's (`payment_received`) is the payment paid last;
+ * any other template's is the next one still to pay (undefined: `focusPayment` finds it).
+ */
+export function previewedPaymentId(record: BookingRecord, trigger: string | null | undefined): string | undefined {
+  if (trigger !== 'payment_received') return undefined;
+  const paid = record.payments.filter((payment) => payment.paid_at !== null && payment.status === 'paid');
+  return paid.sort((a, b) => Date.parse(a.paid_at!) - Date.parse(b.paid_at!)).at(-1)?.id;
+}
+
+function paymentVariables(record: BookingRecord, language: string, money: (minor: number) => string): TemplateVariables['payment'] {
+  const payment = focusPayment(record);
+  if (!payment) return { amount: '', amount_minor: 0, currency: '', method: '', status: '', due_date: '', due: '', paid_at: '', paid_on: '' };
+  const words = messageLabels(language);
+  return {
+    amount: money(payment.amount),
+    amount_minor: payment.amount,
+    currency: payment.currency,
+    method: words(payment.method as keyof MessageLabels),
+    status: payment.status,
+    due_date: payment.due_date ?? '',
+    due: payment.due_date ? longDate(payment.due_date, language) : '',
+    paid_at: payment.paid_at ?? '',
+    paid_on: payment.paid_at ? longDay(payment.paid_at, record.product.timezone, language) : '',
+  };
+}
 
 /** The guest's booking page: `<public URL>/g/<secret>` (src/guest; the secret is the guest's credential). */
 export function bookingStatusUrl(publicUrl: string, secret: string): string {
@@ -76,6 +123,8 @@ export function templateVariables(record: BookingRecord, publicUrl: string): Tem
   const money = (minor: number) => formatMoney(minor, booking.currency, language);
   const fees = record.line_items.filter((item) => item.fee_type === 'fee').reduce((sum, item) => sum + item.amount, 0);
   const deposit = record.line_items.filter((item) => item.fee_type === 'deposit').reduce((sum, item) => sum + item.amount, 0);
+  const paid = record.payments.filter((payment) => payment.status === 'paid').reduce((sum, payment) => sum + payment.amount, 0);
+  const toPay = record.payments.filter(isPaymentOpen).reduce((sum, payment) => sum + payment.amount, 0);
   // Calendar events store the first free date; a daily stay's last day is the day before it.
   const lastDay = product.rent_period === 'daily'
     ? new Date(Date.parse(`${event.end_date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10)
@@ -106,9 +155,14 @@ export function templateVariables(record: BookingRecord, publicUrl: string): Tem
       deposit_minor: deposit,
       refunded: money(booking.refunded),
       refunded_minor: booking.refunded,
+      paid: money(paid),
+      paid_minor: paid,
+      to_pay: money(toPay),
+      to_pay_minor: toPay,
       guests: guestCount(booking.occupancy, record.accumulators.map((id) => ({ id, name: null, accumulator: true }))),
       status_url: bookingStatusUrl(publicUrl, booking.secret),
     },
+    payment: paymentVariables(record, language, money),
     stay: {
       start: event.start_date,
       end: lastDay,
@@ -159,6 +213,12 @@ export const SAMPLE_RECORD: BookingRecord = {
   details: [{ name: { default: 'Arrival time' }, value: '15:00' }],
   reply_to: null,
   accumulators: [],
+  payments: [
+    { id: '00000000-0000-4000-8000-000000000007', amount: 12000, currency: 'EUR', status: 'paid', method: 'bank_transfer',
+      due_date: '2027-03-01', paid_at: '2027-03-02T09:30:00Z' },
+    { id: '00000000-0000-4000-8000-000000000008', amount: 28000, currency: 'EUR', status: 'pending', method: 'other',
+      due_date: '2027-05-27', paid_at: null },
+  ],
 };
 
 /** Every variable path of `value` (`guest.first_name`, `line_items[].amount`, …). */

@@ -1,7 +1,7 @@
 /**
  * Guest communication works out of the box (issue: default messages): an organization Staykit creates has e-mail
- * templates from the start — request received, confirmed, cancelled, changed, before arrival, during the stay,
- * after departure — in English, Dutch and German, each one passing the check every saved template passes; a booking
+ * templates from the start — request received, confirmed, cancelled, changed, a payment's reminder and receipt,
+ * before arrival, during the stay, after departure — in English, Dutch and German, each one passing the check every saved template passes; a booking
  * made in German sends the German confirmation with the stay attached.
  */
 import { after, before, it } from 'node:test';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { composeMessage } from '../../src/automations/compose.js';
 import { DEFAULT_TEMPLATES } from '../../src/automations/default-templates.js';
-import { SAMPLE_RECORD } from '../../src/automations/variables.js';
+import { formatMoney, SAMPLE_RECORD } from '../../src/automations/variables.js';
 import { FolderStore } from '../../src/media/folder-store.js';
 import type { CoverPhoto } from '../../src/media/cover.js';
 import { createOrganization } from '../../src/cli/commands/org.js';
@@ -51,7 +51,8 @@ forEachBackend('default e-mail templates', (ctx) => {
     templates = answer.json();
     assert.equal(templates.length, DEFAULT_TEMPLATES.length);
     assert.deepEqual(templates.map((template) => `${template.trigger} ${template.status}`).sort(), [
-      'cancelled CANCELLED', 'confirmed CONFIRMED', 'created TENTATIVE', 'moment CONFIRMED', 'moment CONFIRMED', 'moment CONFIRMED', 'updated CONFIRMED',
+      'cancelled CANCELLED', 'confirmed CONFIRMED', 'created TENTATIVE', 'moment CONFIRMED', 'moment CONFIRMED', 'moment CONFIRMED',
+      'payment_due CONFIRMED', 'payment_received CONFIRMED', 'updated CONFIRMED',
     ]);
     for (const template of templates) assert.deepEqual(Object.keys(template.subject).sort(), ['de', 'default', 'nl']);
   });
@@ -93,7 +94,12 @@ forEachBackend('default e-mail templates', (ctx) => {
     };
     for (const template of DEFAULT_TEMPLATES) {
       for (const language of ['en', 'nl', 'de']) {
-        const record = { ...SAMPLE_RECORD, contact: { ...SAMPLE_RECORD.contact!, first_name: 'Lena', language }, cover };
+        // A payment e-mail is about its job's payment: the sample's paid one for a receipt, its pending one for a reminder.
+        const payment = SAMPLE_RECORD.payments.find((candidate) => (candidate.status === 'paid') === (template.trigger === 'payment_received'))!;
+        const record = {
+          ...SAMPLE_RECORD, contact: { ...SAMPLE_RECORD.contact!, first_name: 'Lena', language }, cover,
+          payment_id: template.trigger.startsWith('payment_') ? payment.id : null,
+        };
         const stored = {
           email_subject: template.subject, email_body: template.body, message_subject: null, message_body: null,
           include_booking_details: template.include_booking_details, include_booking_link: template.include_booking_link,
@@ -106,6 +112,9 @@ forEachBackend('default e-mail templates', (ctx) => {
         assert.ok(message.html.includes(GREETINGS[language as keyof typeof GREETINGS]), where);
         assert.equal(message.html.includes('src="https://stay.example.com/media/0123456789abcdef0123456789abcdef/800.jpeg"'), template.include_product_image, `${where}: the photo`);
         assert.equal(/href="https:\/\/stay\.example\.com\/g\//.test(message.html), template.include_booking_link, `${where}: the button`);
+        if (template.trigger.startsWith('payment_')) {
+          assert.ok(`${message.subject}\n${message.body}`.includes(formatMoney(payment.amount, 'EUR', language)), `${where}: the amount`);
+        }
       }
     }
   });

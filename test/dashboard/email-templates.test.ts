@@ -155,6 +155,30 @@ forEachBackend('e-mail templates in the dashboard', (ctx) => {
     await until(async () => !(await chooser.inputValue()).startsWith(SUBJECT), 'another template is shown');
     assert.equal((await templatesWith(SUBJECT)).length, 1);
   });
+
+  it('makes a payment reminder: the trigger, the days before the due date and the time, with the payment\'s variables', { skip }, async () => {
+    const reminder = 'Due soon: {{ payment.amount }}';
+    const chooser = page.getByRole('combobox', { name: 'Template' });
+    await page.getByRole('button', { name: 'New template' }).click();
+    const editor = page.getByRole('form', { name: 'New template' });
+    await editor.getByLabel('Subject (Default)').fill('Due soon: ');
+    await editor.getByRole('region', { name: 'Variables' }).getByRole('button', { name: 'payment.amount', exact: true }).click();
+    await editor.getByLabel('Body (Default)').fill('Please pay by the due date.');
+    await editor.getByRole('combobox', { name: 'Sent' }).click();
+    await page.getByRole('option', { name: 'Before a payment is due', exact: true }).click();
+    await editor.getByRole('textbox', { name: 'Days' }).fill('-2');
+    await editor.getByLabel("At (the unit's time)").fill('09:30');
+    await page.setViewportSize({ width: 1360, height: 1400 });
+    await page.screenshot({ path: join(TEMPORARY, 'payment-reminder-template.png') });
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await editor.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('form', { name: 'Edit template' }).waitFor();
+    const { rows } = await ctx.db.query<{ trigger: string; payment_due_offset: number; time: string; moment: unknown }>(
+      `SELECT trigger, payment_due_offset, "time"::text AS time, moment FROM api.email_templates
+       WHERE organization_id = $1 AND subject->>'default' = $2`, [organizationId, reminder]);
+    assert.deepEqual(rows, [{ trigger: 'payment_due', payment_due_offset: -2, time: '09:30:00', moment: null }]);
+    await until(async () => await chooser.inputValue() === `${reminder} — -2 days from a payment's due date`, 'the list names it');
+  });
 });
 
 /** Waits (up to 15 s) until `condition` holds. */

@@ -290,7 +290,8 @@ const CASES: Case[] = [
     base: (o) => ({ organization_id: q(o.id), subject: mls('Welcome'), body: mls('Hello') }),
     bad: [{ attachments: q('{}') }, { body: q('"Hello"') }, { moment: q('{"type": "check-in", "offset": 1.5}') },
       { moment: q('{"type": "checkin", "offset": 1}') }, { past_schedule_behavior: q('queue') },
-      { status: q('SENT') }, { subject: q('{}') }, { trigger: q('daily') }, { type: q('sms') }],
+      { status: q('SENT') }, { subject: q('{}') }, { trigger: q('daily') }, { type: q('sms') },
+      { payment_due_offset: '366' }, { trigger: q('payment_due'), moment: q('{"type": "check-in", "offset": -3}') }],
   },
   {
     table: 'api.message_templates',

@@ -38,7 +38,7 @@ const SPEC_COLUMNS: Record<string, Record<string, string>> = {
     id: UUID, organization_id: UUID, created_at: TS, updated_at: TS, attachments: JSONB, body: JSONB, fts: FTS,
     include_booking_details: BOOL, include_booking_link: BOOL, include_ical_data: BOOL, include_product_image: BOOL,
     moment: JSONB, past_schedule_behavior: TEXT, status: TEXT, subject: JSONB, time: 'time without time zone',
-    trigger: TEXT, type: TEXT,
+    trigger: TEXT, type: TEXT, payment_due_offset: INT,
   },
   calendar_events: {
     id: UUID, booking_id: UUID, calendar_id: UUID, creator_id: UUID, product_id: UUID, created_at: TS,

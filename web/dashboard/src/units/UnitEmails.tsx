@@ -14,14 +14,19 @@ import { EMAILS_SELECT, loadLinks, sendsOnItsOwn, sentForUnit, switchForUnit, ty
 
 const TRIGGER_LABELS: Record<Enums<'email_templates_trigger'>, string> = {
   created: 'when a booking is made', confirmed: 'when a booking is confirmed', cancelled: 'when a booking is cancelled',
-  updated: 'when a booking changes', moment: 'at a moment of the stay', manual: 'by hand',
+  updated: 'when a booking changes', moment: 'at a moment of the stay', payment_received: 'when a payment is received',
+  payment_due: 'before a payment is due', manual: 'by hand',
 };
 
 /** When the template is sent: its trigger, or its moment ("3 days before check-in"). */
-function when({ trigger, moment }: EmailTemplate): string {
+function when({ trigger, moment, payment_due_offset: dueOffset }: EmailTemplate): string {
   if (moment && (trigger === 'moment' || trigger === null)) {
     const days = Math.abs(moment.offset);
     return moment.offset === 0 ? `on the ${moment.type} day` : `${days} day${days === 1 ? '' : 's'} ${moment.offset < 0 ? 'before' : 'after'} ${moment.type}`;
+  }
+  if (trigger === 'payment_due' && dueOffset) {
+    const days = Math.abs(dueOffset);
+    return `${days} day${days === 1 ? '' : 's'} ${dueOffset < 0 ? 'before' : 'after'} a payment is due`;
   }
   return trigger ? TRIGGER_LABELS[trigger] : '';
 }

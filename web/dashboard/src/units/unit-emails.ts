@@ -8,7 +8,7 @@
 import { database, rowsOf, type Selected } from '../api/database';
 import { localized } from '../common/format';
 
-export const EMAILS_SELECT = 'id,subject,type,trigger,moment,status' as const;
+export const EMAILS_SELECT = 'id,subject,type,trigger,moment,payment_due_offset,status' as const;
 export type EmailTemplate = Selected<'email_templates', typeof EMAILS_SELECT>;
 export const LINKS_SELECT = 'id,email_template_id,product_message_templates(product_id)' as const;
 export type TemplateLink = Selected<'message_templates', typeof LINKS_SELECT>;

@@ -5,13 +5,13 @@
  * draft, or when a save is refused. An e-mail template acts for every unit (docs/automations.md#which-templates-act).
  */
 import { useState } from 'react';
-import { Button, Checkbox, CloseButton, FileButton, Group, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, CloseButton, FileButton, Group, NumberInput, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { database, rowsOf } from '../../api/database';
 import { ConfirmButton } from '../../common/ConfirmButton';
 import { ErrorAlert } from '../../common/ErrorAlert';
 import { useWorkspace } from '../../shell/context';
 import {
-  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, newTemplateForm, rowOf, TRIGGERS,
+  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, newTemplateForm, PAYMENT_DUE_LABEL, rowOf, SCHEDULED_TRIGGERS, TRIGGERS,
   type StoredTemplate, type TemplateForm, type TemplateLanguage,
 } from './template-form';
 import { templateErrors } from './template-errors';
@@ -93,6 +93,15 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
           {form.trigger === 'moment' && (
             <>
               <MomentFields moment={form.moment} onChange={(moment) => edit({ moment })} readOnly={!mayWrite} error={errors.fields.moment} />
+            </>
+          )}
+          {form.trigger === 'payment_due' && (
+            <NumberInput label="Days" description={PAYMENT_DUE_LABEL} value={form.payment_due_offset} allowDecimal={false} min={-365} max={365} w={200}
+              readOnly={!mayWrite} error={errors.fields.payment_due_offset}
+              onChange={(value) => edit({ payment_due_offset: typeof value === 'number' ? value : 0 })} />
+          )}
+          {SCHEDULED_TRIGGERS.includes(form.trigger) && (
+            <>
               <TextInput label="At (the unit's time)" type="time" value={form.time} readOnly={!mayWrite} error={errors.fields.time} w={140}
                 onChange={(event) => edit({ time: event.currentTarget.value })} />
               <Select label="When the moment has passed" data={[{ value: 'skip', label: 'Skip it' }, { value: 'send', label: 'Send at once' }]} w={200}

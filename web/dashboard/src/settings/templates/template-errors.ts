@@ -6,7 +6,7 @@
 import { toApiError } from '../../api/errors';
 import { fieldErrors } from '../../common/field-errors';
 
-export const CHECKED_COLUMNS = ['attachments', 'moment', 'time', 'trigger', 'status', 'past_schedule_behavior'] as const;
+export const CHECKED_COLUMNS = ['attachments', 'moment', 'payment_due_offset', 'time', 'trigger', 'status', 'past_schedule_behavior'] as const;
 export type CheckedColumn = (typeof CHECKED_COLUMNS)[number];
 
 export interface TextProblem {

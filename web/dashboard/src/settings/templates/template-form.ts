@@ -8,7 +8,7 @@ import type { LanguageTexts } from '../../../../../src/common/languages.js';
 import type { Enums, Selected, TablesInsert } from '../../api/database';
 import type { Moment } from '../../api/json-columns';
 
-export const TEMPLATE_COLUMNS = 'id,subject,body,trigger,moment,time,status,type,past_schedule_behavior,include_booking_details,include_booking_link,include_ical_data,include_product_image,attachments';
+export const TEMPLATE_COLUMNS = 'id,subject,body,trigger,moment,time,status,type,past_schedule_behavior,include_booking_details,include_booking_link,include_ical_data,include_product_image,attachments,payment_due_offset';
 export type StoredTemplate = Selected<'email_templates', typeof TEMPLATE_COLUMNS>;
 
 /** The tabs of the subject and body: `default` is what every language without its own text reads. */
@@ -22,15 +22,28 @@ export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number]['key'];
 
 export type Trigger = Enums<'email_templates_trigger'>;
 
-/** When a template is sent, as the editor offers it (docs/automations.md#triggers). */
-export const TRIGGERS: readonly { value: Trigger; label: string }[] = [
-  { value: 'created', label: 'When a booking is made' },
-  { value: 'confirmed', label: 'When a booking is confirmed' },
-  { value: 'cancelled', label: 'When a booking is cancelled' },
-  { value: 'updated', label: "When a booking's dates or unit change" },
-  { value: 'moment', label: 'At a moment of the stay' },
-  { value: 'manual', label: 'Never on its own' },
-];
+/**
+ * How the editor names each trigger (docs/automations.md#triggers). Keyed by the database's own list (the CHECK on
+ * `email_templates.trigger`, through the generated types): a trigger added there without a label here does not
+ * compile, so the editor always offers every one.
+ */
+const TRIGGER_LABELS: Record<Trigger, string> = {
+  created: 'When a booking is made',
+  confirmed: 'When a booking is confirmed',
+  cancelled: 'When a booking is cancelled',
+  updated: "When a booking's dates or unit change",
+  moment: 'At a moment of the stay',
+  payment_received: 'When a payment is received',
+  payment_due: 'Before a payment is due',
+  manual: 'Never on its own',
+};
+
+/** When a template is sent, as the editor offers it. */
+export const TRIGGERS: readonly { value: Trigger; label: string }[] = Object.entries(TRIGGER_LABELS)
+  .map(([value, label]) => ({ value: value as Trigger, label }));
+
+/** Triggers sent at a time of day in the unit's time zone (`time`, `past_schedule_behavior`). */
+export const SCHEDULED_TRIGGERS: readonly Trigger[] = ['moment', 'payment_due'];
 
 /** What `moment.offset` counts from (docs/automations.md#moments). */
 export const MOMENTS: readonly { value: Moment['type']; label: string }[] = [
@@ -40,6 +53,9 @@ export const MOMENTS: readonly { value: Moment['type']; label: string }[] = [
   { value: 'confirmation', label: 'days after confirmation' },
   { value: 'request', label: 'days after the request' },
 ];
+
+/** What `payment_due_offset` counts from. */
+export const PAYMENT_DUE_LABEL = "days from a payment's due date";
 
 export const BOOKING_STATUSES: readonly { value: Enums<'email_templates_status'>; label: string }[] = [
   { value: 'CONFIRMED', label: 'Confirmed bookings' },
@@ -61,6 +77,8 @@ export interface TemplateForm extends Record<Flag, boolean> {
   trigger: Trigger;
   /** Used when `trigger` is `moment`. */
   moment: Moment;
+  /** Used when `trigger` is `payment_due`: days from the payment's due date (docs/automations.md#payment-e-mails). */
+  payment_due_offset: number;
   /** `HH:MM`, or '' for the default (docs/automations.md#moments). */
   time: string;
   status: Enums<'email_templates_status'>;
@@ -72,7 +90,7 @@ export interface TemplateForm extends Record<Flag, boolean> {
 /** A new template: sent when a booking is confirmed, with the columns' defaults. */
 export function newTemplateForm(): TemplateForm {
   return {
-    subject: { default: '' }, body: { default: '' }, trigger: 'confirmed', moment: { type: 'check-in', offset: -3 }, time: '10:00',
+    subject: { default: '' }, body: { default: '' }, trigger: 'confirmed', moment: { type: 'check-in', offset: -3 }, payment_due_offset: -3, time: '10:00',
     status: 'CONFIRMED', active: true, past_schedule_behavior: 'skip', include_booking_details: true, include_booking_link: true,
     include_ical_data: false, include_product_image: false, attachments: [],
   };
@@ -83,6 +101,7 @@ export function formOf(row: StoredTemplate): TemplateForm {
     subject: row.subject, body: row.body,
     trigger: row.trigger ?? (row.moment ? 'moment' : 'manual'),
     moment: row.moment ?? { type: 'check-in', offset: 0 },
+    payment_due_offset: row.payment_due_offset ?? 0,
     time: row.time?.slice(0, 5) ?? '',
     status: row.status, active: row.type === 'automated', past_schedule_behavior: row.past_schedule_behavior,
     include_booking_details: row.include_booking_details, include_booking_link: row.include_booking_link,
@@ -110,12 +129,13 @@ export function draftOf(form: TemplateForm): TemplateDraft {
 }
 
 export function rowOf(form: TemplateForm): Omit<TablesInsert<'email_templates'>, 'id'> {
-  const atMoment = form.trigger === 'moment';
+  const scheduled = SCHEDULED_TRIGGERS.includes(form.trigger);
   return {
     ...draftOf(form),
     trigger: form.trigger,
-    moment: atMoment ? form.moment : null,
-    time: atMoment && form.time ? form.time : null,
+    moment: form.trigger === 'moment' ? form.moment : null,
+    payment_due_offset: form.trigger === 'payment_due' ? form.payment_due_offset : null,
+    time: scheduled && form.time ? form.time : null,
     status: form.status,
     type: form.active ? 'automated' : 'manual',
     past_schedule_behavior: form.past_schedule_behavior,
@@ -132,6 +152,7 @@ export function templateLabel(row: StoredTemplate, subject: string): string {
   const form = formOf(row);
   const when = form.trigger === 'moment'
     ? `${form.moment.offset} ${MOMENTS.find((moment) => moment.value === form.moment.type)?.label ?? form.moment.type}`
+    : form.trigger === 'payment_due' ? `${form.payment_due_offset} ${PAYMENT_DUE_LABEL}`
     : TRIGGERS.find((trigger) => trigger.value === form.trigger)?.label ?? form.trigger;
   return `${subject || '(no subject)'} — ${when}${form.active ? '' : ' (disabled)'}`;
 }

@@ -4260,7 +4260,7 @@ export type Database = {
       "line_items_fee_type": "fee" | "deposit"
       "line_items_item_type": "rent" | "fee" | "service" | "adjustment" | "discount" | "coupon" | "tax" | "other"
       "media_content_type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/heic"
-      "members_notify": "booking.created" | "booking.requested" | "booking.cancelled" | "booking.cancellation_requested"
+      "members_notify": "booking.created" | "booking.requested" | "booking.cancelled" | "booking.cancellation_requested" | "messages.received"
       "members_role": "owner" | "admin" | "manager" | "staff" | "cleaner" | "maintenance"
       "message_events_type": "queued" | "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "failed" | "received" | "read"
       "message_templates_channel": "email" | "sms" | "whatsapp"

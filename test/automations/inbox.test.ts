@@ -248,4 +248,22 @@ forEachBackend('the inbox', (ctx) => {
     assert.equal(stranger.statusCode, 403, stranger.body);
     assert.equal((stranger.json() as { code: string }).code, 'SK692');
   });
+  // Last: from here on the organization has a member, whose notifications the other tests would count.
+  it('tells the members who get messages.received by e-mail, with the guest\'s message', async () => {
+    const { booking, mail } = await bookAndConfirm();
+    await insert(ctx.db, 'members', { organization_id: org.id, name: 'Olivia Owner', email: 'olivia@seaside.example', role: 'owner' });
+    const transport = guestMailer();
+    await transport.sendMail({ from: 'zoe@example.com', to: mail.headers['reply-to']!.split(/,\s*/)[0]!, subject: 'Towels', text: 'Are towels provided?' });
+    transport.close();
+    const before = smtp.received.length;
+    assert.deepEqual((await runDue(ctx.db, options())).map((r) => r.outcome), ['queued', 'sent']);
+    const notice = parseMime(smtp.received.at(-1)!);
+    assert.equal(smtp.received.length, before + 1);
+    assert.equal(notice.headers.to, 'olivia@seaside.example');
+    assert.match(notice.headers.subject ?? '', new RegExp(`^New message about booking ${booking.reference}: Dune House`));
+    assert.match(textOf(notice), /Zoë Ångström wrote about their stay at Dune House\. Answer in the inbox\./);
+    assert.match(textOf(notice), /Are towels provided\?/);
+    // A members' notification is no e-mail to the guest: no reply address of the booking on it.
+    assert.doesNotMatch(notice.headers['reply-to'] ?? '', /reply\+/);
+  });
 });

@@ -14,6 +14,7 @@ const LABELS: Record<string, string> = {
   'booking.requested': 'A booking request to confirm or decline',
   'booking.cancelled': 'A cancelled booking',
   'booking.cancellation_requested': 'A guest asks to cancel',
+  'messages.received': 'A guest writes (an e-mail reply)',
 };
 
 export function Notifications() {

@@ -1,6 +1,6 @@
 /**
  * My notifications: which e-mails the signed-in member gets about bookings (a new booking, a request to confirm, a
- * cancellation, a guest asking to cancel). Every member chooses their own; until they do, owners and admins get all
+ * cancellation, a guest asking to cancel, a guest's e-mail reply). Every member chooses their own; until they do, owners and admins get all
  * of them and other roles none.
  */
 import { useEffect, useState } from 'react';

@@ -67,4 +67,16 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ STAYKIT_WEBHOOK_RETRY_SCHEDULE: '1,x' }), /comma-separated seconds/);
     assert.throws(() => loadConfig({ STAYKIT_PUBLIC_URL: 'staykit.example' }), /STAYKIT_PUBLIC_URL must be an http or https URL, got "staykit\.example"/);
   });
+  it('takes the inbox\'s settings only together with what they need: the domain its secret, the listener and webhook the domain', () => {
+    const inbox = { STAYKIT_SECRET_KEY: 'long random secret', STAYKIT_INBOUND_DOMAIN: 'Reply.Rentals.Example' };
+    const config = loadConfig({ ...inbox, STAYKIT_INBOUND_SMTP_PORT: '2525', STAYKIT_INBOUND_WEBHOOK_SECRET: 'hook' });
+    assert.deepEqual([config.inboundDomain, config.inboundSmtpPort, config.inboundMaxBytes, config.inboundWebhookSecret],
+      ['reply.rentals.example', 2525, 10 * 1024 * 1024, 'hook']);
+    assert.equal(loadConfig({}).inboundSmtpPort, undefined);
+    assert.throws(() => loadConfig({ STAYKIT_INBOUND_DOMAIN: 'reply.rentals.example' }), /STAYKIT_INBOUND_DOMAIN needs STAYKIT_SECRET_KEY/);
+    assert.throws(() => loadConfig({ ...inbox, STAYKIT_INBOUND_DOMAIN: 'not a domain' }), /STAYKIT_INBOUND_DOMAIN must be a domain name/);
+    assert.throws(() => loadConfig({ STAYKIT_INBOUND_SMTP_PORT: '2525' }), /STAYKIT_INBOUND_SMTP_PORT needs STAYKIT_INBOUND_DOMAIN/);
+    assert.throws(() => loadConfig({ STAYKIT_INBOUND_WEBHOOK_SECRET: 'hook' }), /STAYKIT_INBOUND_WEBHOOK_SECRET needs STAYKIT_INBOUND_DOMAIN/);
+    assert.throws(() => loadConfig({ ...inbox, STAYKIT_INBOUND_SMTP_PORT: '70000' }), /STAYKIT_INBOUND_SMTP_PORT must be a port/);
+  });
 });

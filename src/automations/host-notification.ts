@@ -1,6 +1,6 @@
 /**
  * A host notification job (migration 0219): tell the organization's members about a new booking, a booking request,
- * a cancellation or a guest's cancellation request — one e-mail to each active member with an e-mail address who
+ * a cancellation, a guest's cancellation request or a guest's e-mail (0244) — one e-mail to each active member with an e-mail address who
  * gets that notification (members.notify, or their role's default) and may read what it shows, in the organization's language, with the stay,
  * the guest, the total, the guest's message when there is one, and a link to the booking in the dashboard. The
  * e-mails are queued like any other message, on the booking, and the job is done in the same transaction.
@@ -44,11 +44,17 @@ const BOOKING = `
          (SELECT json_build_object('first_name', c.first_name, 'last_name', c.last_name, 'email', c.email, 'phone', c.phone)
           FROM api.contact_bookings AS cb JOIN api.contacts AS c ON c.id = cb.contact_id AND c.organization_id = cb.organization_id
           WHERE cb.booking_id = b.id AND cb.organization_id = b.organization_id ORDER BY cb.created_at, cb.id LIMIT 1) AS guest,
-         CASE WHEN $3 = 'booking.cancellation_requested' THEN
+         CASE $3 WHEN 'booking.cancellation_requested' THEN
            (SELECT m.body FROM staykit_internal.cancellation_requests AS r
             JOIN api.messages AS m ON m.id = r.message_id AND m.organization_id = r.organization_id
-            WHERE r.booking_id = b.id AND r.organization_id = b.organization_id) END AS guest_message,
-         (SELECT t.read_scopes FROM staykit_internal.webhook_event_types AS t WHERE t.name = $3) AS read_scopes,
+            WHERE r.booking_id = b.id AND r.organization_id = b.organization_id)
+           WHEN 'messages.received' THEN
+           (SELECT m.body FROM api.messages AS m
+            WHERE m.booking_id = b.id AND m.organization_id = b.organization_id AND m.direction = 'inbound'
+            ORDER BY m.created_at DESC, m.id DESC LIMIT 1) END AS guest_message,
+         -- messages.received's payload is the message alone; its e-mail shows the booking too, as booking.created's does.
+         (SELECT array_agg(DISTINCT scope) FROM staykit_internal.webhook_event_types AS t, unnest(t.read_scopes) AS scope
+          WHERE t.name = $3 OR $3 = 'messages.received' AND t.name = 'booking.created') AS read_scopes,
          coalesce((SELECT json_agg(json_build_object('name', m.name, 'email', m.email, 'role', m.role, 'permissions', coalesce((
                      SELECT json_agg(json_build_object('resource', g.resource, 'access', g.access))
                      FROM api.permissions AS g WHERE g.member_id = m.id AND g.organization_id = m.organization_id), '[]'))
@@ -99,6 +105,7 @@ export function hostNotificationMessage(notification: HostNotification, booking:
   const intro = {
     'booking.created': 'intro_created', 'booking.requested': 'intro_requested',
     'booking.cancelled': 'intro_cancelled', 'booking.cancellation_requested': 'intro_cancellation_requested',
+    'messages.received': 'intro_message_received',
   } as const;
   const lines = [t('hello', { name: memberName }), '', t(intro[notification], { guest, unit })];
   if (booking.guest_message) lines.push('', t('theirMessage'), booking.guest_message);

@@ -11,6 +11,7 @@ import { startPollLoop } from '../jobs/poll-loop.js';
 import { silentLogger, type WorkerLogger } from '../observability/worker-logger.js';
 import { runDeliveryJob } from './deliver.js';
 import type { Mailer } from './mailer.js';
+import type { ReplyAddresses } from '../inbox/reply-address.js';
 import { claimDueJobs, renewJobLease, type ClaimedJob } from './queries.js';
 import type { AutomationRuntime, JobReport } from './runtime.js';
 import { runHostNotificationJob } from './host-notification.js';
@@ -29,6 +30,8 @@ export interface SchedulerOptions {
   mailer: Mailer;
   emailFrom: string;
   publicUrl: string;
+  /** The bookings' reply addresses (src/inbox/reply-address.ts); none = no inbox, e-mail carries no reply address. */
+  replyAddresses?: ReplyAddresses | undefined;
   now?: () => Date;
   retrySchedule?: readonly number[];
   /**
@@ -59,6 +62,7 @@ function runtimeOf(db: Database, options: SchedulerOptions): AutomationRuntime {
     now: options.now ?? (() => new Date()),
     emailFrom: options.emailFrom,
     publicUrl: options.publicUrl,
+    replyAddresses: options.replyAddresses,
     retrySchedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     logger: options.logger ?? silentLogger,
     compute: options.compute ?? processComputePool(),

@@ -468,7 +468,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     // The owner's own e-mail notifications: all of them by default; one unticked and saved.
     await page.getByRole('link', { name: 'My notifications', exact: true }).click();
     await page.getByText('These are your role\'s default.').waitFor();
-    for (const label of ['A new booking', 'A booking request to confirm or decline', 'A cancelled booking', 'A guest asks to cancel']) {
+    for (const label of ['A new booking', 'A booking request to confirm or decline', 'A cancelled booking', 'A guest asks to cancel', 'A guest writes (an e-mail reply)']) {
       assert.equal(await page.getByRole('checkbox', { name: label }).isChecked(), true, label);
     }
     await page.getByRole('checkbox', { name: 'A cancelled booking' }).uncheck();
@@ -478,7 +478,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     const { rows: [ownerMember] } = await ctx.db.query<{ notify: string[] }>(
       `SELECT m.notify FROM api.members AS m JOIN staykit_internal.users AS u ON u.id = m.user_id WHERE m.organization_id = $1 AND u.email = $2`,
       [organizationId, owner.email]);
-    assert.deepEqual(ownerMember!.notify, ['booking.created', 'booking.requested', 'booking.cancellation_requested']);
+    assert.deepEqual(ownerMember!.notify, ['booking.created', 'booking.requested', 'booking.cancellation_requested', 'messages.received']);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
 

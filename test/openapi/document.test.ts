@@ -141,7 +141,7 @@ forEachBackend('OpenAPI document', (ctx) => {
     const subscribable = (doc.components.schemas.webhooks!.properties.events!.items as { enum: string[] }).enum;
     assert.ok(['contacts.created', 'booking.created', 'booking.cancellation_requested', '*'].every((name) => subscribable.includes(name)), subscribable.join());
     assert.deepEqual((doc.components.schemas.members!.properties.notify!.items as { enum: string[] }).enum,
-      ['booking.created', 'booking.requested', 'booking.cancelled', 'booking.cancellation_requested']);
+      ['booking.created', 'booking.requested', 'booking.cancelled', 'booking.cancellation_requested', 'messages.received']);
 
     const create = doc.components.schemas['coupons.create']!;
     assert.equal(create.properties.organization_id, undefined, 'the tenant column is never in a request body');

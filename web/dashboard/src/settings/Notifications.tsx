@@ -1,6 +1,6 @@
 /**
  * My notifications: which e-mails the signed-in member gets about bookings (a new booking, a request to confirm, a
- * cancellation, a guest asking to cancel). Every member chooses their own; until they do, owners and admins get all
+ * cancellation, a guest asking to cancel, a guest's e-mail reply). Every member chooses their own; until they do, owners and admins get all
  * of them and other roles none.
  */
 import { useEffect, useState } from 'react';
@@ -14,6 +14,7 @@ const LABELS: Record<string, string> = {
   'booking.requested': 'A booking request to confirm or decline',
   'booking.cancelled': 'A cancelled booking',
   'booking.cancellation_requested': 'A guest asks to cancel',
+  'messages.received': 'A guest writes (an e-mail reply)',
 };
 
 export function Notifications() {

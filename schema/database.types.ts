@@ -1712,6 +1712,9 @@ export type Database = {
           "scheduled_at": string | null
           "sent_at": string | null
           "fts": string | null
+          "read_at": string | null
+          "in_reply_to_id": string | null
+          "rfc_message_id": string | null
         }
         Insert: {
           "id"?: string
@@ -1731,6 +1734,9 @@ export type Database = {
           "scheduled_at"?: string | null
           "sent_at"?: string | null
           "fts"?: never
+          "read_at"?: never
+          "in_reply_to_id"?: string | null
+          "rfc_message_id"?: never
         }
         Update: {
           "id"?: never
@@ -1750,6 +1756,9 @@ export type Database = {
           "scheduled_at"?: string | null
           "sent_at"?: string | null
           "fts"?: never
+          "read_at"?: string | null
+          "in_reply_to_id"?: never
+          "rfc_message_id"?: never
         }
         Relationships: [
           {
@@ -1764,6 +1773,13 @@ export type Database = {
             columns: ["contact_id","organization_id"]
             isOneToOne: false
             referencedRelation: "contacts"
+            referencedColumns: ["id","organization_id"]
+          },
+          {
+            foreignKeyName: "messages_in_reply_to_id_fkey"
+            columns: ["in_reply_to_id","organization_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
             referencedColumns: ["id","organization_id"]
           },
           {
@@ -4246,7 +4262,7 @@ export type Database = {
       "media_content_type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/heic"
       "members_notify": "booking.created" | "booking.requested" | "booking.cancelled" | "booking.cancellation_requested"
       "members_role": "owner" | "admin" | "manager" | "staff" | "cleaner" | "maintenance"
-      "message_events_type": "queued" | "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "failed"
+      "message_events_type": "queued" | "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "failed" | "received" | "read"
       "message_templates_channel": "email" | "sms" | "whatsapp"
       "messages_channel": "email" | "sms" | "whatsapp"
       "messages_direction": "inbound" | "outbound"
@@ -4276,7 +4292,7 @@ export type Database = {
       "tasks_priority": "low" | "normal" | "high" | "urgent"
       "taxes_applies_to": "rent" | "services" | "all"
       "webhook_notifications_status": "pending" | "sent" | "error"
-      "webhooks_events": "bookings.created" | "bookings.deleted" | "bookings.updated" | "calendar_event_tasks.created" | "calendar_event_tasks.deleted" | "calendar_event_tasks.updated" | "calendar_events.created" | "calendar_events.deleted" | "calendar_events.updated" | "contacts.created" | "contacts.deleted" | "contacts.updated" | "coupons.created" | "coupons.deleted" | "coupons.updated" | "external_calendars.created" | "external_calendars.deleted" | "external_calendars.updated" | "invoices.created" | "invoices.deleted" | "invoices.updated" | "members.created" | "members.deleted" | "members.updated" | "payments.created" | "payments.deleted" | "payments.updated" | "product_configurations.created" | "product_configurations.deleted" | "product_configurations.updated" | "products.created" | "products.deleted" | "products.updated" | "sites.created" | "sites.deleted" | "sites.updated" | "widgets.created" | "widgets.deleted" | "widgets.updated" | "calendar_events.confirmed" | "calendar_events.cancelled" | "calendar_event_tasks.completed" | "payments.paid" | "external_calendars.sync_failed" | "messages.sent" | "messages.failed" | "booking.created" | "booking.updated" | "booking.confirmed" | "booking.cancelled" | "availability.changed" | "rates.changed" | "booking.requested" | "booking.cancellation_requested" | "*"
+      "webhooks_events": "bookings.created" | "bookings.deleted" | "bookings.updated" | "calendar_event_tasks.created" | "calendar_event_tasks.deleted" | "calendar_event_tasks.updated" | "calendar_events.created" | "calendar_events.deleted" | "calendar_events.updated" | "contacts.created" | "contacts.deleted" | "contacts.updated" | "coupons.created" | "coupons.deleted" | "coupons.updated" | "external_calendars.created" | "external_calendars.deleted" | "external_calendars.updated" | "invoices.created" | "invoices.deleted" | "invoices.updated" | "members.created" | "members.deleted" | "members.updated" | "payments.created" | "payments.deleted" | "payments.updated" | "product_configurations.created" | "product_configurations.deleted" | "product_configurations.updated" | "products.created" | "products.deleted" | "products.updated" | "sites.created" | "sites.deleted" | "sites.updated" | "widgets.created" | "widgets.deleted" | "widgets.updated" | "calendar_events.confirmed" | "calendar_events.cancelled" | "calendar_event_tasks.completed" | "payments.paid" | "external_calendars.sync_failed" | "messages.sent" | "messages.failed" | "booking.created" | "booking.updated" | "booking.confirmed" | "booking.cancelled" | "availability.changed" | "rates.changed" | "booking.requested" | "booking.cancellation_requested" | "messages.received" | "*"
       "webhooks_source": "admin" | "api" | "automation"
       "widget_analytics_event": "view" | "search" | "quote" | "checkout" | "booking"
       "widgets_type": "booking" | "search" | "calendar" | "list"

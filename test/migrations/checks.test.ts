@@ -306,12 +306,13 @@ const CASES: Case[] = [
     table: 'api.messages',
     base: (o) => ({ organization_id: q(o.id), to_address: q('guest@mail.example') }),
     bad: [{ channel: q('pigeon') }, { direction: q('both') }, { status: q('read') }, { to_address: q(' ') },
-      { scheduled_at: q('infinity') }, { sent_at: q('-infinity') }],
+      { scheduled_at: q('infinity') }, { sent_at: q('-infinity') }, { read_at: q('infinity') },
+      { rfc_message_id: q('no-brackets@mail.example') }, { rfc_message_id: q('<two words@mail.example>') }],
   },
   {
     table: 'api.message_events',
     base: (o, p) => ({ organization_id: q(o.id), message_id: q(p.messageId), type: q('opened') }),
-    bad: [{ type: q('read') }],
+    bad: [{ type: q('seen') }],
   },
   {
     table: 'api.task_templates',

@@ -48,7 +48,7 @@ export function Thread({ threadKey }: { threadKey: ThreadKey }) {
       {conversation.loading && !messages && <Group><Loader size="sm" role="status" aria-label="Loading the conversation" /><Text>Loading the conversation…</Text></Group>}
       {messages && (
         <Grid>
-          <Grid.Col span={{ base: 12, md: 8 }} order={{ base: 2, md: 1 }}>
+          <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack>
               <Stack gap="sm" component="ol" aria-label="Messages" p={0} m={0} style={{ listStyle: 'none' }}>
                 {messages.map((message) => <MessageBubble key={message.id} message={message} />)}
@@ -57,7 +57,7 @@ export function Thread({ threadKey }: { threadKey: ThreadKey }) {
               {answered && mayWrite && <ReplyBox answered={answered} onSent={conversation.reload} />}
             </Stack>
           </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 4 }} order={{ base: 1, md: 2 }}>
+          <Grid.Col span={{ base: 12, md: 4 }}>
             <ErrorAlert error={stay.error} title="The stay could not be loaded" />
             {stay.data && <StayCard detail={stay.data} />}
             {threadKey.kind === 'sender' && <Text size="sm" c="dimmed">This sender's mail matched no booking.</Text>}

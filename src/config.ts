@@ -47,6 +47,17 @@ export interface Config {
   dkim: DkimSetting | undefined;
   /** Base URL of links in e-mail (the booking status page). */
   publicUrl: string;
+  /**
+   * The domain whose mail reaches Staykit (docs/automations.md#inbox): e-mail to a booking's guest gets the reply
+   * address `reply+<token>@<domain>`. Unset = no inbox: guests' replies go to the unit's reply-to address only.
+   */
+  inboundDomain: string | undefined;
+  /** Port of the inbound SMTP listener `serve` runs; unset = none. */
+  inboundSmtpPort: number | undefined;
+  /** Largest inbound e-mail in bytes (SMTP: announced with SIZE, 552 beyond; the provider webhook: 413). */
+  inboundMaxBytes: number;
+  /** The password a mail provider's inbound webhook sends (POST /v1/inbound-email); unset = that route is off. */
+  inboundWebhookSecret: string | undefined;
   outboundAllowPrivate: boolean;
   webhookRetrySchedule: number[];
   webhookInFlightPerEndpoint: number;
@@ -123,6 +134,10 @@ export const CONFIG_VARIABLES = {
   emailFrom: 'STAYKIT_EMAIL_FROM',
   dkim: ['STAYKIT_DKIM_DOMAIN', 'STAYKIT_DKIM_SELECTOR', 'STAYKIT_DKIM_PRIVATE_KEY_FILE'],
   publicUrl: 'STAYKIT_PUBLIC_URL',
+  inboundDomain: 'STAYKIT_INBOUND_DOMAIN',
+  inboundSmtpPort: 'STAYKIT_INBOUND_SMTP_PORT',
+  inboundMaxBytes: 'STAYKIT_INBOUND_MAX_BYTES',
+  inboundWebhookSecret: 'STAYKIT_INBOUND_WEBHOOK_SECRET',
   outboundAllowPrivate: 'STAYKIT_OUTBOUND_ALLOW_PRIVATE',
   webhookRetrySchedule: 'STAYKIT_WEBHOOK_RETRY_SCHEDULE',
   webhookInFlightPerEndpoint: 'STAYKIT_WEBHOOK_IN_FLIGHT_PER_ENDPOINT',
@@ -302,6 +317,35 @@ function dkim(source: Source): DkimSetting | undefined {
   return { domain, selector, privateKeyFile };
 }
 
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/**
+ * The inbox's settings (docs/automations.md#inbox): a reply address is signed with STAYKIT_SECRET_KEY, and the SMTP
+ * listener and the provider webhook accept only reply addresses — so each needs what comes before it.
+ */
+function inbound(source: Source): Pick<Config, 'inboundDomain' | 'inboundSmtpPort' | 'inboundMaxBytes' | 'inboundWebhookSecret'> {
+  const names = CONFIG_VARIABLES;
+  const domain = source[names.inboundDomain] || undefined;
+  if (domain !== undefined && !HOSTNAME.test(domain)) throw new ConfigError(`${names.inboundDomain} must be a domain name, got "${domain}"`);
+  if (domain !== undefined && !source[names.secretKey]) {
+    throw new ConfigError(`${names.inboundDomain} needs ${names.secretKey}: reply addresses are signed with it`);
+  }
+  const port = source[names.inboundSmtpPort] ? integer(source, names.inboundSmtpPort, 0, 0) : undefined;
+  if (port !== undefined && port > 65535) throw new ConfigError(`${names.inboundSmtpPort} must be a port (0 to 65535), got "${port}"`);
+  const webhookSecret = source[names.inboundWebhookSecret] || undefined;
+  for (const [name, value] of [[names.inboundSmtpPort, port], [names.inboundWebhookSecret, webhookSecret]] as const) {
+    if (value !== undefined && domain === undefined) {
+      throw new ConfigError(`${name} needs ${names.inboundDomain}: only mail to its reply addresses is received`);
+    }
+  }
+  return {
+    inboundDomain: domain?.toLowerCase(),
+    inboundSmtpPort: port,
+    inboundMaxBytes: integer(source, names.inboundMaxBytes, 10 * 1024 * 1024, 1024),
+    inboundWebhookSecret: webhookSecret,
+  };
+}
+
 function urls(source: Source, name: string): string[] {
   return (source[name] ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
@@ -371,6 +415,7 @@ export function loadConfig(source: Source = process.env): Config {
     emailFrom: source[CONFIG_VARIABLES.emailFrom] || 'no-reply@staykit.localhost',
     dkim: dkim(source),
     publicUrl: httpUrl(source, CONFIG_VARIABLES.publicUrl, 'http://localhost:3000'),
+    ...inbound(source),
     outboundAllowPrivate: boolean(source, CONFIG_VARIABLES.outboundAllowPrivate),
     webhookRetrySchedule: seconds(source, CONFIG_VARIABLES.webhookRetrySchedule, '0,5,300,1800,7200,18000,36000,50400,72000,86400'),
     webhookInFlightPerEndpoint: integer(source, CONFIG_VARIABLES.webhookInFlightPerEndpoint, 5, 1),

@@ -11,6 +11,7 @@
  * one that had could see it twice and deduplicate by Message-ID (docs/automations.md#delivery).
  */
 import type { MailAttachment, OutgoingMail, SendOutcome } from './mailer.js';
+import { outboundMessageId } from './message-id.js';
 import { finishJob, holdJob, retryJob, type ClaimedJob } from './queries.js';
 import { fromHeader, namedAddress, type AutomationRuntime, type JobReport } from './runtime.js';
 
@@ -26,11 +27,18 @@ interface MessageRow {
   /** The HTML alternative composed with the message, if any (migration 0233). */
   html: string | null;
   calendar_event_task_id: string | null;
+  /** A message to a guest about their booking (both set) gets the booking's reply address. */
+  booking_id: string | null;
+  contact_id: string | null;
+  /** A reply's threading: the answered message's Message-ID, and the thread's (its own answered one's first). */
+  in_reply_to: string | null;
+  thread: string[] | null;
 }
 
 const MESSAGE = `
   SELECT m.status, m.to_address, m.from_address, m.subject, m.body, o.name AS organization_name,
-         j.attachments, j.html, j.calendar_event_task_id,
+         j.attachments, j.html, j.calendar_event_task_id, m.booking_id, m.contact_id,
+         answered.rfc_message_id AS in_reply_to, answered.thread,
          (SELECT jsonb_build_object('name', r.name, 'email', r.email)
           FROM api.calendar_events AS e
           JOIN api.product_reply_to_addresses AS pr ON pr.product_id = e.product_id AND pr.organization_id = e.organization_id
@@ -40,11 +48,18 @@ const MESSAGE = `
   FROM api.messages AS m
   JOIN api.organizations AS o ON o.id = m.organization_id
   JOIN staykit_internal.automation_jobs AS j ON j.id = $3
+  LEFT JOIN LATERAL (
+    SELECT r.rfc_message_id, array_remove(ARRAY[earlier.rfc_message_id, r.rfc_message_id], NULL) AS thread
+    FROM api.messages AS r
+    LEFT JOIN api.messages AS earlier ON earlier.id = r.in_reply_to_id AND earlier.organization_id = r.organization_id
+    WHERE r.id = m.in_reply_to_id AND r.organization_id = m.organization_id
+  ) AS answered ON true
   WHERE m.id = $1 AND m.organization_id = $2`;
 
 const RECORD_SENT = `
   WITH message AS (
-    UPDATE api.messages SET status = 'sent', sent_at = $3, from_address = coalesce(from_address, $4)
+    UPDATE api.messages SET status = 'sent', sent_at = $3, from_address = coalesce(from_address, $4),
+                            rfc_message_id = coalesce(rfc_message_id, $7)
     WHERE id = $1 AND organization_id = $2
     RETURNING id, organization_id
   ), task AS (
@@ -90,10 +105,19 @@ export async function runDeliveryJob(job: ClaimedJob, runtime: AutomationRuntime
     return { jobId: job.id, kind: job.kind, outcome: 'skipped', messageId, detail: 'not queued' };
   }
   const from = message.from_address ?? fromHeader(runtime.emailFrom, message.organization_name);
+  const rfcMessageId = outboundMessageId(messageId, runtime.emailFrom);
+  // A guest's reply reaches Staykit (the booking's reply address) and the unit's own reply-to address, if it has one.
+  const guestMail = message.booking_id !== null && message.contact_id !== null;
+  const replyTo = [
+    guestMail && runtime.replyAddresses ? runtime.replyAddresses.forBooking(message.booking_id!) : undefined,
+    message.reply_to ? namedAddress(message.reply_to.name, message.reply_to.email) : undefined,
+  ].filter((address) => address !== undefined);
   const mail: OutgoingMail = {
-    messageId: `<${messageId}@staykit>`,
+    messageId: rfcMessageId,
     from,
-    replyTo: message.reply_to ? namedAddress(message.reply_to.name, message.reply_to.email) : undefined,
+    replyTo: replyTo.length > 0 ? replyTo.join(', ') : undefined,
+    inReplyTo: message.in_reply_to ?? undefined,
+    references: message.thread !== null && message.thread.length > 0 ? message.thread : undefined,
     to: message.to_address,
     subject: message.subject,
     text: message.body,
@@ -110,7 +134,8 @@ export async function runDeliveryJob(job: ClaimedJob, runtime: AutomationRuntime
       return { jobId: job.id, kind: job.kind, outcome: 'lost', messageId };
     }
     if (decision.kind === 'sent') {
-      await tx.query(RECORD_SENT, [messageId, job.organization_id, runtime.now(), from, JSON.stringify(decision.payload), message.calendar_event_task_id]);
+      await tx.query(RECORD_SENT, [messageId, job.organization_id, runtime.now(), from, JSON.stringify(decision.payload),
+        message.calendar_event_task_id, rfcMessageId]);
     } else if (decision.kind === 'retry') {
       await tx.query(RECORD_RETRY, [messageId, job.organization_id, JSON.stringify(decision.payload)]);
       const retry = retryJob(job, decision.at, outcome.response);

@@ -10,10 +10,14 @@ import { createSmtpMailer, destinationOf } from './smtp.js';
 import { dkimSigning } from './mime-message.js';
 
 export interface OutgoingMail {
-  /** The Message-ID, stable per message across retries (`<message id@staykit>`), so receivers can deduplicate. */
+  /** The Message-ID, stable per message across retries (message-id.ts), so receivers can deduplicate. */
   messageId: string;
   from: string;
+  /** One address, or several separated by commas (the booking's reply address, then the unit's). */
   replyTo: string | undefined;
+  /** A reply's threading: the Message-ID it answers, and the thread's Message-IDs, oldest first. */
+  inReplyTo?: string;
+  references?: string[];
   to: string;
   subject: string;
   text: string;

@@ -13,6 +13,8 @@ export function mimeMessage(mail: OutgoingMail): SendMailOptions {
     messageId: mail.messageId,
     from: mail.from,
     replyTo: mail.replyTo,
+    inReplyTo: mail.inReplyTo,
+    references: mail.references,
     to: mail.to,
     subject: mail.subject,
     text: mail.text,

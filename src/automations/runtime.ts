@@ -3,6 +3,7 @@ import type { ComputePool } from '../compute/pool.js';
 import type { Database } from '../db/types.js';
 import type { WorkerLogger } from '../observability/worker-logger.js';
 import type { Mailer } from './mailer.js';
+import type { ReplyAddresses } from '../inbox/reply-address.js';
 
 export interface AutomationRuntime {
   db: Database;
@@ -13,6 +14,8 @@ export interface AutomationRuntime {
   emailFrom: string;
   /** Base of the links in messages (`STAYKIT_PUBLIC_URL`). */
   publicUrl: string;
+  /** The bookings' reply addresses when the server receives mail (STAYKIT_INBOUND_DOMAIN); undefined = no inbox. */
+  replyAddresses: ReplyAddresses | undefined;
   /** Seconds before each retry of a delivery that may pass (4xx, timeout); after the last, the message fails. */
   retrySchedule: readonly number[];
   logger: WorkerLogger;

@@ -11,6 +11,7 @@ import { startPollLoop } from '../jobs/poll-loop.js';
 import { silentLogger, type WorkerLogger } from '../observability/worker-logger.js';
 import { runDeliveryJob } from './deliver.js';
 import type { Mailer } from './mailer.js';
+import type { ReplyAddresses } from '../inbox/reply-address.js';
 import { claimDueJobs, type ClaimedJob } from './queries.js';
 import type { AutomationRuntime, JobReport } from './runtime.js';
 import { runHostNotificationJob } from './host-notification.js';
@@ -27,6 +28,8 @@ export interface SchedulerOptions {
   mailer: Mailer;
   emailFrom: string;
   publicUrl: string;
+  /** The bookings' reply addresses (src/inbox/reply-address.ts); none = no inbox, e-mail carries no reply address. */
+  replyAddresses?: ReplyAddresses | undefined;
   now?: () => Date;
   retrySchedule?: readonly number[];
   /** How long a claimed job is held before another worker may take it (s). Must exceed the SMTP timeout. Default 300. */
@@ -54,6 +57,7 @@ function runtimeOf(db: Database, options: SchedulerOptions): AutomationRuntime {
     now: options.now ?? (() => new Date()),
     emailFrom: options.emailFrom,
     publicUrl: options.publicUrl,
+    replyAddresses: options.replyAddresses,
     retrySchedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     logger: options.logger ?? silentLogger,
     compute: options.compute ?? processComputePool(),

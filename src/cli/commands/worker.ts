@@ -8,6 +8,7 @@
  * is picked up at once rather than at the next poll. On the embedded database there is one process: the API wakes
  * its own worker after a redelivery, and the workers poll.
  */
+import { replyAddressesFor } from '../../inbox/reply-address.js';
 import pino from 'pino';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
@@ -68,6 +69,7 @@ export function startBackgroundWorkers(
     mailer: mailerFor(config),
     emailFrom: config.emailFrom,
     publicUrl: config.publicUrl,
+    replyAddresses: replyAddressesFor(config),
     compute: processComputePool(config),
     pollIntervalMs,
     logger,

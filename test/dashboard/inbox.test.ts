@@ -165,6 +165,30 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     assert.equal(rows[0]!.read_at, null);
   });
 
+  it('opens the conversation from the booking page\'s Reply', { skip }, async () => {
+    await page.goto(`${session.base}/admin/bookings/${read.booking_id}`);
+    const messages = page.getByRole('table', { name: 'Messages' });
+    await messages.getByText('the keys worked fine', { exact: false }).waitFor();
+    await messages.getByRole('link', { name: 'Reply' }).click();
+    await page.getByRole('heading', { name: `${read.first_name} ${read.last_name}`, level: 2 }).waitFor();
+    await page.getByLabel(`Reply to ${read.email}`).waitFor();
+  });
+
+  it('lists mail that matched no booking as its sender\'s conversation', { skip }, async () => {
+    await ctx.db.query(
+      `INSERT INTO api.messages (organization_id, channel, direction, status, from_address, to_address, subject, body)
+       VALUES ($1, 'email', 'inbound', 'received', 'stranger@example.org', 'team@stays.example.com', 'Availability', 'Is the cottage free at Easter?')`,
+      [organizationId]);
+    await page.getByRole('navigation').getByRole('link', { name: /^Inbox/ }).click();
+    const entry = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first();
+    await entry.filter({ hasText: 'stranger@example.org' }).getByLabel('1 unread').waitFor();
+    await entry.getByRole('link').click();
+    await page.getByRole('heading', { name: 'stranger@example.org', level: 2 }).waitFor();
+    await page.getByRole('list', { name: 'Messages' }).getByText('Is the cottage free at Easter?').waitFor();
+    await page.getByText('This sender\'s mail matched no booking.').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/admin/inbox/sender/stranger%40example.org');
+  });
+
   it('shows a member who may not read guests or write messages no names and no reply box', { skip }, async () => {
     const reader = await createUser(ctx.db, organizationId, 'inbox-reader@staykit.test', {
       role: 'cleaner', permissions: [{ resource: 'messages', access: 'read' }, { resource: 'bookings', access: 'read' }],

@@ -6,7 +6,7 @@
  * reaches the guest's mailbox — a real SMTP server — with `In-Reply-To` naming the guest's mail; "Mark unread" makes
  * the conversation unread again. A member who may read messages but not guests or write sees no names and no reply
  * box. Screenshots of the list, a conversation and a conversation at a phone's width go to a temporary folder
- * (STAYKIT_UPDATE_SCREENSHOTS=1: docs/dashboard/inbox.png).
+ * (STAYKIT_UPDATE_SCREENSHOTS=1: the list and the conversation to docs/dashboard/inbox-list.png and inbox.png).
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,7 +56,8 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
        WHERE b.organization_id = $1 AND e.status = 'CONFIRMED' AND c.email IS NOT NULL
        ORDER BY e.start_date DESC, b.id LIMIT 2`, [organizationId]);
     assert.equal(rows.length, 2, 'the demo has two bookings with a guest');
-    return rows.map((row) => ({ ...row, unit: row.name.en ?? row.name.default ?? '' })) as [Guest, Guest];
+    const [first, second] = rows.map((row): Guest => ({ ...row, unit: row.name.en ?? row.name.default ?? '' }));
+    return [first!, second!];
   }
 
   /** A guest's e-mail as the inbound mail path stores it. */
@@ -130,7 +131,6 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     assert.equal(rows[0]!.in_reply_to_id, unreadMessageId);
     assert.equal(rows[0]!.to_address, unread.email);
     assert.equal(rows[0]!.booking_id, unread.booking_id);
-    await page.screenshot({ path: join(SCREENSHOTS, 'inbox.png'), fullPage: true });
 
     // The scheduler sends it (its clock a minute ahead: the message is due).
     const before = smtp.received.length;
@@ -144,12 +144,15 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     await page.reload();
     await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Of course, dogs are welcome!' })
       .locator('[data-status="sent"]').waitFor();
+    await page.getByRole('region', { name: 'Stay' }).getByText(unread.unit).waitFor();
+    await page.getByRole('heading', { name: `${unread.first_name} ${unread.last_name}`, level: 2 }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'inbox.png'), fullPage: true });
   });
 
   it('shows a conversation at a phone\'s width', { skip }, async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('list', { name: 'Messages' }).getByText('He is small and quiet.', { exact: false }).waitFor();
-    await page.screenshot({ path: join(SCREENSHOTS, 'inbox-phone.png'), fullPage: true });
+    await page.screenshot({ path: join(TEMPORARY, 'inbox-phone.png'), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px)`);
     await page.setViewportSize({ width: 1360, height: 900 });

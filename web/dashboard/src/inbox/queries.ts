@@ -7,7 +7,7 @@
 import { database, rowsOf, type Selected } from '../api/database';
 import type { Can } from '../api/permissions';
 import { localized } from '../common/format';
-import { summarise, threadOf, type ThreadKey, type ThreadSummary } from './threads';
+import { summarise, threadOf, threadPath, type ThreadKey, type ThreadSummary } from './threads';
 
 export const MESSAGES_PER_PAGE = 100;
 /** More unread threads than this are listed as their newer messages come in (read ones make room). */
@@ -94,8 +94,8 @@ function inThread<Query extends { eq: (column: 'booking_id', value: string) => Q
 export async function loadConversation(key: ThreadKey): Promise<ConversationMessage[]> {
   const newest = rowsOf(await inThread(database.from('messages').select(CONVERSATION), key)
     .order('created_at', { ascending: false }).order('id', { ascending: false }).limit(CONVERSATION_LIMIT));
-  // A bookingless sender's thread is matched on either address; keep the messages that are really theirs.
-  return newest.filter((message) => key.kind === 'booking' || threadOf(message).kind === 'sender').reverse();
+  // A sender's thread is asked for by either address; keep the messages that are theirs (not ones they sent to another guest's address).
+  return newest.filter((message) => threadPath(threadOf(message)) === threadPath(key)).reverse();
 }
 
 /** Marks the thread's unread inbound messages read (needs `messages` write). */

@@ -363,6 +363,24 @@ const definitions = {
     meaning: 'The mail server refused or did not take a test e-mail; nothing else was sent or changed',
     hint: 'Check SMTP_URL, then send the test again',
   },
+  SK690: {
+    status: 404,
+    message: 'This server receives no e-mail through a provider webhook',
+    meaning: 'POST /v1/inbound-email on a server without STAYKIT_INBOUND_WEBHOOK_SECRET',
+    hint: 'Set STAYKIT_INBOUND_DOMAIN and STAYKIT_INBOUND_WEBHOOK_SECRET (docs/automations.md#inbox), or use the SMTP listener',
+  },
+  SK691: {
+    status: 401,
+    message: 'The inbound e-mail webhook needs its secret',
+    meaning: 'POST /v1/inbound-email without HTTP Basic authentication whose password is STAYKIT_INBOUND_WEBHOOK_SECRET',
+    hint: 'Give the provider the webhook URL as https://staykit:SECRET@host/v1/inbound-email',
+  },
+  SK692: {
+    status: 403,
+    message: 'The e-mail is for no reply address of this server and answers no message it sent',
+    meaning: 'An inbound e-mail names no reply address (reply+…@STAYKIT_INBOUND_DOMAIN) of an existing booking among its recipients, and no stored message in In-Reply-To or References; nothing was stored',
+  },
+  SK693: { status: 400, message: '{message}', meaning: "POST /v1/inbound-email's body is not an inbound e-mail in Postmark's format" },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof definitions;

@@ -24,6 +24,8 @@ import type { SessionAuthenticator } from '../auth/session-authenticate.js';
 import { publishableApi } from '../widget/publishable-api.js';
 import type { ComputePool } from '../compute/pool.js';
 import { mediaRoutes } from '../media/routes.js';
+import { inboundRoutes } from '../inbox/routes.js';
+import { replyAddressesFor } from '../inbox/reply-address.js';
 import type { MediaStore } from '../media/store.js';
 
 export interface V1RouteOptions {
@@ -70,6 +72,9 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
   await v1.register(webhookRoutes, { db, authorize, config, worker: options.webhookWorker });
   await v1.register(changeRoutes, { db, authorize });
   await v1.register(automationRoutes, { db, authorize, config, now: options.now, compute });
+  await v1.register(inboundRoutes, {
+    db, addresses: replyAddressesFor(config), secret: config.inboundWebhookSecret, maxBytes: config.inboundMaxBytes,
+  });
   await v1.register(mediaRoutes, {
     db, authorize, compute, store: options.mediaStore,
     maxBytes: config.mediaMaxBytes, maxPixels: config.mediaMaxPixels, perOrganization: config.mediaPerOrganization,

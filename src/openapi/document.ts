@@ -8,6 +8,7 @@ import { bookingPaths, bookingSchemas } from './booking.js';
 import { automationPaths, automationSchemas } from '../automations/openapi.js';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.js';
 import { moneyPaths, moneySchemas } from '../money/openapi.js';
+import { inboxPaths, inboxSchemas } from '../inbox/openapi.js';
 import { mediaUploadRoute } from '../media/bodies.js';
 import { webhookOperations, webhookPaths, webhookSchemas } from '../webhooks/openapi.js';
 import { changePaths, changeSchemas } from '../changes/openapi.js';
@@ -67,8 +68,8 @@ export function buildOpenApiDocument(cache: SchemaCache, options: OpenApiOptions
     Object.assign(paths, automationPaths);
     Object.assign(schemas, automationSchemas);
     Object.assign(paths, widgetPaths);
-    Object.assign(paths, moneyPaths);
-    Object.assign(schemas, moneySchemas);
+    Object.assign(paths, moneyPaths, inboxPaths);
+    Object.assign(schemas, moneySchemas, inboxSchemas);
     Object.assign(schemas, widgetSchemas);
   }
   if (paths['/media']) paths['/media'] = { ...paths['/media'], ...mediaOperations.paths['/media'] };

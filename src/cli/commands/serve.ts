@@ -6,6 +6,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataDirInsideWorkingDirectory, type Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
+import type { FastifyBaseLogger } from 'fastify';
 import { rateLimitOptions } from '../../limits/rate-limit.js';
 import { openServerDatabases } from '../support/database.js';
 import { seedDemoOrganizationInTwoSteps } from '../../seed/demo-organization.js';
@@ -18,6 +19,19 @@ import { describeMailDestination } from '../../automations/mailer.js';
 import { exitGracefullyOnSignals } from '../support/exit-on-signals.js';
 import { embeddedSchemaCache } from '../support/schema-snapshot.js';
 import { startScheduledBackups, type ScheduledBackups } from '../../backup/schedule.js';
+import { replyAddressesFor } from '../../inbox/reply-address.js';
+import { startInboundSmtp, type InboundSmtpListener } from '../../inbox/smtp-listener.js';
+
+/**
+ * The inbound SMTP listener (STAYKIT_INBOUND_SMTP_PORT) in every API process, as the HTTP port is: it is a front door
+ * like the provider webhook (POST /v1/inbound-email), not background work, so it runs where requests are served and
+ * not in `staykit worker`; the processes of a cluster share its port as they share the HTTP one.
+ */
+async function inboundSmtp(db: Database, config: Config, logger: FastifyBaseLogger): Promise<InboundSmtpListener | undefined> {
+  const addresses = replyAddressesFor(config);
+  if (config.inboundSmtpPort === undefined || addresses === undefined) return undefined;
+  return startInboundSmtp({ db, addresses, port: config.inboundSmtpPort, host: config.host, maxBytes: config.inboundMaxBytes, logger });
+}
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -72,6 +86,7 @@ export async function serve(settings: Config): Promise<void> {
     rateLimit: rateLimitOptions(config),
   });
   const address = await app.listen({ port: config.port, host: config.host });
+  const inbound = await inboundSmtp(db, config, app.log);
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   const login = apiKey ? await savedDemoLogin(config.dataDir) : undefined;
@@ -83,6 +98,7 @@ export async function serve(settings: Config): Promise<void> {
   let demoBookings: Promise<unknown> = Promise.resolve();
   exitGracefullyOnSignals(async (signal) => {
     console.log(`${signal} received: finishing in-flight requests`);
+    await inbound?.close();
     await app.close();
     await demoBookings;
     await backups?.stop();
@@ -93,7 +109,8 @@ export async function serve(settings: Config): Promise<void> {
     console.warn(`staykit: the data folder ${config.dataDir} is inside the working directory; move it out (docs/deployment.md#the-data-folder) and set DATA_DIR`);
   }
   // One write, so whoever reads the banner sees the key with it.
-  const mail = config.worker === 'embedded' ? `\nAutomations: ${describeMailDestination(config)}` : '';
+  const mail = (config.worker === 'embedded' ? `\nAutomations: ${describeMailDestination(config)}` : '')
+    + (inbound ? `\nInbound e-mail: SMTP on ${inbound.url} for reply+…@${config.inboundDomain}` : '');
   console.log(`Staykit is listening on ${address} — database: ${where}, Postgres ${rows[0]?.version}${mail}${banner}`);
   // After the banner, so serving comes first: the demo's bookings, then the workers' first rounds.
   if (seedBookings) demoBookings = seedBookings().catch((error: unknown) => app.log.error({ err: error }, 'the demo bookings were not added'));

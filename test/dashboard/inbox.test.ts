@@ -3,8 +3,10 @@
  * organization: guests wrote about two bookings, one message already read and one not. The unread conversation is
  * listed first with its count, and the navigation counts it too; opening it shows what the guest wrote beside their
  * stay and marks it read (in the database); a reply typed there is queued in the same thread (`in_reply_to_id`) and
- * reaches the guest's mailbox — a real SMTP server — with `In-Reply-To` naming the guest's mail; "Mark unread" makes
- * the conversation unread again. A member who may read messages but not guests or write sees no names and no reply
+ * reaches the guest's mailbox — a real SMTP server — with `In-Reply-To` naming the guest's mail and the booking's
+ * reply address; the guest's answer, sent to the inbound SMTP listener, comes back into the same conversation.
+ * "Mark unread" makes the conversation unread again; the booking page's Reply opens it; mail that matched no booking
+ * is its sender's conversation. A member who may read messages but not guests, nor write, sees no names and no reply
  * box. Screenshots of the list, a conversation and a conversation at a phone's width go to a temporary folder
  * (STAYKIT_UPDATE_SCREENSHOTS=1: the list and the conversation to docs/dashboard/inbox-list.png and inbox.png).
  */
@@ -13,10 +15,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTransport } from 'nodemailer';
 import type { Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
 import { forEachBackend } from '../support/databases.js';
 import { clock, parseMime, runDue, schedulerOptions, startSmtpServer, textOf, type TestSmtpServer } from '../automations/support.js';
+import { replyAddresses } from '../../src/inbox/reply-address.js';
+import { startInboundSmtp, type InboundSmtpListener } from '../../src/inbox/smtp-listener.js';
+import { silentLogger } from '../../src/observability/worker-logger.js';
 import { createUser } from '../users/support.js';
 import { browserMissing, fileBrowser } from './support/browser.js';
 import { dashboardSession } from './support/dashboard-session.js';
@@ -28,6 +34,8 @@ const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' ? DOCS : TEMP
 console.log(`# screenshots: ${TEMPORARY}`);
 
 const browser = fileBrowser();
+/** The bookings' reply addresses, as a server with STAYKIT_INBOUND_DOMAIN makes them. */
+const addresses = replyAddresses('inbox-test-secret-key-of-at-least-32-chars', 'reply.stays.example.com');
 
 interface Guest { booking_id: string; reference: string; contact_id: string; first_name: string; last_name: string; email: string; unit: string }
 
@@ -40,6 +48,11 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     app: () => ({ config: loadConfig({ SMTP_URL: smtp.url, STAYKIT_EMAIL_FROM: 'team@stays.example.com' }) }),
   });
   after(() => smtp?.close());
+  /** The inbound SMTP listener guests' replies reach (STAYKIT_INBOUND_SMTP_PORT). */
+  let inboundSmtp: InboundSmtpListener;
+  after(() => inboundSmtp?.close());
+  /** The reply as the guest's mailbox got it. */
+  let delivered: { messageId: string; replyTo: string; subject: string };
   let organizationId: string;
   let page: Page;
   /** The guest whose message was read already, and the one whose message is not. */
@@ -70,6 +83,11 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
         `<guest-${guest.reference}@mail.example.net>`]);
     return rows[0]!.id;
   }
+
+  /** Whether each of the guest's messages about their booking is read, oldest first. */
+  const readStates = async (guest: Guest) => (await ctx.db.query<{ read: boolean }>(
+    `SELECT read_at IS NOT NULL AS read FROM api.messages WHERE booking_id = $1 AND direction = 'inbound' ORDER BY created_at`,
+    [guest.booking_id])).rows.map((row) => row.read);
 
   const unreadInDatabase = async () => Number((await ctx.db.query<{ count: string }>(
     `SELECT count(*) AS count FROM api.messages WHERE organization_id = $1 AND direction = 'inbound' AND read_at IS NULL`, [organizationId])).rows[0]!.count);
@@ -134,12 +152,14 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
 
     // The scheduler sends it (its clock a minute ahead: the message is due).
     const before = smtp.received.length;
-    await runDue(ctx.db, schedulerOptions(smtp, clock(new Date(Date.now() + 60_000).toISOString())));
+    await runDue(ctx.db, schedulerOptions(smtp, clock(new Date(Date.now() + 60_000).toISOString()), { replyAddresses: addresses }));
     const mails = smtp.received.slice(before).map(parseMime).filter((mail) => mail.headers.to?.includes(unread.email));
     assert.equal(mails.length, 1, 'the guest receives the reply');
     assert.match(textOf(mails[0]!), /Of course, dogs are welcome!/);
     assert.equal(mails[0]!.headers['in-reply-to'], `<guest-${unread.reference}@mail.example.net>`);
     assert.match(mails[0]!.headers.subject ?? '', new RegExp(`^Re: Question about ${unread.reference}`));
+    assert.equal(mails[0]!.headers['reply-to'], addresses.forBooking(unread.booking_id), 'a reply comes back to the booking');
+    delivered = { messageId: mails[0]!.headers['message-id']!, replyTo: addresses.forBooking(unread.booking_id), subject: mails[0]!.headers.subject! };
 
     await page.reload();
     await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Of course, dogs are welcome!' })
@@ -147,6 +167,24 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     await page.getByRole('region', { name: 'Stay' }).getByText(unread.unit).waitFor();
     await page.getByRole('heading', { name: `${unread.first_name} ${unread.last_name}`, level: 2 }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'inbox.png'), fullPage: true });
+  });
+
+  it('shows the guest\'s answer, received by the inbound SMTP listener, in the same conversation', { skip }, async () => {
+    inboundSmtp = await startInboundSmtp({ db: ctx.db, addresses, port: 0, host: '127.0.0.1', maxBytes: 1_000_000, logger: silentLogger });
+    const listening = new URL(inboundSmtp.url);
+    await createTransport({ host: listening.hostname, port: Number(listening.port), secure: false, ignoreTLS: true }).sendMail({
+      from: unread.email, to: delivered.replyTo, subject: `Re: ${delivered.subject}`, inReplyTo: delivered.messageId, references: delivered.messageId,
+      text: 'Great, he will love the beach!',
+    });
+    await page.getByRole('navigation').getByRole('link', { name: /^Inbox/ }).click();
+    const first = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first();
+    await first.filter({ hasText: 'Great, he will love the beach!' }).getByLabel('1 unread').waitFor();
+    assert.match(await first.textContent() ?? '', new RegExp(`${unread.first_name} ${unread.last_name}`));
+    await first.getByRole('link').click();
+    const messages = page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
+    await messages.last().filter({ hasText: 'Great, he will love the beach!' }).waitFor();
+    assert.deepEqual(await messages.evaluateAll((items) => items.map((item) => item.getAttribute('data-direction'))),
+      ['inbound', 'outbound', 'inbound'], 'the guest, the reply, the guest again, in time order');
   });
 
   it('shows a conversation at a phone\'s width', { skip }, async () => {
@@ -164,8 +202,7 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     const first = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first();
     await first.getByLabel('1 unread').waitFor();
     assert.match(await first.textContent() ?? '', new RegExp(`${unread.first_name} ${unread.last_name}`));
-    const { rows } = await ctx.db.query<{ read_at: Date | null }>('SELECT read_at FROM api.messages WHERE id = $1', [unreadMessageId]);
-    assert.equal(rows[0]!.read_at, null);
+    assert.deepEqual(await readStates(unread), [true, false], 'the newest of the guest\'s messages is unread again, the first stays read');
   });
 
   it('opens the conversation from the booking page\'s Reply', { skip }, async () => {
@@ -214,8 +251,7 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
       assert.equal(await other.getByRole('button', { name: 'Send reply' }).count(), 0, 'no reply box without messages write');
       assert.equal(await other.getByRole('button', { name: 'Mark unread' }).count(), 0);
       assert.deepEqual(refused, [], 'no request the member may not make');
-      const { rows } = await ctx.db.query<{ read_at: Date | null }>('SELECT read_at FROM api.messages WHERE id = $1', [unreadMessageId]);
-      assert.equal(rows[0]!.read_at, null, 'reading without write leaves it unread for the others');
+      assert.deepEqual(await readStates(unread), [true, false], 'reading without write leaves it unread for the others');
     } finally {
       await context.close();
     }

@@ -80,7 +80,7 @@ function MessageBubble({ message }: { message: ConversationMessage }) {
     <li style={{ display: 'flex', justifyContent: inbound ? 'flex-start' : 'flex-end' }} data-direction={message.direction}>
       <Paper withBorder p="sm" radius="md" maw="85%" bg={inbound ? 'gray.0' : 'blue.0'}
         aria-label={inbound ? `From ${message.from_address ?? 'the guest'}` : `Sent to ${message.to_address}`}>
-        <Group justify="space-between" gap="md" wrap="wrap" mb={4}>
+        <Group justify="space-between" gap="md" wrap="wrap" mb={4} style={{ rowGap: 2 }}>
           <Text size="xs" fw={600}>{inbound ? `From ${message.from_address ?? 'the guest'}` : `To ${message.to_address}`}</Text>
           <Group gap={6}>
             {!inbound && <Badge size="xs" variant="light" color={STATUS_COLORS[message.status]} data-status={message.status}>{message.status}</Badge>}

@@ -54,7 +54,9 @@ export function Thread({ threadKey }: { threadKey: ThreadKey }) {
                 {messages.map((message) => <MessageBubble key={message.id} message={message} />)}
               </Stack>
               {messages.length === 0 && <Text c="dimmed">No messages in this conversation.</Text>}
-              {answered && mayWrite && <ReplyBox answered={answered} onSent={conversation.reload} />}
+              {answered && mayWrite && (answered.from_address !== null
+                ? <ReplyBox answered={{ ...answered, from_address: answered.from_address }} onSent={conversation.reload} />
+                : <Text size="sm" c="dimmed">The guest's message has no address to answer.</Text>)}
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 4 }}>
@@ -117,7 +119,7 @@ function MarkUnread({ message }: { message: ConversationMessage }) {
 }
 
 /** The answer to the guest's newest message, sent as an e-mail in the same thread. */
-function ReplyBox({ answered, onSent }: { answered: ConversationMessage; onSent: () => void }) {
+function ReplyBox({ answered, onSent }: { answered: ConversationMessage & { from_address: string }; onSent: () => void }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -137,7 +139,7 @@ function ReplyBox({ answered, onSent }: { answered: ConversationMessage; onSent:
   };
   return (
     <Stack gap="xs" component="form" aria-label="Reply" onSubmit={(event) => { event.preventDefault(); void send(); }}>
-      <Textarea label={`Reply to ${answered.from_address ?? 'the guest'}`} autosize minRows={3} maxRows={12} value={text}
+      <Textarea label={`Reply to ${answered.from_address}`} autosize minRows={3} maxRows={12} value={text}
         onChange={(event) => setText(event.currentTarget.value)}
         onKeyDown={(event) => { if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); void send(); } }}
         description="Sent as an e-mail in the same thread (Ctrl+Enter sends)." />

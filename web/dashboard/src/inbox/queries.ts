@@ -113,11 +113,11 @@ export async function markUnread(message: ConversationMessage): Promise<void> {
  * Queues the answer to `answered` (the guest's newest message): to its sender, in its booking and thread — the mail
  * goes out with `In-Reply-To` and the subject `Re: …` of the guest's (the server fills a blank subject).
  */
-export async function sendReply(answered: ConversationMessage, body: string): Promise<void> {
+export async function sendReply(answered: ConversationMessage & { from_address: string }, body: string): Promise<void> {
   rowsOf(await database.from('messages').insert({
     booking_id: answered.booking_id,
     contact_id: answered.contact_id,
-    to_address: answered.from_address ?? answered.to_address,
+    to_address: answered.from_address,
     subject: '',
     body,
     in_reply_to_id: answered.id,

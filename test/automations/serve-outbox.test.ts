@@ -50,7 +50,7 @@ it('writes a message POSTed to /v1/messages to DATA_DIR/outbox/ and marks it sen
   assert.equal(mail.headers.subject, 'Grüße aus Zandvoort');
   assert.equal(mail.headers.to, 'Jörg Müller <joerg@example.com>');
   assert.match(mail.headers.from ?? '', /<hello@stay\.test>$/);
-  assert.equal(mail.headers['message-id'], `<${message!.id}@staykit>`);
+  assert.equal(mail.headers['message-id'], `<${message!.id}@stay.test>`);
   assert.equal(textOf(mail).trim(), 'Tschüss!');
 
   let status = '';

@@ -178,7 +178,7 @@ forEachBackend('triggered e-mails', (ctx) => {
     assert.deepEqual(reports.map((r) => r.outcome), ['sent']);
     const mail = parseMime(smtp.received.at(-1)!);
     assert.equal(mail.headers.subject, 'Key box code');
-    assert.equal(mail.headers['message-id'], `<${id}@staykit>`);
+    assert.equal(mail.headers['message-id'], `<${id}@staykit.test>`);
     assert.equal(textOf(mail).trim(), 'The code is 1234.');
     const row = (await ctx.db.query<{ status: string }>('SELECT status FROM api.messages WHERE id = $1', [id])).rows[0];
     assert.equal(row!.status, 'sent');

@@ -16,6 +16,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import Stripe from 'stripe';
 import { loadConfig } from '../../src/config.js';
+import { replyAddressesFor, type ReplyAddresses } from '../../src/inbox/reply-address.js';
 import { expireChanges } from '../../src/changes/feed.js';
 import { createPasswordToken } from '../../src/users/password-links.js';
 import { forEachBackend } from '../support/databases.js';
@@ -34,6 +35,7 @@ import { answerChecker, HTTP_METHODS, type AnswerChecker, type Method } from './
 const SECRET_KEY = 'sk_test_51StaykitLocalOnly0000abcd';
 const WEBHOOK_SECRET = 'whsec_localtestsecret1234567890';
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+const INBOUND_SECRET = 'inbound-webhook-secret';
 
 /** The document's tag of the booking flow, whose answers test/booking checks. */
 const BOOKING_FLOW_TAG = 'booking flow';
@@ -64,6 +66,7 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
   let readOnly: string;
   let bookingId: string;
   let owner: Session;
+  let replyAddresses: ReplyAddresses;
 
   before(async () => {
     stripe = await startFakeStripe();
@@ -72,7 +75,9 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     const config = loadConfig({
       STAYKIT_SECRET_KEY: 'server-secret-for-tests-only', STAYKIT_STRIPE_API_URL: stripe.url, STAYKIT_OUTBOUND_ALLOW_PRIVATE: 'true',
       DATA_DIR: dataDir, STAYKIT_PUBLIC_URL: 'https://stays.example.com',
+      STAYKIT_INBOUND_DOMAIN: 'reply.stays.example.com', STAYKIT_INBOUND_WEBHOOK_SECRET: INBOUND_SECRET,
     });
+    replyAddresses = replyAddressesFor(config)!;
     app = await startBookingApp(ctx.db, undefined, { config });
     answers = await answerChecker(app);
     org = await createOrganization(ctx.db, 'Documented Rentals');
@@ -152,6 +157,19 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await call('get', '/invoices/{id}', { ...pdf, headers: withKey(readOnly, { accept: 'application/pdf' }) }), 403);
 
     status(await call('delete', '/payment-settings', settings), 204);
+  });
+
+  it('inbound e-mail from a mail provider', async () => {
+    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`postmark:${password}`).toString('base64')}` });
+    const to = replyAddresses.forBooking(bookingId);
+    const email = { FromFull: { Email: 'mila@example.com', Name: 'Mila' }, ToFull: [{ Email: to }], Subject: 'Parking?', TextBody: 'Is there parking?',
+      Headers: [{ Name: 'Message-ID', Value: '<documented-1@example.com>' }] };
+    const inbound = (headers: Record<string, string>, payload: object) => call('post', '/inbound-email', { url: '/v1/inbound-email', headers, payload });
+    status(await inbound(basic(INBOUND_SECRET), email), 200);
+    status(await inbound(basic(INBOUND_SECRET), email), 200);
+    status(await inbound(basic('wrong'), email), 401);
+    status(await inbound(basic(INBOUND_SECRET), { ...email, ToFull: 'nobody' }), 400);
+    status(await inbound(basic(INBOUND_SECRET), { ...email, ToFull: [{ Email: 'sales@reply.stays.example.com' }], Headers: [] }), 403);
   });
 
   it('image uploads', async () => {

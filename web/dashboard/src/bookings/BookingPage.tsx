@@ -10,6 +10,7 @@ import { localized } from '../common/format';
 import { Link } from '../common/router';
 import { StatusBadge } from '../common/StatusBadge';
 import { useLoad } from '../common/use-load';
+import { threadPath } from '../inbox/threads';
 import { useWorkspace } from '../shell/context';
 import { cancelBooking, loadBooking, type BookingDetail } from './queries';
 import { mayAnswerRequests, RequestButtons } from './RequestButtons';
@@ -209,7 +210,7 @@ function Tasks({ detail }: { detail: BookingDetail }) {
 }
 
 function Messages({ detail }: { detail: BookingDetail }) {
-  const { format } = useWorkspace();
+  const { format, can } = useWorkspace();
   return (
     <Section title="Messages" shown={detail.messages !== null} empty={detail.messages?.length === 0}>
       <Table aria-label="Messages">
@@ -224,6 +225,10 @@ function Messages({ detail }: { detail: BookingDetail }) {
                 {message.direction === 'inbound' && message.body && <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>{message.body}</Text>}
               </Table.Td>
               <Table.Td>{message.channel} · {message.status}</Table.Td>
+              {/* The answer is written in the inbox, beside the whole conversation. */}
+              <Table.Td>{message.direction === 'inbound' && can('messages', 'write') && (
+                <Anchor component={Link} to={threadPath({ kind: 'booking', bookingId: detail.booking.id })} size="sm">Reply</Anchor>
+              )}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -50,7 +50,7 @@ export function Shell() {
         <VisuallyHidden><h2>Navigation</h2></VisuallyHidden>
         <Stack gap={2} component="nav">
           {items.map((item) => (
-            <NavLink key={item.to} component={Link} to={item.to} label={item.label} variant="filled"
+            <NavLink key={item.to} component={Link} to={item.to} label={item.label} rightSection={item.badge?.()} variant="filled"
               active={item.to === '/' ? path === '/' : path.startsWith(item.to)} onClick={close}
               aria-current={(item.to === '/' ? path === '/' : path.startsWith(item.to)) ? 'page' : undefined} />
           ))}

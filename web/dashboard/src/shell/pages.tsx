@@ -8,6 +8,9 @@ import { Loader } from '@mantine/core';
 import type { Can } from '../api/permissions';
 import { BookingPage } from '../bookings/BookingPage';
 import { BookingsList } from '../bookings/BookingsList';
+import { Inbox } from '../inbox/Inbox';
+import { Thread } from '../inbox/Thread';
+import { UnreadBadge } from '../inbox/UnreadBadge';
 import { ApiKeys } from '../settings/ApiKeys';
 import { BookingTerms } from '../settings/BookingTerms';
 import { EmailTemplates } from '../settings/EmailTemplates';
@@ -31,7 +34,7 @@ export interface DashboardPage {
   path: string;
   render: (params: Record<string, string>) => ReactNode;
   /** The page's link in the navigation, in this list's order; pages reached from other pages have none. */
-  navigation?: { label: string; visible: (can: Can) => boolean };
+  navigation?: { label: string; visible: (can: Can) => boolean; badge?: () => ReactNode };
 }
 
 export const PAGES: readonly DashboardPage[] = [
@@ -39,6 +42,13 @@ export const PAGES: readonly DashboardPage[] = [
   { path: '/today', render: () => <Today />, navigation: { label: 'Today', visible: mayReadToday } },
   { path: '/', render: () => <Timeline />, navigation: { label: 'Calendar', visible: (can) => can('calendar_events') } },
   { path: '/bookings', render: () => <BookingsList />, navigation: { label: 'Bookings', visible: (can) => can('bookings') } },
+  {
+    path: '/inbox',
+    render: () => <Inbox />,
+    navigation: { label: 'Inbox', visible: (can) => can('messages'), badge: () => <UnreadBadge /> },
+  },
+  { path: '/inbox/booking/:id', render: ({ id }) => <Thread threadKey={{ kind: 'booking', bookingId: id! }} key={id} /> },
+  { path: '/inbox/sender/:address', render: ({ address }) => <Thread threadKey={{ kind: 'sender', address: address! }} key={address} /> },
   { path: '/bookings/:id', render: ({ id }) => <BookingPage bookingId={id!} key={id} /> },
   { path: '/units', render: () => <Units />, navigation: { label: 'Units and prices', visible: (can) => can('products') } },
   { path: '/units/:id', render: ({ id }) => <UnitPage unitId={id!} key={id} /> },

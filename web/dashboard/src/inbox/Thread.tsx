@@ -1,0 +1,150 @@
+/**
+ * One conversation: the guest's messages and the ones sent to them in time order, the stay beside it, and a reply
+ * box. Opening it marks the guest's messages read; "Mark unread" undoes that for the newest one.
+ */
+import { useEffect, useState } from 'react';
+import { Anchor, Badge, Button, Grid, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { loadBooking } from '../bookings/queries';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { Link, navigate } from '../common/router';
+import { useLoad } from '../common/use-load';
+import { useWorkspace } from '../shell/context';
+import { inboxChanged } from './inbox-changes';
+import { loadConversation, markRead, markUnread, sendReply, type ConversationMessage } from './queries';
+import { StayCard } from './StayCard';
+import { threadPath, type ThreadKey } from './threads';
+
+export function Thread({ threadKey }: { threadKey: ThreadKey }) {
+  const { can } = useWorkspace();
+  const threadId = threadPath(threadKey);
+  const conversation = useLoad(() => loadConversation(threadKey), [threadId]);
+  const bookingId = threadKey.kind === 'booking' ? threadKey.bookingId : null;
+  const stay = useLoad(() => (bookingId && can('bookings') ? loadBooking(bookingId, can) : Promise.resolve(null)), [bookingId, can]);
+  const [readError, setReadError] = useState<unknown>(null);
+  const messages = conversation.data;
+  const unread = messages?.some((message) => message.direction === 'inbound' && message.read_at === null) ?? false;
+  const mayWrite = can('messages', 'write');
+
+  // Reading the thread reads the guest's messages (a member who may not write leaves them unread for the others).
+  useEffect(() => {
+    if (!unread || !mayWrite) return;
+    markRead(threadKey, new Date()).then(inboxChanged, setReadError);
+    // threadKey is a new object each render; threadId names it.
+  }, [unread, mayWrite, threadId]);
+
+  const answered = messages?.findLast((message) => message.direction === 'inbound');
+  const guest = stay.data?.contacts?.map((contact) => [contact.first_name, contact.last_name].filter(Boolean).join(' ')).join(', ');
+  const title = threadKey.kind === 'sender' ? threadKey.address : guest || (stay.data ? `Booking ${stay.data.booking.reference}` : 'Conversation');
+
+  return (
+    <Stack>
+      <Anchor component={Link} to="/inbox" size="sm">← Inbox</Anchor>
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>{title}</Title>
+        {answered && mayWrite && <MarkUnread message={answered} />}
+      </Group>
+      <ErrorAlert error={conversation.error} title="The conversation could not be loaded" />
+      <ErrorAlert error={readError} title="The messages could not be marked read" />
+      {conversation.loading && !messages && <Group><Loader size="sm" role="status" aria-label="Loading the conversation" /><Text>Loading the conversation…</Text></Group>}
+      {messages && (
+        <Grid>
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <Stack>
+              <Stack gap="sm" component="ol" aria-label="Messages" p={0} m={0} style={{ listStyle: 'none' }}>
+                {messages.map((message) => <MessageBubble key={message.id} message={message} />)}
+              </Stack>
+              {messages.length === 0 && <Text c="dimmed">No messages in this conversation.</Text>}
+              {answered && mayWrite && (answered.from_address !== null
+                ? <ReplyBox answered={{ ...answered, from_address: answered.from_address }} onSent={conversation.reload} />
+                : <Text size="sm" c="dimmed">The guest's message has no address to answer.</Text>)}
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <ErrorAlert error={stay.error} title="The stay could not be loaded" />
+            {stay.data && <StayCard detail={stay.data} />}
+            {threadKey.kind === 'sender' && <Text size="sm" c="dimmed">This sender's mail matched no booking.</Text>}
+          </Grid.Col>
+        </Grid>
+      )}
+    </Stack>
+  );
+}
+
+const STATUS_COLORS: Record<ConversationMessage['status'], string> = {
+  queued: 'gray', sent: 'blue', delivered: 'green', failed: 'red', received: 'gray',
+};
+
+/** The guest's messages on the left, the ones sent to them on the right in another colour. */
+function MessageBubble({ message }: { message: ConversationMessage }) {
+  const { format } = useWorkspace();
+  const inbound = message.direction === 'inbound';
+  return (
+    <li style={{ display: 'flex', justifyContent: inbound ? 'flex-start' : 'flex-end' }} data-direction={message.direction}>
+      <Paper withBorder p="sm" radius="md" maw="85%" bg={inbound ? 'gray.0' : 'blue.0'}
+        aria-label={inbound ? `From ${message.from_address ?? 'the guest'}` : `Sent to ${message.to_address}`}>
+        <Group justify="space-between" gap="md" wrap="wrap" mb={4} style={{ rowGap: 2 }}>
+          <Text size="xs" fw={600}>{inbound ? `From ${message.from_address ?? 'the guest'}` : `To ${message.to_address}`}</Text>
+          <Group gap={6}>
+            {!inbound && <Badge size="xs" variant="light" color={STATUS_COLORS[message.status]} data-status={message.status}>{message.status}</Badge>}
+            <Text size="xs" c="dimmed" component="time" dateTime={message.created_at}>{format.moment(message.created_at)}</Text>
+          </Group>
+        </Group>
+        {message.subject && <Text size="sm" fw={500}>{message.subject}</Text>}
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{message.body}</Text>
+      </Paper>
+    </li>
+  );
+}
+
+function MarkUnread({ message }: { message: ConversationMessage }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const mark = async () => {
+    setBusy(true);
+    try {
+      await markUnread(message);
+      inboxChanged();
+      navigate('/inbox');
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack gap={4}>
+      <Button variant="default" onClick={mark} loading={busy}>Mark unread</Button>
+      <ErrorAlert error={error} title="Not marked unread" />
+    </Stack>
+  );
+}
+
+/** The answer to the guest's newest message, sent as an e-mail in the same thread. */
+function ReplyBox({ answered, onSent }: { answered: ConversationMessage & { from_address: string }; onSent: () => void }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const send = async () => {
+    if (!text.trim()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await sendReply(answered, text.trim());
+      setText('');
+      onSent();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack gap="xs" component="form" aria-label="Reply" onSubmit={(event) => { event.preventDefault(); void send(); }}>
+      <Textarea label={`Reply to ${answered.from_address}`} autosize minRows={3} maxRows={12} value={text}
+        onChange={(event) => setText(event.currentTarget.value)}
+        onKeyDown={(event) => { if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); void send(); } }}
+        description="Sent as an e-mail in the same thread (Ctrl+Enter sends)." />
+      <ErrorAlert error={error} title="The reply was not sent" />
+      <Group justify="flex-end"><Button type="submit" loading={busy} disabled={!text.trim()}>Send reply</Button></Group>
+    </Stack>
+  );
+}

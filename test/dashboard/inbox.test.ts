@@ -10,6 +10,7 @@
  * box. Screenshots of the list, a conversation and a conversation at a phone's width go to a temporary folder
  * (STAYKIT_UPDATE_SCREENSHOTS=1: the list and the conversation to docs/dashboard/inbox-list.png and inbox.png).
  */
+import { insert } from '../support/fixtures.js';
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -75,13 +76,12 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
 
   /** A guest's e-mail as the inbound mail path stores it. */
   async function inbound(guest: Guest, body: string, receivedAt: string, readAt: string | null): Promise<string> {
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `INSERT INTO api.messages (organization_id, booking_id, contact_id, channel, direction, status, from_address, to_address,
-         subject, body, created_at, read_at, rfc_message_id)
-       VALUES ($1, $2, $3, 'email', 'inbound', 'received', $4, 'team@stays.example.com', $5, $6, $7, $8, $9) RETURNING id`,
-      [organizationId, guest.booking_id, guest.contact_id, guest.email, `Question about ${guest.reference}`, body, receivedAt, readAt,
-        `<guest-${guest.reference}@mail.example.net>`]);
-    return rows[0]!.id;
+    const message = await insert<{ id: string }>(ctx.db, 'messages', {
+      organization_id: organizationId, booking_id: guest.booking_id, contact_id: guest.contact_id, channel: 'email', direction: 'inbound',
+      status: 'received', from_address: guest.email, to_address: 'team@stays.example.com', subject: `Question about ${guest.reference}`, body,
+      created_at: receivedAt, read_at: readAt, rfc_message_id: `<guest-${guest.reference}@mail.example.net>`,
+    });
+    return message.id;
   }
 
   /** Whether each of the guest's messages about their booking is read, oldest first. */
@@ -183,8 +183,15 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     await first.getByRole('link').click();
     const messages = page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
     await messages.last().filter({ hasText: 'Great, he will love the beach!' }).waitFor();
-    assert.deepEqual(await messages.evaluateAll((items) => items.map((item) => item.getAttribute('data-direction'))),
-      ['inbound', 'outbound', 'inbound'], 'the guest, the reply, the guest again, in time order');
+    // The booking's other e-mails (the automated ones) are part of the conversation too; these three are in time order.
+    const said = ['He is small and quiet.', 'Of course, dogs are welcome!', 'Great, he will love the beach!'];
+    assert.deepEqual(await messages.evaluateAll((items, texts) => items
+      .filter((item) => texts.some((text) => item.textContent?.includes(text)))
+      .map((item) => item.getAttribute('data-direction')), said),
+    ['inbound', 'outbound', 'inbound'], 'the guest, the reply, the guest again, in time order');
+    const shown = await messages.evaluateAll((items) => items.map((item) => item.textContent ?? '').join('\n'));
+    assert.equal(shown.split('Great, he will love the beach!').length - 1, 1, 'stored once');
+    assert.doesNotMatch(shown, /Hello Demo owner/, 'the members\' notification about the guest\'s e-mail is not part of the conversation');
   });
 
   it('shows a conversation at a phone\'s width', { skip }, async () => {
@@ -218,10 +225,10 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
   });
 
   it('lists mail that matched no booking as its sender\'s conversation', { skip }, async () => {
-    await ctx.db.query(
-      `INSERT INTO api.messages (organization_id, channel, direction, status, from_address, to_address, subject, body)
-       VALUES ($1, 'email', 'inbound', 'received', 'stranger@example.org', 'team@stays.example.com', 'Availability', 'Is the cottage free at Easter?')`,
-      [organizationId]);
+    await insert(ctx.db, 'messages', {
+      organization_id: organizationId, channel: 'email', direction: 'inbound', status: 'received', from_address: 'stranger@example.org',
+      to_address: 'team@stays.example.com', subject: 'Availability', body: 'Is the cottage free at Easter?',
+    });
     await page.getByRole('navigation').getByRole('link', { name: /^Inbox/ }).click();
     const entry = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first();
     await entry.filter({ hasText: 'stranger@example.org' }).getByLabel('1 unread').waitFor();

@@ -34,7 +34,7 @@ export interface InboxPage {
 /** The threads of the newest `pages` pages of messages, plus every thread with unread mail. */
 export async function loadInbox(pages: number, can: Can, locale: string): Promise<InboxPage> {
   const [recent, unread] = await Promise.all([
-    database.from('messages').select(LISTED).order('created_at', { ascending: false }).order('id', { ascending: false })
+    database.from('messages').select(LISTED).or(WITH_GUESTS).order('created_at', { ascending: false }).order('id', { ascending: false })
       .range(0, pages * MESSAGES_PER_PAGE - 1).then(rowsOf),
     unreadInbound().limit(UNREAD_LIMIT).then(rowsOf),
   ]);
@@ -42,6 +42,12 @@ export async function loadInbox(pages: number, can: Can, locale: string): Promis
   const bookingIds = threads.flatMap((thread) => (thread.key.kind === 'booking' ? [thread.key.bookingId] : []));
   return { threads, bookings: await bookingContexts(bookingIds, can, locale), more: recent.length === pages * MESSAGES_PER_PAGE };
 }
+
+/**
+ * The conversation with guests: what they sent, and what was sent to them (an e-mail to a booking's guest names the
+ * contact). The notifications members get about a booking (no contact) are not part of it.
+ */
+const WITH_GUESTS = 'direction.eq.inbound,contact_id.not.is.null,booking_id.is.null';
 
 const unreadInbound = () => database.from('messages').select(LISTED)
   .eq('direction', 'inbound').is('read_at', null).order('created_at', { ascending: false });
@@ -85,7 +91,7 @@ export type ConversationMessage = Selected<'messages', typeof CONVERSATION>;
 
 /** Filters a messages request down to one thread's messages. */
 function inThread<Query extends { eq: (column: 'booking_id', value: string) => Query; is: (column: 'booking_id', value: null) => Query; or: (filters: string) => Query }>(query: Query, key: ThreadKey): Query {
-  if (key.kind === 'booking') return query.eq('booking_id', key.bookingId);
+  if (key.kind === 'booking') return query.eq('booking_id', key.bookingId).or(WITH_GUESTS);
   const address = `"${key.address.replace(/["\\]/g, '')}"`;
   return query.is('booking_id', null).or(`from_address.eq.${address},to_address.eq.${address}`);
 }

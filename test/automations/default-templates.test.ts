@@ -14,6 +14,8 @@ import sharp from 'sharp';
 import { composeMessage } from '../../src/automations/compose.js';
 import { DEFAULT_TEMPLATES } from '../../src/automations/default-templates.js';
 import { formatMoney, SAMPLE_RECORD } from '../../src/automations/variables.js';
+import { loadBookingRecord } from '../../src/automations/context.js';
+import { fixtures } from '../support/fixtures.js';
 import { FolderStore } from '../../src/media/folder-store.js';
 import type { CoverPhoto } from '../../src/media/cover.js';
 import { createOrganization } from '../../src/cli/commands/org.js';
@@ -114,6 +116,47 @@ forEachBackend('default e-mail templates', (ctx) => {
         assert.equal(/href="https:\/\/stay\.example\.com\/g\//.test(message.html), template.include_booking_link, `${where}: the button`);
         if (template.trigger.startsWith('payment_')) {
           assert.ok(`${message.subject}\n${message.body}`.includes(formatMoney(payment.amount, 'EUR', language)), `${where}: the amount`);
+        }
+      }
+    }
+  });
+
+  it('every one renders in every language against a real booking with an extra and a coupon: the lines shown, nothing unrendered', async () => {
+    const unit = await bookableUnit(ctx.db, org.organization_id, { name: { default: 'Pine Lodge', nl: 'Dennenhuis', de: 'Kiefernhaus' } });
+    const f = fixtures(ctx.db, org.organization_id);
+    const breakfast = await f.service(unit.product, {
+      name: { default: 'Breakfast', nl: 'Ontbijt', de: 'Frühstück' }, type: 'checkbox', pricing: { per: 'guest_night', amount: 1500 },
+    });
+    await f.coupon({ code: 'SPRING', definition: { type: 'fixed', value: 2500 } }, [unit.product]);
+    const booked = await client(app, org.api_key).post('/v1/book', {
+      product_id: unit.product, interval: { start: '2027-05-10', end: '2027-05-13' }, occupancy: { [unit.adults]: 2 },
+      form_values: { [breakfast]: true }, coupon_codes: ['SPRING'],
+      contact: { first_name: 'Lena', last_name: 'Huber', email: 'lena.extras@example.com' },
+    });
+    assert.equal(booked.statusCode, 201, booked.body);
+    const found = await loadBookingRecord(ctx.db, org.organization_id, booked.json<{ booking_id: string }>().booking_id);
+    assert.ok(found);
+    const names = found.line_items.map((line) => line.name.default);
+    assert.ok(names.includes('Breakfast') && found.line_items.some((line) => line.amount < 0), `an extra and a discount: ${JSON.stringify(found.line_items)}`);
+    for (const template of DEFAULT_TEMPLATES) {
+      for (const language of ['en', 'nl', 'de'] as const) {
+        const record = {
+          ...found, contact: { ...found.contact!, language },
+          payment_id: template.trigger.startsWith('payment_') ? found.payments[0]?.id ?? null : null,
+        };
+        const stored = {
+          email_subject: template.subject, email_body: template.body, message_subject: null, message_body: null,
+          include_booking_details: template.include_booking_details, include_booking_link: template.include_booking_link,
+          include_ical_data: template.include_ical_data, include_product_image: template.include_product_image, attachments: [], status: template.status,
+        };
+        const message = await composeMessage(stored, record, 'https://stay.example.com/', new Date('2027-03-01T10:00:00Z'));
+        const where = `${template.purpose} (${language})`;
+        for (const text of [message.subject, message.body, message.html]) assert.doesNotMatch(text, /\{\{|\{%|undefined|NaN|\[object/, where);
+        assert.ok(message.body.includes(GREETINGS[language]), where);
+        if (template.include_booking_details) {
+          // The booking details list every line in the guest's language: the extra and the coupon's discount among them.
+          assert.ok(message.html.includes({ en: 'Breakfast', nl: 'Ontbijt', de: 'Frühstück' }[language]), `${where}: the extra`);
+          assert.ok(message.html.includes(formatMoney(-2500, 'EUR', language)) || message.html.includes(formatMoney(2500, 'EUR', language)), `${where}: the discount`);
         }
       }
     }

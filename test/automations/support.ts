@@ -13,7 +13,8 @@ import type { JobReport } from '../../src/automations/runtime.js';
 import { fixtures } from '../support/fixtures.js';
 
 /** What the server does with the next message: accept it, answer with a code, or never answer. */
-export type Answer = 'accept' | 'hang' | { code: number; message: string };
+/** 'hold': accepted, but answered only when `release()` is called (a slow server); 'hang': never answered. */
+export type Answer = 'accept' | 'hold' | 'hang' | { code: number; message: string };
 
 export interface TestSmtpServer {
   url: string;
@@ -25,17 +26,25 @@ export interface TestSmtpServer {
   answers: Answer[];
   /** Resolves when the next message's DATA has arrived (before it is answered). */
   nextData(): Promise<void>;
+  /** Answers the messages held ('hold') with 250, keeping them as received. */
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startSmtpServer(): Promise<TestSmtpServer> {
   let dataWaiters: (() => void)[] = [];
+  let held: (() => void)[] = [];
   const state: TestSmtpServer = {
     url: '',
     received: [],
     attempts: 0,
     answers: [],
     nextData: () => new Promise<void>((resolve) => dataWaiters.push(resolve)),
+    release: () => {
+      const waiting = held;
+      held = [];
+      for (const answer of waiting) answer();
+    },
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -55,6 +64,13 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
         for (const resolve of waiters) resolve();
         const answer = state.answers.shift() ?? 'accept';
         if (answer === 'hang') return;
+        if (answer === 'hold') {
+          held.push(() => {
+            state.received.push(Buffer.concat(chunks).toString('utf8'));
+            callback();
+          });
+          return;
+        }
         if (answer === 'accept') {
           state.received.push(Buffer.concat(chunks).toString('utf8'));
           callback();

@@ -3,9 +3,7 @@
  * backend, when, and whether the media files are inside. `staykit restore` reads it before anything else, so a file
  * from a newer Staykit is refused before a database is touched (docs/operations.md#restore).
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { STAYKIT_VERSION } from '../common/version.js';
 import { migrationIds } from '../db/migrate.js';
 import type { Backend } from '../db/types.js';
 import type { PostgresRole } from './postgres-tools.js';
@@ -29,20 +27,6 @@ export interface BackupManifest {
   roles?: PostgresRole[];
 }
 
-/** The version in Staykit's package.json: the nearest one up from this module, in the sources as in dist/. */
-function readStaykitVersion(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    try {
-      const found = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (found.name === 'staykit' && found.version) return found.version;
-    } catch {
-      // no package.json here: one folder up
-    }
-    if (dirname(dir) === dir) return 'unknown';
-  }
-}
-
-export const STAYKIT_VERSION = readStaykitVersion();
 
 /** The manifest's fields checked as a file gives them (any JSON may be in a file named a backup). */
 export function parseManifest(text: string): BackupManifest {

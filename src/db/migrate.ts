@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { STAYKIT_VERSION } from '../common/version.js';
 import type { Database, Queryable } from './types.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
@@ -35,6 +36,8 @@ async function appliedIds(db: Queryable): Promise<string[]> {
 export interface MigrationStatus {
   applied: string[];
   pending: string[];
+  /** Applied migrations this Staykit does not have: a newer Staykit migrated the database. */
+  unknown: string[];
   /** The newest applied migration, or null on an empty database. */
   current: string | null;
 }
@@ -42,9 +45,11 @@ export interface MigrationStatus {
 export async function migrationStatus(db: Queryable, dir?: string): Promise<MigrationStatus> {
   const [all, applied] = await Promise.all([migrationIds(dir), appliedIds(db)]);
   const done = new Set(applied);
+  const known = new Set(all);
   return {
     applied,
     pending: all.filter((id) => !done.has(id)),
+    unknown: applied.filter((id) => !known.has(id)),
     current: applied.at(-1) ?? null,
   };
 }
@@ -63,6 +68,18 @@ async function applyApiGrants(tx: Queryable): Promise<void> {
 }
 
 /**
+ * The database was migrated by a newer Staykit. This one refuses to run on it: it would be half-compatible (its SQL
+ * and the schema disagree) and could write what the newer one cannot read.
+ */
+export class NewerDatabaseError extends Error {
+  constructor(readonly migration: string) {
+    super(`the database was upgraded by a newer Staykit: it has migration ${migration}, which this Staykit (${STAYKIT_VERSION}) `
+      + 'does not know. Run the newer Staykit, or restore a backup made with this version into a new database '
+      + '(docs/operations.md#upgrade)');
+  }
+}
+
+/**
  * Applies every pending migration in one transaction, in file order, recording each. Concurrent callers
  * serialise on an advisory lock, so the second one finds nothing left to do; a failing file rolls back all. Then the
  * API role's grants are recomputed (applyApiGrants).
@@ -70,7 +87,9 @@ async function applyApiGrants(tx: Queryable): Promise<void> {
  * without reading the files or taking the lock (on the embedded database the transaction alone took ~0.2 s).
  */
 export async function migrate(db: Database, dir?: string): Promise<string[]> {
-  if ((await migrationStatus(db, dir)).pending.length === 0) return [];
+  const status = await migrationStatus(db, dir);
+  if (status.unknown.length > 0) throw new NewerDatabaseError(status.unknown.at(-1)!);
+  if (status.pending.length === 0) return [];
   const migrations = await loadMigrations(dir);
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -12,7 +12,7 @@ import { openServerDatabases } from '../support/database.js';
 import { seedDemoOrganizationInTwoSteps } from '../../seed/demo-organization.js';
 import { processComputePool } from '../../compute/process-pool.js';
 import { openMediaStore } from '../../media/open-store.js';
-import { savedDemoLogin, saveDemoLogin } from './user.js';
+import { firstLoginHint, savedDemoLogin, saveDemoLogin } from './user.js';
 import type { BackgroundWorkers } from './worker.js';
 import { clusterWorkerConfig, isClusterPrimary, serveCluster } from '../../cluster/serve-cluster.js';
 import { describeMailDestination } from '../../automations/mailer.js';
@@ -90,10 +90,10 @@ export async function serve(settings: Config): Promise<void> {
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   const login = apiKey ? await savedDemoLogin(config.dataDir) : undefined;
-  const dashboard = login ? `\nDashboard: ${address}/admin  login ${login.email} / ${login.password}` : '';
+  const dashboard = login ? `\nDashboard: ${address}/admin  login ${login.email} / ${login.password}` : await firstLoginHint(db);
   const banner = apiKey
     ? `\n\nDemo organization API key: ${apiKey}${dashboard}\nTry it:\n  curl -H "Authorization: Bearer ${apiKey}" "${address}/v1/products?select=id,name,rent_period"\n`
-    : '';
+    : dashboard;
   // Set below, in the same synchronous block as the banner, so a signal can only be handled once both are set.
   let demoBookings: Promise<unknown> = Promise.resolve();
   exitGracefullyOnSignals(async (signal) => {

@@ -123,3 +123,17 @@ export async function savedDemoLogin(dataDir: string): Promise<DemoLogin | undef
   const text = await readFile(join(dataDir, DEMO_LOGIN_FILE), 'utf8').catch(() => undefined);
   return text === undefined ? undefined : (JSON.parse(text) as DemoLogin);
 }
+
+/**
+ * What `staykit serve` prints when nobody can log in to the dashboard yet — a data folder from before dashboard
+ * users, or a PostgreSQL database set up with `staykit org create`: the command that makes the first login.
+ */
+export async function firstLoginHint(db: Database): Promise<string> {
+  const { rows: [users] } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM staykit_internal.users');
+  if ((users?.n ?? 0) > 0) return '';
+  const { rows: organizations } = await db.query<{ id: string; name: string }>('SELECT id, name FROM api.organizations ORDER BY created_at LIMIT 6');
+  if (organizations.length === 0) return '';
+  const org = organizations.length === 1 ? organizations[0]!.id : '<organization id>';
+  const which = organizations.length === 1 ? '' : `\n  organizations: ${organizations.slice(0, 5).map((o) => `${o.id} (${o.name})`).join(', ')}${organizations.length > 5 ? ', …' : ''}`;
+  return `\nNo dashboard login yet: create one (it prints a link to choose the password) with\n  npx staykit user create --org ${org} --email you@example.com --role owner${which}`;
+}

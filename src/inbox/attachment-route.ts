@@ -2,6 +2,7 @@
 import Type from 'typebox';
 import { queryParamError } from '../errors/catalogue.js';
 import { defineRoute } from '../routing/route-schema.js';
+import { FALLBACK_TYPE, SERVED_TYPES } from './attachment-types.js';
 
 export const attachmentDownloadRoute = defineRoute({
   method: 'GET', url: '/message-attachments/:id', scope: { resource: 'messages', access: 'read' },
@@ -13,7 +14,8 @@ export const attachmentDownloadRoute = defineRoute({
   params: Type.Object({ id: Type.String({ format: 'uuid', expected: 'a message attachment id (UUID)' }) }),
   responses: {
     200: {
-      description: 'The file.', mediaType: 'application/octet-stream', schema: Type.String({ format: 'binary' }),
+      description: 'The file: its own media type when on the safe list, else application/octet-stream.',
+      mediaType: FALLBACK_TYPE, otherMediaTypes: [...SERVED_TYPES], schema: Type.String({ format: 'binary' }),
       headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"; filename*=UTF-8\'\'…' } },
     },
   },

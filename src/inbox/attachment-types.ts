@@ -32,7 +32,7 @@ export const SERVED_TYPES: ReadonlySet<string> = new Set([
   'audio/mpeg', 'audio/mp4', 'video/mp4', 'video/quicktime',
 ]);
 
-const FALLBACK_TYPE = 'application/octet-stream';
+export const FALLBACK_TYPE = 'application/octet-stream';
 /** A media type's shape (RFC 6838 names, lower case): the table's check (migration 0245) says the same. */
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
 

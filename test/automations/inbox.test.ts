@@ -224,7 +224,9 @@ forEachBackend('the inbox', (ctx) => {
       FromFull: { Email: 'partner@other.example', Name: 'Alex' }, ToFull: [{ Email: replyAddress, Name: '' }],
       OriginalRecipient: replyAddress, Subject: 'Parking?', TextBody: '', HtmlBody: '<p>Is there <b>parking</b>?</p>',
       Headers: [{ Name: 'Message-ID', Value: '<pm-1@other.example>' }, { Name: 'In-Reply-To', Value: mail.headers['message-id']! }],
-      Attachments: [{ Name: 'car.txt', ContentType: 'text/plain', Content: Buffer.from('AB-123').toString('base64'), ContentLength: 6 }],
+      Attachments: [{ Name: 'car.txt', ContentType: 'text/plain', Content: Buffer.from('AB-123').toString('base64'), ContentLength: 6 },
+        // Larger than STAYKIT_INBOUND_MAX_BYTES once decoded: listed, not kept.
+        { Name: 'scan.tiff', ContentType: 'image/tiff', Content: Buffer.alloc(MAX_BYTES + 1, 1).toString('base64') }],
       MessageStream: 'inbound',
     };
     const post = (password: string | undefined, body: unknown = payload) => app.inject({
@@ -251,13 +253,16 @@ forEachBackend('the inbox', (ctx) => {
     const [event] = await received(stored!.id);
     assert.equal(event!.payload.from_guest, false);
     assert.equal(event!.payload.transport, 'webhook');
-    const [car] = event!.payload.attachments;
+    const [car, scan] = event!.payload.attachments;
+    assert.deepEqual([scan!.filename, scan!.stored, scan!.reason], ['scan.tiff', false, 'too_large']);
     assert.deepEqual({ ...car, attachment_id: undefined },
       { filename: 'car.txt', content_type: 'text/plain', size: 6, inline: false, stored: true, attachment_id: undefined });
     const download = await api.get(`/v1/message-attachments/${String(car!.attachment_id)}`);
     assert.equal(download.statusCode, 200, download.body);
     assert.equal(download.headers['content-type'], 'text/plain');
     assert.equal(download.body, 'AB-123');
+    const kept = await ctx.db.query<{ filename: string }>('SELECT filename FROM api.message_attachments WHERE message_id = $1', [stored!.id]);
+    assert.deepEqual(kept.rows.map((row) => row.filename), ['car.txt']);
 
     assert.equal((await post(WEBHOOK_SECRET)).json<{ outcome: string }>().outcome, 'duplicate');
     const stranger = await post(WEBHOOK_SECRET, { ...payload, ToFull: [{ Email: `sales@${DOMAIN}` }], OriginalRecipient: `sales@${DOMAIN}`, Headers: [] });

@@ -317,6 +317,10 @@ forEachBackend('the inbox', (ctx) => {
     const stranger = await createOrganization(ctx.db, 'Other Rentals');
     const elsewhere = await download(rows[0]!.id, stranger.key);
     assert.equal(elsewhere.statusCode, 404, elsewhere.body);
+    // The rows are listed as a read-only resource (what the dashboard shows as download links).
+    const listed = await api.get(`/v1/message_attachments?message_id=eq.${message.id}&select=id,filename,bytes&order=filename`);
+    assert.equal(listed.statusCode, 200, listed.body);
+    assert.deepEqual(listed.json(), rows.map((row) => ({ id: row.id, filename: row.filename, bytes: row.bytes })));
     // Read-only through the API: the rows are the inbound path's.
     const write = await app.inject({
       method: 'POST', url: '/v1/message_attachments', headers: { authorization: `Bearer ${org.key}` },

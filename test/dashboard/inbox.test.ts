@@ -175,11 +175,11 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
 
   it('shows the guest\'s answer, received by the inbound SMTP listener, in the same conversation', { skip }, async () => {
     inboundSmtp = await startInboundSmtp({ db: ctx.db, addresses, store, port: 0, host: '127.0.0.1', maxBytes: 1_000_000, logger: silentLogger });
-    const photo = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2400, 7)]);
+    const certificate = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2400, 7)]);
     const listening = new URL(inboundSmtp.url);
     await createTransport({ host: listening.hostname, port: Number(listening.port), secure: false, ignoreTLS: true }).sendMail({
       from: unread.email, to: delivered.replyTo, subject: delivered.subject, inReplyTo: delivered.messageId, references: delivered.messageId,
-      text: 'Great, he will love the beach!', attachments: [{ filename: 'dog vaccination.pdf', content: photo, contentType: 'application/pdf' }],
+      text: 'Great, he will love the beach!', attachments: [{ filename: 'dog vaccination.pdf', content: certificate, contentType: 'application/pdf' }],
     });
     await page.getByRole('navigation').getByRole('link', { name: /^Inbox/ }).click();
     const first = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first();
@@ -199,7 +199,7 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     assert.doesNotMatch(shown, /Hello Demo owner/, 'the members\' notification about the guest\'s e-mail is not part of the conversation');
 
     // The file the guest sent is a download link with its name and size, and downloads as sent (the session's cookie).
-    const file = messages.last().getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+    const file = messages.last().getByRole('group', { name: 'Attached files' });
     await file.getByRole('link', { name: 'dog vaccination.pdf' }).waitFor();
     assert.match(await file.textContent() ?? '', /dog vaccination\.pdf \(2\.4 KB\)/);
     const href = await file.getByRole('link').getAttribute('href');
@@ -209,7 +209,7 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     }, href);
     assert.equal(downloaded.status, 200);
     assert.match(downloaded.disposition ?? '', /^attachment;/);
-    assert.deepEqual(Buffer.from(downloaded.bytes), photo);
+    assert.deepEqual(Buffer.from(downloaded.bytes), certificate);
   });
 
   it('shows a conversation at a phone\'s width', { skip }, async () => {

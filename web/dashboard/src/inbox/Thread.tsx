@@ -108,17 +108,18 @@ function fileSize(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
-/** The files the guest sent with the message, as download links (the server sends them as downloads). */
+/**
+ * The files the guest sent with the message, as download links (the server sends them as downloads). A group, not a
+ * list: the conversation's list items are its messages.
+ */
 function Attachments({ files }: { files: MessageAttachment[] }) {
   return (
-    <Stack gap={2} mt="xs" component="ul" aria-label="Attached files" p={0} m={0} style={{ listStyle: 'none' }}>
+    <Stack gap={2} mt="xs" role="group" aria-label="Attached files">
       {files.map((file) => (
-        <li key={file.id}>
-          <Anchor href={attachmentUrl(file)} download={file.filename} size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {file.filename}
-          </Anchor>
+        <Text key={file.id} size="sm">
+          <Anchor href={attachmentUrl(file)} download={file.filename} style={{ overflowWrap: 'anywhere' }}>{file.filename}</Anchor>
           <Text span size="xs" c="dimmed"> ({fileSize(file.bytes)})</Text>
-        </li>
+        </Text>
       ))}
     </Stack>
   );

@@ -327,7 +327,7 @@ forEachBackend('the inbox', (ctx) => {
       payload: { message_id: message.id, filename: 'x.pdf', content_type: 'application/pdf', bytes: 1, sha256: sha(pdf), storage_key: `attachments/${org.id}/${sha(pdf)}` },
     });
     assert.equal(write.statusCode, 405, write.body);
-    assert.equal(write.headers.allow, 'GET');
+    assert.equal(write.headers.allow, 'OPTIONS,GET,HEAD');
   });
 
   // Last: from here on the organization has a member, whose notifications the other tests would count.

@@ -1597,6 +1597,60 @@ export type Database = {
           }
         ]
       }
+      "message_attachments": {
+        Row: {
+          "id": string
+          "organization_id": string
+          "message_id": string
+          "created_at": string
+          "filename": string
+          "content_type": string
+          "bytes": number
+          "sha256": string
+          "storage_key": string
+          "inline": boolean
+        }
+        Insert: {
+          "id"?: never
+          "organization_id"?: never
+          "message_id"?: never
+          "created_at"?: never
+          "filename"?: never
+          "content_type"?: never
+          "bytes"?: never
+          "sha256"?: never
+          "storage_key"?: never
+          "inline"?: never
+        }
+        Update: {
+          "id"?: never
+          "organization_id"?: never
+          "message_id"?: never
+          "created_at"?: never
+          "filename"?: never
+          "content_type"?: never
+          "bytes"?: never
+          "sha256"?: never
+          "storage_key"?: never
+          "inline"?: never
+        }
+        Relationships: [
+          {
+            foreignKeyName: "message_attachments_message_id_fkey"
+            columns: ["message_id","organization_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id","organization_id"]
+          },
+          {
+            foreignKeyName: "message_attachments_organization_id_fkey"
+            columns: ["organization_id"]
+            isOneToOne: false
+            referencedRelation: "organizations"
+            referencedColumns: ["id"]
+          }
+        ]
+      }
       "message_events": {
         Row: {
           "id": string

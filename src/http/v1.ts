@@ -26,6 +26,7 @@ import type { ComputePool } from '../compute/pool.js';
 import { mediaRoutes } from '../media/routes.js';
 import { inboundRoutes } from '../inbox/routes.js';
 import { replyAddressesFor } from '../inbox/reply-address.js';
+import { attachmentRoutes } from '../inbox/attachment-routes.js';
 import type { MediaStore } from '../media/store.js';
 
 export interface V1RouteOptions {
@@ -43,7 +44,7 @@ export interface V1RouteOptions {
   sessions?: SessionAuthenticator;
   /** Worker threads for template checks, previews, invoice PDFs and images. */
   compute: ComputePool;
-  /** Where uploaded images are written. */
+  /** Where uploaded images and inbound e-mails' files are written. */
   mediaStore: MediaStore;
 }
 
@@ -74,7 +75,9 @@ export const v1Routes: FastifyPluginAsync<V1RouteOptions> = async (v1, options) 
   await v1.register(automationRoutes, { db, authorize, config, now: options.now, compute });
   await v1.register(inboundRoutes, {
     db, addresses: replyAddressesFor(config), secret: config.inboundWebhookSecret, maxBytes: config.inboundMaxBytes,
+    store: options.mediaStore,
   });
+  await v1.register(attachmentRoutes, { db, authorize, store: options.mediaStore });
   await v1.register(mediaRoutes, {
     db, authorize, compute, store: options.mediaStore,
     maxBytes: config.mediaMaxBytes, maxPixels: config.mediaMaxPixels, perOrganization: config.mediaPerOrganization,

@@ -11,6 +11,7 @@ import { registerPublicRoute } from '../routing/route-schema.js';
 import { inboundEmailRoute } from './bodies.js';
 import { inboundNotForStaykit, inboundWebhookOff, inboundWebhookUnauthorized } from './errors.js';
 import { postmarkMail } from './postmark.js';
+import type { MediaStore } from '../media/store.js';
 import type { ReplyAddresses } from './reply-address.js';
 import { storeInboundMail } from './store.js';
 
@@ -20,6 +21,8 @@ export interface InboundRouteOptions {
   addresses: ReplyAddresses | undefined;
   secret: string | undefined;
   maxBytes: number;
+  /** Where the mail's files are kept (the media store). */
+  store: MediaStore;
 }
 
 /** The password of an `Authorization: Basic` header (the user name is not checked). */
@@ -40,6 +43,7 @@ function sameSecret(given: string | undefined, secret: string): boolean {
 
 export const inboundRoutes: FastifyPluginAsync<InboundRouteOptions> = async (app, options) => {
   const { db, addresses, secret } = options;
+  const storage = { store: options.store, maxBytes: options.maxBytes };
   // Attachments travel as base64 (4/3 of their size) in JSON: room for a mail of the largest size allowed.
   const bodyLimit = Math.ceil(options.maxBytes * 4 / 3) + 64 * 1024;
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, app.getDefaultJsonParser('error', 'error'));
@@ -51,7 +55,7 @@ export const inboundRoutes: FastifyPluginAsync<InboundRouteOptions> = async (app
   });
   registerPublicRoute(app, inboundEmailRoute, async (request, reply) => {
     if (addresses === undefined) throw inboundWebhookOff();
-    const outcome = await storeInboundMail(db, addresses, postmarkMail(request.body));
+    const outcome = await storeInboundMail(db, addresses, storage, postmarkMail(request.body));
     if (outcome.kind === 'unthreaded') throw inboundNotForStaykit();
     request.log.info({ outcome: outcome.kind, booking_id: outcome.bookingId }, 'inbound e-mail received');
     return reply.send(outcome.kind === 'stored' ? { outcome: 'stored', message_id: outcome.messageId } : { outcome: 'duplicate' });

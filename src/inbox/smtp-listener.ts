@@ -15,12 +15,15 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 's
 import type { Database } from '../db/types.js';
 import type { WorkerLogger } from '../observability/worker-logger.js';
 import { parseMime } from './mime.js';
+import type { MediaStore } from '../media/store.js';
 import type { ReplyAddresses } from './reply-address.js';
 import { storeInboundMail, type StoreOutcome } from './store.js';
 
 export interface InboundSmtpOptions {
   db: Database;
   addresses: ReplyAddresses;
+  /** Where the mail's files are kept (the media store). */
+  store: MediaStore;
   port: number;
   host: string;
   maxBytes: number;
@@ -48,6 +51,7 @@ async function readData(stream: SMTPServerDataStream, maxBytes: number): Promise
 
 export async function startInboundSmtp(options: InboundSmtpOptions): Promise<InboundSmtpListener> {
   const { db, addresses, maxBytes, logger } = options;
+  const storage = { store: options.store, maxBytes };
 
   async function receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
     const raw = await readData(stream, maxBytes);
@@ -55,7 +59,7 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
     const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
     let outcome: StoreOutcome;
     try {
-      outcome = await storeInboundMail(db, addresses, await parseMime(raw, recipients));
+      outcome = await storeInboundMail(db, addresses, storage, await parseMime(raw, recipients));
     } catch (error) {
       logger.error({ err: error }, 'inbound e-mail not stored; the sender was asked to retry');
       throw refusal(451, 'Temporary failure: the message could not be stored, please retry');

@@ -8,8 +8,12 @@
  * them is theirs (contact_id); one from any other address — the guest writing from another mailbox, a forwarded
  * mail, a stranger who got hold of the reply address — is still stored, on the booking's first guest, and its
  * `received` event says `"from_guest": false`, so the inbox can say so.
+ *
+ * Its files are kept in the same transaction (attachment-files.ts: the object written before its row), and the
+ * `received` event lists every file, kept (`stored: true`, its `attachment_id`) or not (`stored: false`, `reason`).
  */
 import type { Database } from '../db/types.js';
+import { keepAttachments, type AttachmentStorage } from './attachment-files.js';
 import { storable, type InboundMail } from './inbound-mail.js';
 import type { ReplyAddresses } from './reply-address.js';
 import { findThread } from './thread.js';
@@ -45,7 +49,9 @@ function fromAddress(from: InboundMail['from']): string | null {
   return storable(name ? `${name} <${from.address}>` : from.address);
 }
 
-export async function storeInboundMail(db: Database, addresses: ReplyAddresses, mail: InboundMail): Promise<StoreOutcome> {
+export async function storeInboundMail(
+  db: Database, addresses: ReplyAddresses, storage: AttachmentStorage, mail: InboundMail,
+): Promise<StoreOutcome> {
   return db.transaction(async (tx) => {
     const thread = await findThread(tx, addresses, mail);
     if (!thread) return { kind: 'unthreaded' };
@@ -58,14 +64,8 @@ export async function storeInboundMail(db: Database, addresses: ReplyAddresses, 
     const messageId = inserted.rows[0]?.id;
     if (messageId === undefined) return { kind: 'duplicate', organizationId: thread.organizationId, bookingId: thread.bookingId };
     const fromGuest = guest?.is_sender ?? false;
-    await tx.query(RECEIVED, [thread.organizationId, messageId, JSON.stringify({
-      transport: mail.transport,
-      from_guest: fromGuest,
-      // The files' bytes are not kept (yet): what came, so the inbox can say it.
-      attachments: mail.attachments.map((file) => ({
-        filename: storable(file.filename), content_type: file.contentType, size: file.size, inline: file.inline,
-      })),
-    })]);
+    const attachments = await keepAttachments(tx, storage, { organizationId: thread.organizationId, messageId }, mail.attachments);
+    await tx.query(RECEIVED, [thread.organizationId, messageId, JSON.stringify({ transport: mail.transport, from_guest: fromGuest, attachments })]);
     return { kind: 'stored', messageId, organizationId: thread.organizationId, bookingId: thread.bookingId, fromGuest };
   });
 }

@@ -3,14 +3,14 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { MEDIA_KEY, type MediaStore, type StoredFile } from './store.js';
+import { ATTACHMENT_KEY, MEDIA_KEY, type MediaStore, type StoredFile } from './store.js';
 
 export class FolderStore implements MediaStore {
   constructor(private readonly root: string) {}
 
   private path(key: string): string {
-    // Keys are made by mediaKey and checked by MEDIA_KEY before they get here: no `..`, no absolute paths.
-    if (!MEDIA_KEY.test(key)) throw new Error(`not a media key: ${key}`);
+    // Keys are made by mediaKey or attachmentKey and checked here: no `..`, no absolute paths.
+    if (!MEDIA_KEY.test(key) && !ATTACHMENT_KEY.test(key)) throw new Error(`not a media key: ${key}`);
     return join(this.root, key);
   }
 

@@ -24,6 +24,18 @@ export const MEDIA_KEY = /^([0-9a-f]{32})\/([0-9]{1,5})\.(avif|webp|jpeg)$/;
 
 export const CONTENT_TYPES = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg' } as const;
 
+/**
+ * The key of an inbound e-mail's attachment (src/inbox/attachment-files.ts): its organization and the SHA-256 of its
+ * bytes, beside the pictures' keys and never mistaken for one (the media sweep and backups look at those only).
+ */
+export const ATTACHMENT_KEY = /^attachments\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{64}$/;
+
+export function attachmentKey(organizationId: string, sha256: string): string {
+  const key = `attachments/${organizationId}/${sha256}`;
+  if (!ATTACHMENT_KEY.test(key)) throw new Error(`not an attachment key: ${key}`);
+  return key;
+}
+
 export function mediaKey(hash: string, width: number, format: keyof typeof CONTENT_TYPES): string {
   return `${hash}/${width}.${format}`;
 }

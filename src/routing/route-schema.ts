@@ -74,6 +74,8 @@ export interface RouteAnswer {
   schema?: TSchema;
   /** The body's media type (default application/json); only a JSON answer's schema is given to Fastify. */
   mediaType?: string;
+  /** Further media types of the same body (a download served with its file's own type), documented alike. */
+  otherMediaTypes?: readonly string[];
   /** An example of the body, for the document. */
   example?: unknown;
   /** Named examples of the body (an error answer's several causes), for the document. */
@@ -444,13 +446,11 @@ function operationOf(definition: RouteDefinition, components: Record<string, Jso
     description: answer.description,
     ...(answer.headers ? { headers: answer.headers } : {}),
     ...(answer.schema ? {
-      content: {
-        [answer.mediaType ?? JSON_MEDIA]: {
-          schema: servedSchema(answer.schema, components),
-          ...(answer.example === undefined ? {} : { example: answer.example }),
-          ...(answer.examples ? { examples: Object.fromEntries(Object.entries(answer.examples).map(([name, value]) => [name, { value }])) } : {}),
-        },
-      },
+      content: Object.fromEntries([answer.mediaType ?? JSON_MEDIA, ...(answer.otherMediaTypes ?? [])].map((mediaType) => [mediaType, {
+        schema: servedSchema(answer.schema, components),
+        ...(answer.example === undefined ? {} : { example: answer.example }),
+        ...(answer.examples ? { examples: Object.fromEntries(Object.entries(answer.examples).map(([name, value]) => [name, { value }])) } : {}),
+      }])),
     } : {}),
   }]);
   const { body, rawBody } = definition;

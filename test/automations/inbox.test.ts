@@ -5,10 +5,15 @@
  * `messages.received` webhook notification; made-up addresses are refused at RCPT TO (550), an oversized mail at
  * 552, the same mail twice is stored once; staff answer it with POST /v1/messages and the answer reaches the guest's
  * mailbox in the same thread (In-Reply-To); a provider's inbound webhook stores a reply the same way and refuses a
- * wrong secret.
+ * wrong secret. The files of a guest's mail are kept in the media store (a real folder) and downloaded with
+ * GET /v1/message-attachments/{id}, byte for byte; an HTML file is not kept.
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import { loadConfig } from '../../src/config.js';
@@ -16,7 +21,8 @@ import { replyAddressesFor } from '../../src/inbox/reply-address.js';
 import { startInboundSmtp, type InboundSmtpListener } from '../../src/inbox/smtp-listener.js';
 import { silentLogger } from '../../src/observability/worker-logger.js';
 import { forEachBackend } from '../support/databases.js';
-import { createOrganization } from '../support/app.js';
+import { createKey, createOrganization } from '../support/app.js';
+import { FolderStore } from '../../src/media/folder-store.js';
 import { client, startBookingApp } from '../booking/support.js';
 import { insert } from '../support/fixtures.js';
 import { bookableUnit, clock, parseMime, runDue, schedulerOptions, startSmtpServer, textOf, type TestSmtpServer } from './support.js';
@@ -43,11 +49,14 @@ forEachBackend('the inbox', (ctx) => {
   const time = clock('2027-03-01T10:00:00Z');
   const options = () => schedulerOptions(smtp, time, { replyAddresses: addresses, emailFrom: config.emailFrom });
   let start = 10;
+  let folder: string;
 
   before(async () => {
     smtp = await startSmtpServer();
-    app = await startBookingApp(ctx.db, undefined, { config });
-    listener = await startInboundSmtp({ db: ctx.db, addresses, port: 0, host: '127.0.0.1', maxBytes: MAX_BYTES, logger: silentLogger });
+    folder = await mkdtemp(join(tmpdir(), 'staykit-inbox-files-'));
+    const store = new FolderStore(folder);
+    app = await startBookingApp(ctx.db, undefined, { config, mediaStore: store });
+    listener = await startInboundSmtp({ db: ctx.db, addresses, store, port: 0, host: '127.0.0.1', maxBytes: MAX_BYTES, logger: silentLogger });
     org = await createOrganization(ctx.db, 'Seaside Rentals');
     api = client(app, org.key);
     unit = await bookableUnit(ctx.db, org.id);
@@ -63,6 +72,7 @@ forEachBackend('the inbox', (ctx) => {
     await listener.close();
     await app.close();
     await smtp.close();
+    await rm(folder, { recursive: true, force: true });
   });
 
   /** A booking, confirmed at once; its confirmation sent; the e-mail the guest received. */
@@ -86,7 +96,7 @@ forEachBackend('the inbox', (ctx) => {
     in_reply_to_id: string | null; rfc_message_id: string;
   }>(`SELECT id, contact_id, status, read_at, from_address, subject, body, in_reply_to_id, rfc_message_id FROM api.messages
       WHERE booking_id = $1 AND direction = 'inbound' ORDER BY created_at`, [bookingId])).rows;
-  const received = async (messageId: string) => (await ctx.db.query<{ payload: { from_guest: boolean; transport: string; attachments: unknown[] } }>(
+  const received = async (messageId: string) => (await ctx.db.query<{ payload: { from_guest: boolean; transport: string; attachments: Record<string, unknown>[] } }>(
     `SELECT payload FROM api.message_events WHERE message_id = $1 AND type = 'received'`, [messageId])).rows;
   const guestOf = async (bookingId: string) => (await ctx.db.query<{ contact_id: string }>(
     'SELECT contact_id FROM api.contact_bookings WHERE booking_id = $1', [bookingId])).rows[0]!.contact_id;
@@ -214,7 +224,9 @@ forEachBackend('the inbox', (ctx) => {
       FromFull: { Email: 'partner@other.example', Name: 'Alex' }, ToFull: [{ Email: replyAddress, Name: '' }],
       OriginalRecipient: replyAddress, Subject: 'Parking?', TextBody: '', HtmlBody: '<p>Is there <b>parking</b>?</p>',
       Headers: [{ Name: 'Message-ID', Value: '<pm-1@other.example>' }, { Name: 'In-Reply-To', Value: mail.headers['message-id']! }],
-      Attachments: [{ Name: 'car.txt', ContentType: 'text/plain', Content: Buffer.from('AB-123').toString('base64'), ContentLength: 6 }],
+      Attachments: [{ Name: 'car.txt', ContentType: 'text/plain', Content: Buffer.from('AB-123').toString('base64'), ContentLength: 6 },
+        // Larger than STAYKIT_INBOUND_MAX_BYTES once decoded: listed, not kept.
+        { Name: 'scan.tiff', ContentType: 'image/tiff', Content: Buffer.alloc(MAX_BYTES + 1, 1).toString('base64') }],
       MessageStream: 'inbound',
     };
     const post = (password: string | undefined, body: unknown = payload) => app.inject({
@@ -241,13 +253,83 @@ forEachBackend('the inbox', (ctx) => {
     const [event] = await received(stored!.id);
     assert.equal(event!.payload.from_guest, false);
     assert.equal(event!.payload.transport, 'webhook');
-    assert.deepEqual(event!.payload.attachments, [{ filename: 'car.txt', content_type: 'text/plain', size: 6, inline: false }]);
+    const [car, scan] = event!.payload.attachments;
+    assert.deepEqual([scan!.filename, scan!.stored, scan!.reason], ['scan.tiff', false, 'too_large']);
+    assert.deepEqual({ ...car, attachment_id: undefined },
+      { filename: 'car.txt', content_type: 'text/plain', size: 6, inline: false, stored: true, attachment_id: undefined });
+    const download = await api.get(`/v1/message-attachments/${String(car!.attachment_id)}`);
+    assert.equal(download.statusCode, 200, download.body);
+    assert.equal(download.headers['content-type'], 'text/plain');
+    assert.equal(download.body, 'AB-123');
+    const kept = await ctx.db.query<{ filename: string }>('SELECT filename FROM api.message_attachments WHERE message_id = $1', [stored!.id]);
+    assert.deepEqual(kept.rows.map((row) => row.filename), ['car.txt']);
 
     assert.equal((await post(WEBHOOK_SECRET)).json<{ outcome: string }>().outcome, 'duplicate');
     const stranger = await post(WEBHOOK_SECRET, { ...payload, ToFull: [{ Email: `sales@${DOMAIN}` }], OriginalRecipient: `sales@${DOMAIN}`, Headers: [] });
     assert.equal(stranger.statusCode, 403, stranger.body);
     assert.equal((stranger.json() as { code: string }).code, 'SK692');
   });
+  it('keeps a guest\'s PDF and picture, downloadable byte for byte with messages:read; an HTML file is listed, not kept', async () => {
+    const { booking, mail } = await bookAndConfirm();
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256))]);
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from(Array.from({ length: 1500 }, (_, i) => (i * 13) % 256))]);
+    const transport = guestMailer();
+    await transport.sendMail({
+      from: 'zoe@example.com', to: mail.headers['reply-to']!.split(/,\s*/)[0]!, subject: 'Our documents', text: 'Passport scan and car photo attached.',
+      attachments: [
+        { filename: 'Reisepass Zoë.pdf', content: pdf, contentType: 'application/pdf' },
+        { filename: 'car.png', content: png, contentType: 'image/png' },
+        { filename: 'page.html', content: '<script>alert(1)</script>', contentType: 'text/html' },
+      ],
+    });
+    transport.close();
+    const [message] = await inbound(booking.booking_id);
+    assert.ok(message);
+    const rows = (await ctx.db.query<{ id: string; filename: string; content_type: string; bytes: number; sha256: string }>(
+      'SELECT id, filename, content_type, bytes, sha256 FROM api.message_attachments WHERE message_id = $1 ORDER BY filename', [message.id])).rows;
+    const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    assert.deepEqual(rows.map((row) => [row.filename, row.content_type, row.bytes, row.sha256]), [
+      ['Reisepass Zoë.pdf', 'application/pdf', pdf.length, sha(pdf)],
+      ['car.png', 'image/png', png.length, sha(png)],
+    ]);
+    const [event] = await received(message.id);
+    assert.deepEqual(event!.payload.attachments.map((file) => [file.filename, file.stored, file.reason ?? file.attachment_id]), [
+      ['Reisepass Zoë.pdf', true, rows[0]!.id],
+      ['car.png', true, rows[1]!.id],
+      ['page.html', false, 'type_not_served'],
+    ]);
+
+    const download = (id: string, key: string) => app.inject({ method: 'GET', url: `/v1/message-attachments/${id}`, headers: { authorization: `Bearer ${key}` } });
+    const messagesOnly = await createKey(ctx.db, org.id, ['messages:read']);
+    for (const [row, bytes, type] of [[rows[0]!, pdf, 'application/pdf'], [rows[1]!, png, 'image/png']] as const) {
+      const answer = await download(row.id, messagesOnly);
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.equal(sha(answer.rawPayload), sha(bytes));
+      assert.equal(answer.headers['content-type'], type);
+      assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+      assert.match(String(answer.headers['content-security-policy']), /^sandbox/);
+    }
+    assert.equal((await download(rows[0]!.id, org.key)).headers['content-disposition'],
+      'attachment; filename="Reisepass Zo_.pdf"; filename*=UTF-8\'\'Reisepass%20Zo%C3%AB.pdf');
+
+    const bookingsOnly = await download(rows[0]!.id, await createKey(ctx.db, org.id, ['bookings:read']));
+    assert.equal(bookingsOnly.statusCode, 403, bookingsOnly.body);
+    const stranger = await createOrganization(ctx.db, 'Other Rentals');
+    const elsewhere = await download(rows[0]!.id, stranger.key);
+    assert.equal(elsewhere.statusCode, 404, elsewhere.body);
+    // The rows are listed as a read-only resource (what the dashboard shows as download links).
+    const listed = await api.get(`/v1/message_attachments?message_id=eq.${message.id}&select=id,filename,bytes&order=filename`);
+    assert.equal(listed.statusCode, 200, listed.body);
+    assert.deepEqual(listed.json(), rows.map((row) => ({ id: row.id, filename: row.filename, bytes: row.bytes })));
+    // Read-only through the API: the rows are the inbound path's.
+    const write = await app.inject({
+      method: 'POST', url: '/v1/message_attachments', headers: { authorization: `Bearer ${org.key}` },
+      payload: { message_id: message.id, filename: 'x.pdf', content_type: 'application/pdf', bytes: 1, sha256: sha(pdf), storage_key: `attachments/${org.id}/${sha(pdf)}` },
+    });
+    assert.equal(write.statusCode, 405, write.body);
+    assert.equal(write.headers.allow, 'OPTIONS,GET,HEAD');
+  });
+
   // Last: from here on the organization has a member, whose notifications the other tests would count.
   it('tells the members who get messages.received by e-mail, with the guest\'s message', async () => {
     const { booking, mail } = await bookAndConfirm();

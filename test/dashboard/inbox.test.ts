@@ -4,7 +4,8 @@
  * listed first with its count, and the navigation counts it too; opening it shows what the guest wrote beside their
  * stay and marks it read (in the database); a reply typed there is queued in the same thread (`in_reply_to_id`) and
  * reaches the guest's mailbox — a real SMTP server — with `In-Reply-To` naming the guest's mail and the booking's
- * reply address; the guest's answer, sent to the inbound SMTP listener, comes back into the same conversation.
+ * reply address; the guest's answer, sent to the inbound SMTP listener, comes back into the same conversation, its
+ * PDF a download link (name and size) whose download is the file the guest sent.
  * "Mark unread" makes the conversation unread again; the booking page's Reply opens it; mail that matched no booking
  * is its sender's conversation. A member who may read messages but not guests, nor write, sees no names and no reply
  * box. Screenshots of the list, a conversation and a conversation at a phone's width go to a temporary folder
@@ -24,6 +25,7 @@ import { clock, parseMime, runDue, schedulerOptions, startSmtpServer, textOf, ty
 import { replyAddresses } from '../../src/inbox/reply-address.js';
 import { startInboundSmtp, type InboundSmtpListener } from '../../src/inbox/smtp-listener.js';
 import { silentLogger } from '../../src/observability/worker-logger.js';
+import { FolderStore } from '../../src/media/folder-store.js';
 import { createUser } from '../users/support.js';
 import { browserMissing, fileBrowser } from './support/browser.js';
 import { dashboardSession } from './support/dashboard-session.js';
@@ -35,6 +37,8 @@ const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1' ? DOCS : TEMP
 console.log(`# screenshots: ${TEMPORARY}`);
 
 const browser = fileBrowser();
+/** The media store the app and the inbound listener share: the guests' files are kept there. */
+const store = new FolderStore(join(TEMPORARY, 'media'));
 /** The bookings' reply addresses, as a server with STAYKIT_INBOUND_DOMAIN makes them. */
 const addresses = replyAddresses('inbox-test-secret-key-of-at-least-32-chars', 'reply.stays.example.com');
 
@@ -46,7 +50,7 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     if (!browserMissing) smtp = await startSmtpServer();
   });
   const session = dashboardSession(ctx, browser, {
-    app: () => ({ config: loadConfig({ SMTP_URL: smtp.url, STAYKIT_EMAIL_FROM: 'team@stays.example.com' }) }),
+    app: () => ({ config: loadConfig({ SMTP_URL: smtp.url, STAYKIT_EMAIL_FROM: 'team@stays.example.com' }), mediaStore: store }),
   });
   after(() => smtp?.close());
   /** The inbound SMTP listener guests' replies reach (STAYKIT_INBOUND_SMTP_PORT). */
@@ -170,11 +174,12 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
   });
 
   it('shows the guest\'s answer, received by the inbound SMTP listener, in the same conversation', { skip }, async () => {
-    inboundSmtp = await startInboundSmtp({ db: ctx.db, addresses, port: 0, host: '127.0.0.1', maxBytes: 1_000_000, logger: silentLogger });
+    inboundSmtp = await startInboundSmtp({ db: ctx.db, addresses, store, port: 0, host: '127.0.0.1', maxBytes: 1_000_000, logger: silentLogger });
+    const certificate = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2400, 7)]);
     const listening = new URL(inboundSmtp.url);
     await createTransport({ host: listening.hostname, port: Number(listening.port), secure: false, ignoreTLS: true }).sendMail({
       from: unread.email, to: delivered.replyTo, subject: delivered.subject, inReplyTo: delivered.messageId, references: delivered.messageId,
-      text: 'Great, he will love the beach!',
+      text: 'Great, he will love the beach!', attachments: [{ filename: 'dog vaccination.pdf', content: certificate, contentType: 'application/pdf' }],
     });
     await page.getByRole('navigation').getByRole('link', { name: /^Inbox/ }).click();
     const first = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first();
@@ -192,6 +197,19 @@ forEachBackend('the inbox in the dashboard', (ctx) => {
     const shown = await messages.evaluateAll((items) => items.map((item) => item.textContent ?? '').join('\n'));
     assert.equal(shown.split('Great, he will love the beach!').length - 1, 1, 'stored once');
     assert.doesNotMatch(shown, /Hello Demo owner/, 'the members\' notification about the guest\'s e-mail is not part of the conversation');
+
+    // The file the guest sent is a download link with its name and size, and downloads as sent (the session's cookie).
+    const file = messages.last().getByRole('group', { name: 'Attached files' });
+    await file.getByRole('link', { name: 'dog vaccination.pdf' }).waitFor();
+    assert.match(await file.textContent() ?? '', /dog vaccination\.pdf \(2\.4 KB\)/);
+    const href = await file.getByRole('link').getAttribute('href');
+    const downloaded = await page.evaluate(async (url) => {
+      const answer = await fetch(url!);
+      return { status: answer.status, disposition: answer.headers.get('content-disposition'), bytes: [...new Uint8Array(await answer.arrayBuffer())] };
+    }, href);
+    assert.equal(downloaded.status, 200);
+    assert.match(downloaded.disposition ?? '', /^attachment;/);
+    assert.deepEqual(Buffer.from(downloaded.bytes), certificate);
   });
 
   it('shows a conversation at a phone\'s width', { skip }, async () => {

@@ -337,6 +337,15 @@ const CASES: Case[] = [
       { height: '-1' }, { url: q('https://evil.example/x.jpeg') }, { variants: q('[]') }, { dominant_color: q('red') }],
   },
   {
+    table: 'api.message_attachments',
+    base: (o, p) => ({
+      organization_id: q(o.id), message_id: q(p.messageId), filename: q('passport.pdf'), content_type: q('application/pdf'),
+      bytes: '1000', sha256: q('a'.repeat(64)), storage_key: `'attachments/' || ${q(o.id)} || '/' || repeat('a', 64)`,
+    }),
+    bad: [{ filename: q('') }, { content_type: q('PDF') }, { bytes: '-1' }, { sha256: q('abc') },
+      { storage_key: q('../../etc/passwd') }],
+  },
+  {
     table: 'api.product_tasks',
     base: (o) => ({ organization_id: q(o.id), product_id: q(o.productId), label: q('Clean') }),
     bad: [{ label: q(' ') }, { schedule: q('noon') }],

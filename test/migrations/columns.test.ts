@@ -120,7 +120,7 @@ const INDEX_ONLY = [
   'reviews', 'seasons', 'services', 'site_listings', 'site_nav_items', 'site_views', 'sites', 'task_assignees',
   'task_template_assignees', 'task_templates', 'tasks', 'taxes', 'user_profiles', 'widget_analytics',
   'widget_listings', 'widgets', 'product_tasks', 'service_options', 'product_taxes', 'booking_imports',
-  'media',
+  'media', 'message_attachments',
 ];
 
 /** Not tenant-owned: the tenants themselves and the global plan catalogue. */
@@ -154,6 +154,7 @@ const REQUIRED_ON_CREATE: Record<string, string[]> = {
   line_items: ['booking_id', 'amount', 'name'],
   members: ['name'],
   message_events: ['message_id', 'type'],
+  message_attachments: ['message_id', 'filename', 'content_type', 'bytes', 'sha256', 'storage_key'],
   message_templates: ['name'],
   messages: ['to_address'],
   organization_calendar_logs: ['kind'],

@@ -35,6 +35,8 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   booking_imports: 'SELECT',
   // Written by POST /v1/media only (the upload is checked and resized first).
   media: 'SELECT,DELETE',
+  // Written by the inbound e-mail path only, with the file it stored.
+  message_attachments: 'SELECT',
 };
 
 /** Columns a client may never write, beyond organization_id / created_at / updated_at / fts everywhere. */

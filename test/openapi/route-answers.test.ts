@@ -170,6 +170,18 @@ forEachBackend('answers of the non-engine routes match the served OpenAPI docume
     status(await inbound(basic('wrong'), email), 401);
     status(await inbound(basic(INBOUND_SECRET), { ...email, ToFull: 'nobody' }), 400);
     status(await inbound(basic(INBOUND_SECRET), { ...email, ToFull: [{ Email: 'sales@reply.stays.example.com' }], Headers: [] }), 403);
+
+    const withFile = { ...email, Headers: [{ Name: 'Message-ID', Value: '<documented-2@example.com>' }],
+      Attachments: [{ Name: 'plan.pdf', ContentType: 'application/pdf', Content: Buffer.from('%PDF-1.4').toString('base64') }] };
+    const stored = await inbound(basic(INBOUND_SECRET), withFile);
+    status(stored, 200);
+    const { rows } = await ctx.db.query<{ id: string }>('SELECT id FROM api.message_attachments WHERE message_id = $1', [stored.json<{ message_id: string }>().message_id]);
+    const file = { url: `/v1/message-attachments/${rows[0]!.id}`, headers: withKey(org.key) };
+    status(await call('get', '/message-attachments/{id}', file), 200);
+    status(await call('get', '/message-attachments/{id}', { ...file, url: `/v1/message-attachments/${NO_SUCH_ID}` }), 404);
+    status(await call('get', '/message-attachments/{id}', { ...file, url: '/v1/message-attachments/nope' }), 400);
+    status(await call('get', '/message-attachments/{id}', { ...file, headers: {} }), 401);
+    status(await call('get', '/message-attachments/{id}', { ...file, headers: withKey(readOnly) }), 403);
   });
 
   it('image uploads', async () => {

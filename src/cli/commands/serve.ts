@@ -30,7 +30,7 @@ import { startInboundSmtp, type InboundSmtpListener } from '../../inbox/smtp-lis
 async function inboundSmtp(db: Database, config: Config, logger: FastifyBaseLogger): Promise<InboundSmtpListener | undefined> {
   const addresses = replyAddressesFor(config);
   if (config.inboundSmtpPort === undefined || addresses === undefined) return undefined;
-  return startInboundSmtp({ db, addresses, port: config.inboundSmtpPort, host: config.host, maxBytes: config.inboundMaxBytes, logger });
+  return startInboundSmtp({ db, addresses, store: openMediaStore(config), port: config.inboundSmtpPort, host: config.host, maxBytes: config.inboundMaxBytes, logger });
 }
 
 const DEMO_KEY_FILE = 'demo-api-key';

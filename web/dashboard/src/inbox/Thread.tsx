@@ -10,7 +10,7 @@ import { Link, navigate } from '../common/router';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { inboxChanged } from './inbox-changes';
-import { loadConversation, markRead, markUnread, sendReply, type ConversationMessage } from './queries';
+import { attachmentUrl, loadAttachments, loadConversation, markRead, markUnread, sendReply, type ConversationMessage, type MessageAttachment } from './queries';
 import { StayCard } from './StayCard';
 import { threadPath, type ThreadKey } from './threads';
 
@@ -22,6 +22,9 @@ export function Thread({ threadKey }: { threadKey: ThreadKey }) {
   const stay = useLoad(() => (bookingId && can('bookings') ? loadBooking(bookingId, can) : Promise.resolve(null)), [bookingId, can]);
   const [readError, setReadError] = useState<unknown>(null);
   const messages = conversation.data;
+  const inboundIds = messages?.filter((message) => message.direction === 'inbound').map((message) => message.id) ?? [];
+  const attachments = useLoad(() => (can('message_attachments') ? loadAttachments(inboundIds) : Promise.resolve(new Map<string, MessageAttachment[]>())),
+    [inboundIds.join(','), can]);
   const unread = messages?.some((message) => message.direction === 'inbound' && message.read_at === null) ?? false;
   const mayWrite = can('messages', 'write');
 
@@ -45,13 +48,14 @@ export function Thread({ threadKey }: { threadKey: ThreadKey }) {
       </Group>
       <ErrorAlert error={conversation.error} title="The conversation could not be loaded" />
       <ErrorAlert error={readError} title="The messages could not be marked read" />
+      <ErrorAlert error={attachments.error} title="The attached files could not be loaded" />
       {conversation.loading && !messages && <Group><Loader size="sm" role="status" aria-label="Loading the conversation" /><Text>Loading the conversation…</Text></Group>}
       {messages && (
         <Grid>
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack>
               <Stack gap="sm" component="ol" aria-label="Messages" p={0} m={0} style={{ listStyle: 'none' }}>
-                {messages.map((message) => <MessageBubble key={message.id} message={message} />)}
+                {messages.map((message) => <MessageBubble key={message.id} message={message} files={attachments.data?.get(message.id) ?? []} />)}
               </Stack>
               {messages.length === 0 && <Text c="dimmed">No messages in this conversation.</Text>}
               {answered && mayWrite && (answered.from_address !== null
@@ -75,7 +79,7 @@ const STATUS_COLORS: Record<ConversationMessage['status'], string> = {
 };
 
 /** The guest's messages on the left, the ones sent to them on the right in another colour. */
-function MessageBubble({ message }: { message: ConversationMessage }) {
+function MessageBubble({ message, files }: { message: ConversationMessage; files: MessageAttachment[] }) {
   const { format } = useWorkspace();
   const inbound = message.direction === 'inbound';
   return (
@@ -91,8 +95,33 @@ function MessageBubble({ message }: { message: ConversationMessage }) {
         </Group>
         {message.subject && <Text size="sm" fw={500}>{message.subject}</Text>}
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{message.body}</Text>
+        {files.length > 0 && <Attachments files={files} />}
       </Paper>
     </li>
+  );
+}
+
+/** 1 234 bytes as "1.2 KB": enough to tell a scan from a photo. */
+function fileSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} bytes`;
+  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} KB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+/**
+ * The files the guest sent with the message, as download links (the server sends them as downloads). A group, not a
+ * list: the conversation's list items are its messages.
+ */
+function Attachments({ files }: { files: MessageAttachment[] }) {
+  return (
+    <Stack gap={2} mt="xs" role="group" aria-label="Attached files">
+      {files.map((file) => (
+        <Text key={file.id} size="sm">
+          <Anchor href={attachmentUrl(file)} download={file.filename} style={{ overflowWrap: 'anywhere' }}>{file.filename}</Anchor>
+          <Text span size="xs" c="dimmed"> ({fileSize(file.bytes)})</Text>
+        </Text>
+      ))}
+    </Stack>
   );
 }
 

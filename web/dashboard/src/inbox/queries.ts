@@ -104,6 +104,25 @@ export async function loadConversation(key: ThreadKey): Promise<ConversationMess
   return newest.filter((message) => threadPath(threadOf(message)) === threadPath(key)).reverse();
 }
 
+const ATTACHMENT = 'id,message_id,filename,bytes,inline';
+export type MessageAttachment = Selected<'message_attachments', typeof ATTACHMENT>;
+
+/**
+ * The kept files of the conversation's messages, by message (docs/automations.md#inbox); each is downloaded from
+ * `attachmentUrl` with the session's cookie. Listing them needs `message_attachments` read.
+ */
+export async function loadAttachments(messageIds: string[]): Promise<Map<string, MessageAttachment[]>> {
+  const byMessage = new Map<string, MessageAttachment[]>();
+  if (messageIds.length === 0) return byMessage;
+  const rows = rowsOf(await database.from('message_attachments').select(ATTACHMENT).in('message_id', messageIds)
+    .order('created_at').order('id'));
+  for (const row of rows) byMessage.set(row.message_id, [...(byMessage.get(row.message_id) ?? []), row]);
+  return byMessage;
+}
+
+/** Where a kept file is downloaded (GET with the session cookie; the server answers it as a download). */
+export const attachmentUrl = (attachment: Pick<MessageAttachment, 'id'>): string => `/v1/message-attachments/${attachment.id}`;
+
 /** Marks the thread's unread inbound messages read (needs `messages` write). */
 export async function markRead(key: ThreadKey, at: Date): Promise<void> {
   rowsOf(await inThread(database.from('messages').update({ read_at: at.toISOString() }), key)

@@ -22,6 +22,7 @@ import { openDatabase } from '../../src/db/open.js';
 import { openPGlite } from '../../src/db/pglite.js';
 import type { Backend, Database } from '../../src/db/types.js';
 import { FolderStore } from '../../src/media/folder-store.js';
+import { attachmentKey, type MediaStore } from '../../src/media/store.js';
 import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
 import { databaseEntries } from '../../src/backup/embedded-files.js';
 import { ScheduledBackups } from '../../src/backup/schedule.js';
@@ -115,7 +116,11 @@ for (const backend of BACKENDS) {
         databases.push(testDb);
         source = { db: testDb.db, dataDir, env: { DATA_DIR: dataDir, DATABASE_URL: testDb.url! }, testDb };
       }
-      await seedDemoOrganization(source.db, undefined, { compute, store: new FolderStore(join(dataDir, 'media')), timeLimitMs: 120_000 });
+      const demo = await seedDemoOrganization(source.db, undefined, { compute, store: new FolderStore(join(dataDir, 'media')), timeLimitMs: 120_000 });
+      // A guest's e-mail attachment (src/inbox) is kept in the same store, beside the pictures.
+      const pdf = Buffer.from('%PDF-1.4 a guest\'s scan of their passport');
+      const store: MediaStore = new FolderStore(join(dataDir, 'media'));
+      await store.put(attachmentKey(demo.organization_id, createHash('sha256').update(pdf).digest('hex')), pdf, 'application/pdf');
     });
     after(async () => {
       if (backend === 'pglite') await source.db.close();
@@ -129,6 +134,7 @@ for (const backend of BACKENDS) {
       assert.ok(Number(expected['api.media']!.split(' ')[0]) >= 12, 'the demo has photos');
       const media = await fileHashes(join(source.dataDir, 'media'));
       assert.ok(Object.keys(media).length >= 36, 'and their files');
+      assert.equal(Object.keys(media).filter((name) => name.startsWith('attachments/')).length, 1, 'and an e-mail attachment');
       // The embedded folder is held by one process: the command backs up a stopped server's folder.
       if (backend === 'pglite') await source.db.close();
       const file = join(root, 'demo.staykit.tar.gz');

@@ -46,7 +46,12 @@ export const attachmentRoutes: FastifyPluginAsync<AttachmentRouteOptions> = asyn
     }), { readable: ['message_attachments'] });
     if (!row) throw notFound(`No message attachment ${id}`);
     const file = await store.get(row.storage_key);
-    if (!file) throw new Error(`message attachment ${id}: no object ${row.storage_key} in the store`);
+    if (!file) {
+      // The row without its object: the store lost it (restored without its media, or cleaned by hand). Logged for the
+      // operator; the member is told the file is gone rather than shown a server error.
+      request.log.error({ attachment_id: id, storage_key: row.storage_key }, 'a message attachment\'s file is missing from the media store');
+      throw notFound(`The file of message attachment ${id} is no longer in the media store`);
+    }
     return reply
       .type(servedType(row.content_type))
       .header('content-length', String(file.size))

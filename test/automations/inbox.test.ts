@@ -328,6 +328,11 @@ forEachBackend('the inbox', (ctx) => {
     });
     assert.equal(write.statusCode, 405, write.body);
     assert.equal(write.headers.allow, 'OPTIONS,GET,HEAD');
+    // A row whose file the store no longer has (restored without its media): told so, not a server error.
+    await rm(join(folder, 'attachments', org.id, sha(png)));
+    const gone = await download(rows[1]!.id, org.key);
+    assert.equal(gone.statusCode, 404, gone.body);
+    assert.match(gone.json<{ message: string }>().message, /no longer in the media store/);
   });
 
   // Last: from here on the organization has a member, whose notifications the other tests would count.

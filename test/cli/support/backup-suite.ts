@@ -14,23 +14,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { ComputePool } from '../../src/compute/pool.js';
-import { computePoolOptions } from '../../src/compute/process-pool.js';
-import { loadConfig } from '../../src/config.js';
-import { migrate, MIGRATIONS_DIR, migrationIds } from '../../src/db/migrate.js';
-import { openDatabase } from '../../src/db/open.js';
-import { openPGlite } from '../../src/db/pglite.js';
-import type { Backend, Database } from '../../src/db/types.js';
-import { FolderStore } from '../../src/media/folder-store.js';
-import { attachmentKey, type MediaStore } from '../../src/media/store.js';
-import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
-import { databaseEntries } from '../../src/backup/embedded-files.js';
-import { ScheduledBackups } from '../../src/backup/schedule.js';
-import { extractEntry, listTar, pathInside, TarWriter } from '../../src/backup/tar.js';
-import { writeBackup } from '../../src/backup/write-backup.js';
-import { BACKENDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { migratedImage } from '../support/migrated-templates.js';
-import { staykit } from '../support/staykit-cli.js';
+import { ComputePool } from '../../../src/compute/pool.js';
+import { computePoolOptions } from '../../../src/compute/process-pool.js';
+import { loadConfig } from '../../../src/config.js';
+import { migrate, MIGRATIONS_DIR, migrationIds } from '../../../src/db/migrate.js';
+import { openDatabase } from '../../../src/db/open.js';
+import { openPGlite } from '../../../src/db/pglite.js';
+import type { Backend, Database } from '../../../src/db/types.js';
+import { FolderStore } from '../../../src/media/folder-store.js';
+import { attachmentKey, type MediaStore } from '../../../src/media/store.js';
+import { seedDemoOrganization } from '../../../src/seed/demo-organization.js';
+import { databaseEntries } from '../../../src/backup/embedded-files.js';
+import { ScheduledBackups } from '../../../src/backup/schedule.js';
+import { extractEntry, listTar, pathInside, TarWriter } from '../../../src/backup/tar.js';
+import { writeBackup } from '../../../src/backup/write-backup.js';
+import { BACKENDS, createTestDatabase, type TestDatabase } from '../../support/databases.js';
+import { migratedImage } from '../../support/migrated-templates.js';
+import { staykit } from '../../support/staykit-cli.js';
 
 /** Per table of api and staykit_internal (partitioned ones whole): its row count and an md5 of its rows in order. */
 async function tableChecksums(db: Database): Promise<Record<string, string>> {
@@ -83,7 +83,8 @@ interface Source {
   testDb?: TestDatabase;
 }
 
-for (const backend of BACKENDS) {
+/** The suite on one backend: test/cli/backup-pglite.test.ts and backup-postgres.test.ts, each in its own time budget. */
+export function backupSuite(backend: Backend): void {
   describe(`staykit backup and restore [${backend}]`, () => {
     let root: string;
     let source: Source;

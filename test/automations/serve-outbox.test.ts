@@ -21,13 +21,14 @@ after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function waitForFile(folder: string, deadlineMs: number): Promise<string> {
+/** The .eml of one message: named by its Message-ID (the demo's own e-mails, task reminders, land beside it). */
+async function waitForFile(folder: string, messageId: string, deadlineMs: number): Promise<string> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     const files = await readdir(folder).catch(() => [] as string[]);
-    const eml = files.find((name) => name.endsWith('.eml'));
+    const eml = files.find((name) => name.startsWith(`${messageId}@`) && name.endsWith('.eml'));
     if (eml) return join(folder, eml);
-    if (Date.now() > until) throw new Error(`no .eml file in ${folder} after ${deadlineMs} ms`);
+    if (Date.now() > until) throw new Error(`no .eml file of message ${messageId} in ${folder} after ${deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -45,7 +46,7 @@ it('writes a message POSTed to /v1/messages to DATA_DIR/outbox/ and marks it sen
   assert.equal(created.status, 201, await created.clone().text());
   const [message] = (await created.json()) as { id: string }[];
 
-  const file = await waitForFile(outbox, 20_000);
+  const file = await waitForFile(outbox, message!.id, 20_000);
   const mail = parseMime(await readFile(file, 'utf8'));
   assert.equal(mail.headers.subject, 'Grüße aus Zandvoort');
   assert.equal(mail.headers.to, 'Jörg Müller <joerg@example.com>');

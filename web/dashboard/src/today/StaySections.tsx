@@ -48,7 +48,6 @@ export function StaySections() {
   const arrivalNote = (stay: TodayStay) => `until ${format.date(stay.end)}${stay.arrivalTime ? ` · arrives ${stay.arrivalTime}` : ''}`;
   const departureNote = (stay: TodayStay) => `since ${format.date(stay.start)}`;
   const handledAt = can('bookings') ? { to: '/bookings', label: 'All bookings' } : { to: '/', label: 'Open the calendar' };
-  const nothing = (days: TodayStay[][]) => (days.every((stays) => stays.length === 0) ? 'None today or tomorrow.' : null);
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }}>
       <Section title="Arrivals" loaded={loaded} empty={() => null} handledAt={handledAt}>
@@ -67,7 +66,7 @@ export function StaySections() {
           </>
         )}
       </Section>
-      <Section title="Stays in progress" loaded={loaded} empty={(stays) => nothing([inProgress(stays)]) && 'No guests staying over today.'} handledAt={handledAt}>
+      <Section title="Stays in progress" loaded={loaded} empty={(stays) => (inProgress(stays).length === 0 ? 'No guests staying over today.' : null)} handledAt={handledAt}>
         {(stays) => inProgress(stays).map((stay) => <StayLine key={stay.eventId} stay={stay} note={`${format.date(stay.start)} – ${format.date(stay.end)}`} />)}
       </Section>
     </SimpleGrid>

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
+import { useTranslation } from 'react-i18next';
 import { onSessionLost } from './api/http';
 import { permissionsOf } from './api/permissions';
 import { currentSession, type Session } from './api/session';
@@ -39,6 +40,7 @@ export function App() {
 
 /** The signed-in app, or the login page. */
 function Workspace() {
+  const { t } = useTranslation('shell');
   const [state, setState] = useState<State>({ kind: 'loading' });
 
   /** `afterLogin`: a member who may read bookings lands on Today rather than on the calendar at `/admin/`. */
@@ -73,8 +75,8 @@ function Workspace() {
     };
   }, [state, load]);
 
-  if (state.kind === 'loading') return <Center mih="100vh"><Loader role="status" aria-label="Loading" /></Center>;
-  if (state.kind === 'failed') return <Center mih="100vh" p="md"><ErrorAlert error={state.error} title="The dashboard could not start" /></Center>;
+  if (state.kind === 'loading') return <Center mih="100vh"><Loader role="status" aria-label={t('start.loading')} /></Center>;
+  if (state.kind === 'failed') return <Center mih="100vh" p="md"><ErrorAlert error={state.error} title={t('start.failed')} /></Center>;
   if (state.kind === 'signed-out' || !workspace) return <Login onLoggedIn={() => void load(true)} />;
   return (
     <WorkspaceContext.Provider value={workspace}>

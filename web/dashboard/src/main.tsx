@@ -4,7 +4,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { App } from './App';
+import { startTranslations } from './i18n/setup';
 import { cssVariables, theme } from './theme';
+
+startTranslations();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

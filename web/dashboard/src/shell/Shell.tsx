@@ -5,14 +5,18 @@
 import { useState } from 'react';
 import { AppShell, Burger, Button, Group, NavLink, Select, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
 import { logOut, switchOrganization } from '../api/session';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { Link, useLocation } from '../common/router';
 import { useWorkspace } from './context';
+import { LanguageMenu } from './LanguageMenu';
+import { PRODUCT_NAME } from './messages';
 import { Page } from './Page';
 import { navigationFor } from './navigation';
 
 export function Shell() {
+  const { t } = useTranslation('shell');
   const workspace = useWorkspace();
   const { path } = useLocation();
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -36,28 +40,29 @@ export function Shell() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap" gap="sm">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
-            <Title order={1} size="h4">Staykit</Title>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('header.navigation')} />
+            <Title order={1} size="h4">{PRODUCT_NAME}</Title>
             <OrganizationName />
           </Group>
           <Group wrap="nowrap" gap="sm">
             <Text size="sm" visibleFrom="sm" c="dimmed">{workspace.session.user.email}</Text>
-            <Button variant="default" size="xs" onClick={signOut} loading={busy}>Log out</Button>
+            <LanguageMenu />
+            <Button variant="default" size="xs" onClick={signOut} loading={busy}>{t('header.logOut')}</Button>
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Main">
-        <VisuallyHidden><h2>Navigation</h2></VisuallyHidden>
+      <AppShell.Navbar p="xs" aria-label={t('header.main')}>
+        <VisuallyHidden><h2>{t('header.navigation')}</h2></VisuallyHidden>
         <Stack gap={2} component="nav">
           {items.map((item) => (
-            <NavLink key={item.to} component={Link} to={item.to} label={item.label} rightSection={item.badge?.()} variant="filled"
+            <NavLink key={item.to} component={Link} to={item.to} label={t(`navigation.${item.label}`)} rightSection={item.badge?.()} variant="filled"
               active={item.to === '/' ? path === '/' : path.startsWith(item.to)} onClick={close}
               aria-current={(item.to === '/' ? path === '/' : path.startsWith(item.to)) ? 'page' : undefined} />
           ))}
         </Stack>
       </AppShell.Navbar>
       <AppShell.Main>
-        <ErrorAlert error={error} title="Could not log out" />
+        <ErrorAlert error={error} title={t('header.logOutFailed')} />
         <Page path={path} />
       </AppShell.Main>
     </AppShell>
@@ -66,6 +71,7 @@ export function Shell() {
 
 /** The organization worked in; a switch when the user belongs to several. */
 function OrganizationName() {
+  const { t } = useTranslation('shell');
   const { session, reload } = useWorkspace();
   const [error, setError] = useState<unknown>(null);
   if (session.organizations.length < 2) {
@@ -82,9 +88,9 @@ function OrganizationName() {
   };
   return (
     <>
-      <Select aria-label="Organization" data-testid="organization-name" size="xs" w={220} value={session.organization.id} onChange={choose}
+      <Select aria-label={t('header.organization')} data-testid="organization-name" size="xs" w={220} value={session.organization.id} onChange={choose}
         data={session.organizations.map((organization) => ({ value: organization.id, label: organization.name }))} allowDeselect={false} />
-      <ErrorAlert error={error} title="Could not switch organization" />
+      <ErrorAlert error={error} title={t('header.switchFailed')} />
     </>
   );
 }

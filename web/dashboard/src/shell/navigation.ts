@@ -1,11 +1,11 @@
 /** The pages a member sees in the navigation (./pages.tsx), by what their permissions let them read. */
 import type { ReactNode } from 'react';
 import type { Can } from '../api/permissions';
-import { PAGES } from './pages';
+import { PAGES, type NavigationLabel } from './pages';
 
 export interface NavigationItem {
   to: string;
-  label: string;
+  label: NavigationLabel;
   /** Shown beside the label, e.g. the inbox's unread count. */
   badge?: () => ReactNode;
 }

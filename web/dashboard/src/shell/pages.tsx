@@ -4,8 +4,9 @@
  * navigation.ts the links a member sees, both from this list, so a new page is one entry here.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Loader } from '@mantine/core';
 import type { Can } from '../api/permissions';
+import type { shellMessages } from './messages';
+import { Loading } from '../common/Loading';
 import { BookingPage } from '../bookings/BookingPage';
 import { BookingsList } from '../bookings/BookingsList';
 import { Inbox } from '../inbox/Inbox';
@@ -29,43 +30,46 @@ import { Units } from '../units/Units';
 // The chart library is loaded with the reports page only, not by every page of the dashboard.
 const Reports = lazy(() => import('../reports/Reports').then((module) => ({ default: module.Reports })));
 
+/** A page's link text: a key of the shell's `navigation` words. */
+export type NavigationLabel = keyof typeof shellMessages.en.navigation;
+
 export interface DashboardPage {
   /** The path inside /admin; `:name` parts are passed to `render`. */
   path: string;
   render: (params: Record<string, string>) => ReactNode;
   /** The page's link in the navigation, in this list's order; pages reached from other pages have none. */
-  navigation?: { label: string; visible: (can: Can) => boolean; badge?: () => ReactNode };
+  navigation?: { label: NavigationLabel; visible: (can: Can) => boolean; badge?: () => ReactNode };
 }
 
 export const PAGES: readonly DashboardPage[] = [
   // The landing page after login for members who may read bookings (App.tsx); the calendar keeps `/`.
-  { path: '/today', render: () => <Today />, navigation: { label: 'Today', visible: mayReadToday } },
-  { path: '/', render: () => <Timeline />, navigation: { label: 'Calendar', visible: (can) => can('calendar_events') } },
-  { path: '/bookings', render: () => <BookingsList />, navigation: { label: 'Bookings', visible: (can) => can('bookings') } },
+  { path: '/today', render: () => <Today />, navigation: { label: 'today', visible: mayReadToday } },
+  { path: '/', render: () => <Timeline />, navigation: { label: 'calendar', visible: (can) => can('calendar_events') } },
+  { path: '/bookings', render: () => <BookingsList />, navigation: { label: 'bookings', visible: (can) => can('bookings') } },
   {
     path: '/inbox',
     render: () => <Inbox />,
-    navigation: { label: 'Inbox', visible: (can) => can('messages'), badge: () => <UnreadBadge /> },
+    navigation: { label: 'inbox', visible: (can) => can('messages'), badge: () => <UnreadBadge /> },
   },
   { path: '/inbox/booking/:id', render: ({ id }) => <Thread threadKey={{ kind: 'booking', bookingId: id! }} key={id} /> },
   { path: '/inbox/sender/:address', render: ({ address }) => <Thread threadKey={{ kind: 'sender', address: address! }} key={address} /> },
   { path: '/bookings/:id', render: ({ id }) => <BookingPage bookingId={id!} key={id} /> },
-  { path: '/units', render: () => <Units />, navigation: { label: 'Units and prices', visible: (can) => can('products') } },
+  { path: '/units', render: () => <Units />, navigation: { label: 'units', visible: (can) => can('products') } },
   { path: '/units/:id', render: ({ id }) => <UnitPage unitId={id!} key={id} /> },
   {
     path: '/reports',
-    render: () => <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading reports" />}><Reports /></Suspense>,
-    navigation: { label: 'Reports', visible: (can) => can('reports') },
+    render: () => <Suspense fallback={<Loading />}><Reports /></Suspense>,
+    navigation: { label: 'reports', visible: (can) => can('reports') },
   },
-  { path: '/settings/keys', render: () => <ApiKeys />, navigation: { label: 'API keys', visible: (can) => can('api_keys') } },
-  { path: '/settings/webhooks', render: () => <Webhooks />, navigation: { label: 'Webhooks', visible: (can) => can('webhooks') } },
-  { path: '/settings/ical', render: () => <IcalFeeds />, navigation: { label: 'iCal feeds', visible: (can) => can('external_calendars') } },
-  { path: '/settings/templates', render: () => <EmailTemplates />, navigation: { label: 'E-mail templates', visible: (can) => can('email_templates') } },
-  { path: '/settings/unit-messages', render: () => <UnitMessages />, navigation: { label: 'Unit messages', visible: (can) => can('message_templates') } },
-  { path: '/settings/members', render: () => <Members />, navigation: { label: 'Members', visible: (can) => can('members') } },
+  { path: '/settings/keys', render: () => <ApiKeys />, navigation: { label: 'apiKeys', visible: (can) => can('api_keys') } },
+  { path: '/settings/webhooks', render: () => <Webhooks />, navigation: { label: 'webhooks', visible: (can) => can('webhooks') } },
+  { path: '/settings/ical', render: () => <IcalFeeds />, navigation: { label: 'ical', visible: (can) => can('external_calendars') } },
+  { path: '/settings/templates', render: () => <EmailTemplates />, navigation: { label: 'templates', visible: (can) => can('email_templates') } },
+  { path: '/settings/unit-messages', render: () => <UnitMessages />, navigation: { label: 'unitMessages', visible: (can) => can('message_templates') } },
+  { path: '/settings/members', render: () => <Members />, navigation: { label: 'members', visible: (can) => can('members') } },
   // Organization settings: who may change them (every member reads the organization).
-  { path: '/settings/organization', render: () => <OrganizationProfile />, navigation: { label: 'Organization', visible: (can) => can('organizations', 'write') } },
-  { path: '/settings/terms', render: () => <BookingTerms />, navigation: { label: 'Booking terms', visible: (can) => can('organizations', 'write') } },
+  { path: '/settings/organization', render: () => <OrganizationProfile />, navigation: { label: 'organization', visible: (can) => can('organizations', 'write') } },
+  { path: '/settings/terms', render: () => <BookingTerms />, navigation: { label: 'terms', visible: (can) => can('organizations', 'write') } },
   // Every member chooses their own e-mails about bookings.
-  { path: '/settings/notifications', render: () => <Notifications />, navigation: { label: 'My notifications', visible: () => true } },
+  { path: '/settings/notifications', render: () => <Notifications />, navigation: { label: 'notifications', visible: () => true } },
 ];

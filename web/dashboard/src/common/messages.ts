@@ -1,0 +1,25 @@
+/** Words every page uses: actions, states, and the error box's frame. */
+import { defineMessages } from '../i18n/messages';
+
+export const commonMessages = defineMessages({
+  save: 'Save', saved: 'Saved', cancel: 'Cancel', delete: 'Delete', edit: 'Edit', add: 'Add', close: 'Close', back: 'Back',
+  create: 'Create', remove: 'Remove', confirm: 'Confirm', copy: 'Copy', copied: 'Copied', search: 'Search', retry: 'Try again',
+  loading: 'Loading', none: 'None', yes: 'Yes', no: 'No', all: 'All', previous: 'Previous', next: 'Next', today: 'Today',
+  error: { title: 'Something went wrong', code: 'Code' },
+  noPermission: 'You may not see this.',
+}, {
+  nl: {
+    save: 'Opslaan', saved: 'Opgeslagen', cancel: 'Annuleren', delete: 'Verwijderen', edit: 'Bewerken', add: 'Toevoegen', close: 'Sluiten', back: 'Terug',
+    create: 'Aanmaken', remove: 'Weghalen', confirm: 'Bevestigen', copy: 'Kopiëren', copied: 'Gekopieerd', search: 'Zoeken', retry: 'Opnieuw proberen',
+    loading: 'Laden', none: 'Geen', yes: 'Ja', no: 'Nee', all: 'Alle', previous: 'Vorige', next: 'Volgende', today: 'Vandaag',
+    error: { title: 'Er ging iets mis', code: 'Code' },
+    noPermission: 'Je mag dit niet zien.',
+  },
+  de: {
+    save: 'Speichern', saved: 'Gespeichert', cancel: 'Abbrechen', delete: 'Löschen', edit: 'Bearbeiten', add: 'Hinzufügen', close: 'Schließen', back: 'Zurück',
+    create: 'Erstellen', remove: 'Entfernen', confirm: 'Bestätigen', copy: 'Kopieren', copied: 'Kopiert', search: 'Suchen', retry: 'Erneut versuchen',
+    loading: 'Wird geladen', none: 'Keine', yes: 'Ja', no: 'Nein', all: 'Alle', previous: 'Zurück', next: 'Weiter', today: 'Heute',
+    error: { title: 'Etwas ist schiefgelaufen', code: 'Code' },
+    noPermission: 'Sie dürfen dies nicht sehen.',
+  },
+});

@@ -25,6 +25,8 @@ const PGLITE_PACKAGE = new URL('../../node_modules/@electric-sql/pglite/package.
 /** Any fixed number: the lock under which a template is made. */
 const TEMPLATE_LOCK_KEY = 7_242_025;
 const TEMPLATE_PREFIX = 'staykit_test_template_';
+/** Written on a template when it is made, so a cleanup can tell a stale one from another checkout's fresh one. */
+const MADE_AT_COMMENT = `made at ${new Date().toISOString()}`;
 
 /** A hash of the migrations, in order, and of whatever else `extra` names. */
 async function migrationsKey(...extra: Buffer[]): Promise<string> {
@@ -95,9 +97,15 @@ export const migratedTemplate = once(async (adminUrl: string): Promise<string> =
       await db.close();
     }
     await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
-    // Templates of other migrations are left from earlier runs: dropped when no one is using them.
+    await admin.query(`COMMENT ON DATABASE ${name} IS '${MADE_AT_COMMENT}'`);
+    // Templates of other migrations are left from earlier runs: dropped when no one is using them and they are
+    // older than a working day — a younger one may be another checkout's (a branch with other migrations) whose
+    // run is about to copy it.
     const { rows } = await admin.query<{ datname: string }>(
-      `SELECT datname FROM pg_database WHERE datname LIKE $1 AND datname <> $2`, [`${TEMPLATE_PREFIX}%`, name]);
+      `SELECT datname FROM pg_database
+        WHERE datname LIKE $1 AND datname <> $2
+          AND coalesce(substring(shobj_description(oid, 'pg_database') FROM '^made at (.*)$')::timestamptz, '-infinity') < now() - interval '12 hours'`,
+      [`${TEMPLATE_PREFIX}%`, name]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
     return name;
   } finally {

@@ -1,5 +1,5 @@
 /** Words every page uses: actions, states, and the error box's frame. */
-import { defineMessages } from '../i18n/messages';
+import { defineMessages } from '../i18n/messages.js';
 
 export const commonMessages = defineMessages({
   save: 'Save', saved: 'Saved', cancel: 'Cancel', delete: 'Delete', edit: 'Edit', add: 'Add', close: 'Close', back: 'Back',

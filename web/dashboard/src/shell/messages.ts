@@ -1,5 +1,5 @@
 /** The frame's words: the navigation, the header, the login page and "page not found". */
-import { defineMessages } from '../i18n/messages';
+import { defineMessages } from '../i18n/messages.js';
 
 /** The product's name, the same in every language. */
 export const PRODUCT_NAME = 'Staykit';

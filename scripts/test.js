@@ -35,7 +35,9 @@ if (only.length === 0) {
   step('folder-level import cycles', process.execPath, ['scripts/folder-cycles.js']);
 }
 const files = only.length > 0 ? only : testFiles('test').sort();
-step('tests', process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files]);
+// TAP as before, then ./test-summary-reporter.js: what failed and the slowest files, at the end of the output.
+const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-summary-reporter.js', '--test-reporter-destination=stdout'];
+step('tests', process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...reporters, ...files]);
 // Mutation testing (StrykerJS) of the modules whose results are committed in stryker-incremental/, incrementally:
 // only mutants whose code or covering tests changed since are run again. STAYKIT_TEST_MUTATION=0 leaves it out.
 if (only.length === 0 && process.env.STAYKIT_TEST_MUTATION !== '0') {

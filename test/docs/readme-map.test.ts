@@ -11,7 +11,7 @@ import { test } from 'node:test';
 
 const README = readFileSync('README.md', 'utf8');
 /** Top-level folders a row may start a path with. */
-const ROOTS = /^(?:src|web|docs|migrations|schema|scripts|bench|test|bin|stryker-incremental)(?:\/|$)/;
+const ROOTS = /^(?:src|web|docs|migrations|schema|scripts|bench|test|bin|stryker-incremental|releases|CHANGELOG\.md)(?:\/|$)/;
 /** A file or folder name on its own (`quote.ts`, `mutate-sql/`, `mutation-*.js`): relative to the row's folders. */
 const BARE = /^[\w*.-]+(?:\.(?:ts|tsx|js|mjs|md|sql|json)|\/)$/;
 /** Made by builds, installs and mutation runs, ignored by git (.gitignore): no row, and a path into them may be absent. */

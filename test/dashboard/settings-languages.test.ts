@@ -2,8 +2,9 @@
  * The settings pages in the reader's language, in a real browser (chromium through playwright-core), on both backends,
  * on the demo organization: the owner picks Dutch in the header's language menu and every settings page (API keys,
  * webhooks, iCal feeds, e-mail templates with their editor, unit messages, members, booking terms, my notifications)
- * shows its headings, fields, buttons and the names people choose from (triggers, moments, roles, resources,
- * notifications) in Dutch, with no English heading left; then German on the members page. axe finds no serious or
+ * shows its headings, fields, buttons and the names people choose from (scopes, triggers, moments, roles, resources,
+ * notifications) in Dutch, with no English heading left; then German on the members page, where a permission granted
+ * and removed is named in German. axe finds no serious or
  * critical violation. Screenshots go to a temporary folder named in the output.
  */
 import { it } from 'node:test';
@@ -42,8 +43,8 @@ forEachBackend('the settings pages in Dutch and German', (ctx) => {
     await page.getByRole('form', { name: 'Een API-sleutel aanmaken' }).getByRole('button', { name: 'Sleutel aanmaken' }).waitFor();
     await page.getByRole('combobox', { name: 'Scopes' }).click();
     await page.getByRole('option', { name: /^bookings:read\s*Lezen: Boekingen$/ }).waitFor();
-    await page.keyboard.press('Escape');
     await page.screenshot({ path: join(SCREENSHOTS, 'nl-api-keys.png') });
+    await page.keyboard.press('Escape');
 
     await open(page, 'Webhooks', 'Webhooks', 'Add a webhook');
     await page.getByRole('heading', { name: 'Een webhook toevoegen' }).waitFor();
@@ -114,8 +115,11 @@ forEachBackend('the settings pages in Dutch and German', (ctx) => {
     await open(page, 'Mitglieder', 'Mitglieder', 'Leden');
     const cleaner = page.getByRole('region', { name: 'Mitglied Sanne de Wit' });
     assert.equal(await cleaner.getByLabel('Rolle von Sanne de Wit').inputValue(), 'Reinigungskraft');
-    await cleaner.getByRole('button', { name: 'Erteilen' }).waitFor();
+    await cleaner.getByRole('button', { name: 'Erteilen' }).click();
+    await cleaner.getByText('Kalender: lesen', { exact: true }).waitFor();
     await page.getByRole('form', { name: 'Ein Mitglied hinzufügen' }).getByRole('button', { name: 'Mitglied hinzufügen' }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'de-members.png'), fullPage: true });
+    await cleaner.getByRole('button', { name: 'Kalender: lesen entfernen' }).click();
+    await cleaner.getByText('Keine Berechtigungen: sieht nur die Unterkünfte.').waitFor();
   });
 });

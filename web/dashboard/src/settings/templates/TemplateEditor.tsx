@@ -105,7 +105,7 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
           )}
           {SCHEDULED_TRIGGERS.includes(form.trigger) && (
             <>
-              <TextInput label={t('editor.at')} type="time" value={form.time} readOnly={!mayWrite} error={errors.fields.time} w={140}
+              <TextInput label={t('editor.at')} type="time" value={form.time} readOnly={!mayWrite} error={errors.fields.time} w={200}
                 onChange={(event) => edit({ time: event.currentTarget.value })} />
               <Select label={t('editor.pastMoment')} data={PAST_SCHEDULE_BEHAVIORS.map((behavior) => ({ value: behavior, label: t(`pastSchedule.${behavior}`) }))} w={200}
                 value={form.past_schedule_behavior} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.past_schedule_behavior}

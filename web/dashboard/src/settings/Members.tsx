@@ -12,6 +12,7 @@ import type { Can } from '../api/permissions';
 import { inviteMember } from '../api/invitations';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
+import { labelledKeys } from '../i18n/labelled-keys';
 import { useWorkspace } from '../shell/context';
 import { settingsMessages } from './messages.js';
 import { NAMED_RESOURCES, useResourceName } from './resource-names';
@@ -22,8 +23,8 @@ type Role = Enums<'members_role'>;
 type Access = Enums<'permissions_access'>;
 
 /** The roles and access levels: the keys of their names, which are keyed by the database's own lists. */
-const ROLES = Object.keys(settingsMessages.en.role) as Role[];
-const ACCESS = Object.keys(settingsMessages.en.access) as Access[];
+const ROLES = labelledKeys<Role>()(settingsMessages.en.role);
+const ACCESS = labelledKeys<Access>()(settingsMessages.en.access);
 /** Roles that may do everything: their permissions are not asked for. */
 const EVERYTHING_ROLES: readonly Role[] = ['owner', 'admin'];
 /** Resources granted for reading only: `reports` is every report view, which nothing writes. */

@@ -1,13 +1,11 @@
 /**
  * The settings pages' words (API keys, booking terms, e-mail templates' and unit messages' lists, iCal, members, my
  * notifications, webhooks). The names people choose from — roles, access, resources, notifications, delivery states —
- * are maps keyed by the database's or the server's own list, so one added there without a name here does not compile;
- * where the pages need the list itself, they take these maps' keys.
+ * are maps keyed by the database's or the server's own list: the pages offer these maps' keys, checked to be exactly
+ * that list where they are used (../i18n/labelled-keys.ts, ./resource-names.ts), and `t` refuses a value without a name.
  */
 import type { GuestLanguage } from '../../../../src/common/translate.js';
 import type { HostNotification } from '../../../../src/automations/host-notification-labels.js';
-import type { Enums } from '../api/database';
-import type { Resource } from '../api/permissions';
 import { defineMessages } from '../i18n/messages.js';
 
 /** i18next reads a dot as a nesting: `booking.created` is the name `created` under `booking`. */
@@ -16,15 +14,15 @@ type Nested<Name extends string> = { [Group in Name extends `${infer Head}.${str
 
 export const settingsMessages = defineMessages({
   languageName: { default: 'Default', en: 'English', nl: 'Dutch', de: 'German' } satisfies Record<'default' | GuestLanguage, string>,
-  role: { owner: 'Owner', admin: 'Admin', manager: 'Manager', staff: 'Staff', cleaner: 'Cleaner', maintenance: 'Maintenance' } satisfies Record<Enums<'members_role'>, string>,
-  access: { read: 'read', write: 'write' } satisfies Record<Enums<'permissions_access'>, string>,
+  role: { owner: 'Owner', admin: 'Admin', manager: 'Manager', staff: 'Staff', cleaner: 'Cleaner', maintenance: 'Maintenance' },
+  access: { read: 'read', write: 'write' },
   /** What a permission may be granted on, in the order the member page offers them: every resource (`*`) or one. */
   resource: {
     '*': 'Everything', calendar_events: 'Calendar', calendar_event_tasks: 'Tasks', bookings: 'Bookings', contacts: 'Guests',
     products: 'Units', product_configurations: 'Unit settings', price_calendar_entries: 'Prices', coupons: 'Coupons', payments: 'Payments',
     messages: 'Messages', email_templates: 'E-mail templates', webhooks: 'Webhooks', members: 'Members', permissions: 'Permissions',
     api_keys: 'API keys', reports: 'Reports',
-  } satisfies Partial<Record<'*' | Resource, string>>,
+  },
   grant: '{{resource}}: {{access}}',
   apiKeys: {
     title: 'API keys',
@@ -114,7 +112,7 @@ export const settingsMessages = defineMessages({
     requeued_one: '{{count}} notification queued again.', requeued_other: '{{count}} notifications queued again.',
     loadingDeliveries: 'Loading deliveries', nothingSent: 'Nothing sent yet.',
     column: { redeliver: 'Redeliver', event: 'Event', status: 'Status', tries: 'Tries', lastChange: 'Last change', response: 'Response' },
-    status: { pending: 'pending', sent: 'sent', error: 'error' } satisfies Record<Enums<'webhook_notifications_status'>, string>,
+    status: { pending: 'pending', sent: 'sent', error: 'error' },
     redeliverOne: 'Redeliver {{event}} of {{moment}}', redeliver: 'Redeliver', redeliverCount: 'Redeliver {{number}}',
   },
 }, {

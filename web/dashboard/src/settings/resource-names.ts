@@ -4,9 +4,13 @@
  * the API writes it.
  */
 import { useTranslation } from 'react-i18next';
+import type { Resource } from '../api/permissions';
 import { settingsMessages } from './messages.js';
 
-export type NamedResource = keyof typeof settingsMessages.en.resource;
+/** Compiles only while every name is for `*` or a resource the API knows. */
+type Known<Names extends '*' | Resource> = Names;
+
+export type NamedResource = Known<keyof typeof settingsMessages.en.resource>;
 
 /** The resources with a name, in the order the member page offers them. */
 export const NAMED_RESOURCES = Object.keys(settingsMessages.en.resource) as NamedResource[];

@@ -1,15 +1,10 @@
 /**
  * The words of the e-mail template and unit message editors. When a template is sent, what a moment counts from, for
  * which bookings and what it adds are maps keyed by the database's own lists (the CHECKs and enums of
- * `email_templates`, through the generated types): one added there without a name here does not compile, and the
- * editor offers these maps' keys (template-form.ts), so it always offers every one.
+ * `email_templates`): the editor offers these maps' keys, checked to be exactly those lists in template-form.ts, so
+ * one added there without a name here does not compile and the editor always offers every one.
  */
-import type { Enums, Row } from '../../api/database';
-import type { Moment } from '../../api/json-columns';
 import { defineMessages } from '../../i18n/messages.js';
-
-/** The template's flags: its `include_…` columns. */
-export type Flag = Extract<keyof Row<'email_templates'>, `include_${string}`>;
 
 export const templatesMessages = defineMessages({
   trigger: {
@@ -21,22 +16,22 @@ export const templatesMessages = defineMessages({
     payment_received: 'When a payment is received',
     payment_due: 'Before a payment is due',
     manual: 'Never on its own',
-  } satisfies Record<Enums<'email_templates_trigger'>, string>,
+  },
   momentType: {
     'check-in': 'days from arrival',
     'on-site': 'days from the day after arrival',
     checkout: 'days from departure',
     confirmation: 'days after confirmation',
     request: 'days after the request',
-  } satisfies Record<Moment['type'], string>,
-  status: { CONFIRMED: 'Confirmed bookings', TENTATIVE: 'Requests (not yet confirmed)', CANCELLED: 'Cancelled bookings' } satisfies Record<Enums<'email_templates_status'>, string>,
+  },
+  status: { CONFIRMED: 'Confirmed bookings', TENTATIVE: 'Requests (not yet confirmed)', CANCELLED: 'Cancelled bookings' },
   flag: {
     include_booking_details: 'Add the booking details (stay, unit, lines, total)',
     include_booking_link: "Add the link to the guest's booking page",
     include_ical_data: 'Attach the stay as a calendar file (.ics)',
     include_product_image: "Show the unit's cover photo",
-  } satisfies Record<Flag, string>,
-  pastSchedule: { skip: 'Skip it', send: 'Send at once' } satisfies Record<Enums<'email_templates_past_schedule_behavior'>, string>,
+  },
+  pastSchedule: { skip: 'Skip it', send: 'Send at once' },
   paymentDue: "days from a payment's due date",
   when: '{{offset}} {{counted}}',
   label: '{{subject}} — {{when}}', labelDisabled: '{{subject}} — {{when}} (disabled)', noSubject: '(no subject)',

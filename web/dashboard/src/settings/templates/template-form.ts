@@ -7,9 +7,10 @@
 import type { LanguageTexts } from '../../../../../src/common/languages.js';
 import { GUEST_LANGUAGES } from '../../../../../src/common/translate.js';
 import type { TFunction } from 'i18next';
-import type { Enums, Selected, TablesInsert } from '../../api/database';
+import type { Enums, Row, Selected, TablesInsert } from '../../api/database';
 import type { Moment } from '../../api/json-columns';
-import { templatesMessages, type Flag } from './messages.js';
+import { labelledKeys } from '../../i18n/labelled-keys';
+import { templatesMessages } from './messages.js';
 
 export const TEMPLATE_COLUMNS = 'id,subject,body,trigger,moment,time,status,type,past_schedule_behavior,include_booking_details,include_booking_link,include_ical_data,include_product_image,attachments,payment_due_offset';
 export type StoredTemplate = Selected<'email_templates', typeof TEMPLATE_COLUMNS>;
@@ -20,25 +21,26 @@ export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number];
 
 export type Trigger = Enums<'email_templates_trigger'>;
 
-const keysOf = <Key extends string>(labels: Record<Key, string>) => Object.keys(labels) as Key[];
-
 /**
  * When a template may be sent (docs/automations.md#triggers): the keys of their names (./messages.ts), which are
  * keyed by the database's own list, so the editor always offers every one.
  */
-export const TRIGGERS: readonly Trigger[] = keysOf(templatesMessages.en.trigger);
+export const TRIGGERS: readonly Trigger[] = labelledKeys<Trigger>()(templatesMessages.en.trigger);
 
 /** Triggers sent at a time of day in the unit's time zone (`time`, `past_schedule_behavior`). */
 export const SCHEDULED_TRIGGERS: readonly Trigger[] = ['moment', 'payment_due'];
 
 /** What `moment.offset` counts from (docs/automations.md#moments). */
-export const MOMENTS: readonly Moment['type'][] = keysOf(templatesMessages.en.momentType);
+export const MOMENTS: readonly Moment['type'][] = labelledKeys<Moment['type']>()(templatesMessages.en.momentType);
 
-export const BOOKING_STATUSES: readonly Enums<'email_templates_status'>[] = keysOf(templatesMessages.en.status);
+export const BOOKING_STATUSES: readonly Enums<'email_templates_status'>[] = labelledKeys<Enums<'email_templates_status'>>()(templatesMessages.en.status);
 
-export const PAST_SCHEDULE_BEHAVIORS: readonly Enums<'email_templates_past_schedule_behavior'>[] = keysOf(templatesMessages.en.pastSchedule);
+export const PAST_SCHEDULE_BEHAVIORS: readonly Enums<'email_templates_past_schedule_behavior'>[] = labelledKeys<Enums<'email_templates_past_schedule_behavior'>>()(templatesMessages.en.pastSchedule);
 
-export const FLAGS: readonly Flag[] = keysOf(templatesMessages.en.flag);
+/** The template's flags: its `include_…` columns. */
+export type Flag = Extract<keyof Row<'email_templates'>, `include_${string}`>;
+
+export const FLAGS: readonly Flag[] = labelledKeys<Flag>()(templatesMessages.en.flag);
 
 export interface TemplateForm extends Record<Flag, boolean> {
   subject: LanguageTexts;

@@ -41,6 +41,7 @@ forEachBackend('the settings pages in Dutch and German', (ctx) => {
 
     await open(page, 'API-sleutels', 'API-sleutels', 'API keys');
     await page.getByRole('form', { name: 'Een API-sleutel aanmaken' }).getByRole('button', { name: 'Sleutel aanmaken' }).waitFor();
+    await page.getByRole('table', { name: 'API-sleutels' }).getByRole('columnheader', { name: 'Laatst gebruikt' }).waitFor();
     await page.getByRole('combobox', { name: 'Scopes' }).click();
     await page.getByRole('option', { name: /^bookings:read\s*Lezen: Boekingen$/ }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'nl-api-keys.png') });

@@ -455,11 +455,12 @@ forEachBackend('the dashboard in a browser', (ctx) => {
 
     await page.getByRole('link', { name: 'Members', exact: true }).click();
     const cleanerCard = page.getByRole('region', { name: 'Member cleaner' });
-    await cleanerCard.getByText('calendar_events:read').waitFor();
-    await cleanerCard.getByRole('combobox', { name: 'Resource for cleaner' }).fill('calendar_event_tasks');
-    await page.getByRole('option', { name: 'calendar_event_tasks', exact: true }).click();
+    // Permissions are named as people read them: calendar_events:read is "Calendar: read".
+    await cleanerCard.getByText('Calendar: read', { exact: true }).waitFor();
+    await cleanerCard.getByRole('combobox', { name: 'Resource for cleaner' }).fill('Tasks');
+    await page.getByRole('option', { name: 'Tasks', exact: true }).click();
     await cleanerCard.getByRole('button', { name: 'Grant' }).click();
-    await cleanerCard.getByText('calendar_event_tasks:read').waitFor();
+    await cleanerCard.getByText('Tasks: read', { exact: true }).waitFor();
     const { rows: grants } = await ctx.db.query<{ resource: string }>(
       'SELECT resource FROM api.permissions WHERE member_id = $1 ORDER BY resource', [cleaner.memberId]);
     assert.deepEqual(grants.map((grant) => grant.resource), ['calendar_event_tasks', 'calendar_events']);

@@ -3,11 +3,15 @@
  * This list is the one place a namespace is registered: i18next's resources and the types of `t` come from it.
  */
 import { commonMessages } from '../common/messages.js';
+import { settingsMessages } from '../settings/messages.js';
+import { templatesMessages } from '../settings/templates/messages.js';
 import { shellMessages } from '../shell/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
   shell: shellMessages,
+  settings: settingsMessages,
+  templates: templatesMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { Button, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf, type Selected } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
@@ -13,25 +14,20 @@ import { termsTexts, termsValue, TermsWithoutDefault, type TermsTexts } from './
 const ORGANIZATION = 'id,settings';
 type Organization = Selected<'organizations', typeof ORGANIZATION>;
 
-const FIELDS: { language: keyof TermsTexts; label: string; description?: string }[] = [
-  { language: 'en', label: 'English', description: 'Shown in every language without a text of its own.' },
-  { language: 'nl', label: 'Dutch' },
-  { language: 'de', label: 'German' },
-];
+/** The texts in the order they are edited: English first, the one every language without its own reads. */
+const LANGUAGES: readonly (keyof TermsTexts)[] = ['en', 'nl', 'de'];
 
 export function BookingTerms() {
   const { session } = useWorkspace();
+  const { t } = useTranslation('settings');
   const organization = useLoad(async () => rowsOf(await database.from('organizations').select(ORGANIZATION)
     .eq('id', session.organization.id).single()), [session.organization.id]);
   return (
     <Stack maw={720}>
-      <Title order={2}>Booking terms</Title>
-      <Text size="sm">
-        Guests read these terms in the booking widget before they book, together with the unit&apos;s cancellation policy
-        (set on each unit&apos;s page), and tick a box to accept both. Without terms the widget shows the cancellation policy only.
-      </Text>
-      <ErrorAlert error={organization.error} title="The booking terms could not be loaded" />
-      {organization.loading && !organization.data && <Loader size="sm" role="status" aria-label="Loading the booking terms" />}
+      <Title order={2}>{t('bookingTerms.title')}</Title>
+      <Text size="sm">{t('bookingTerms.intro')}</Text>
+      <ErrorAlert error={organization.error} title={t('bookingTerms.loadFailed')} />
+      {organization.loading && !organization.data && <Loader size="sm" role="status" aria-label={t('bookingTerms.loading')} />}
       {organization.data && <TermsForm organization={organization.data} />}
     </Stack>
   );
@@ -39,6 +35,7 @@ export function BookingTerms() {
 
 function TermsForm({ organization }: { organization: Organization }) {
   const { can } = useWorkspace();
+  const { t } = useTranslation('settings');
   const mayWrite = can('organizations', 'write');
   // The settings as last read or written: what a save keeps of the other settings.
   const [settings, setSettings] = useState(organization.settings);
@@ -46,17 +43,17 @@ function TermsForm({ organization }: { organization: Organization }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const [missingEnglish, setMissingEnglish] = useState<string | null>(null);
+  const [missingEnglish, setMissingEnglish] = useState(false);
 
   const save = async () => {
     setError(null);
     setSaved(false);
-    setMissingEnglish(null);
+    setMissingEnglish(false);
     let value: Record<string, string> | null;
     try {
       value = termsValue(texts, settings.booking_terms);
     } catch (failure) {
-      if (failure instanceof TermsWithoutDefault) return setMissingEnglish(failure.message);
+      if (failure instanceof TermsWithoutDefault) return setMissingEnglish(true);
       throw failure;
     }
     const others = Object.fromEntries(Object.entries(settings).filter(([key]) => key !== 'booking_terms'));
@@ -76,12 +73,12 @@ function TermsForm({ organization }: { organization: Organization }) {
   };
 
   return (
-    <Paper withBorder p="md" component="section" aria-label="Terms">
+    <Paper withBorder p="md" component="section" aria-label={t('bookingTerms.section')}>
       <Stack>
-        <ErrorAlert error={error} title="The booking terms were not saved" />
-        {FIELDS.map(({ language, label, description }) => (
-          <Textarea key={language} label={label} description={description} autosize minRows={4} maxRows={14} lang={language}
-            value={texts[language]} readOnly={!mayWrite} error={language === 'en' ? missingEnglish : null} onChange={(event) => {
+        <ErrorAlert error={error} title={t('bookingTerms.saveFailed')} />
+        {LANGUAGES.map((language) => (
+          <Textarea key={language} label={t(`languageName.${language}`)} description={language === 'en' ? t('bookingTerms.englishNote') : undefined} autosize minRows={4} maxRows={14} lang={language}
+            value={texts[language]} readOnly={!mayWrite} error={language === 'en' && missingEnglish ? t('bookingTerms.missingEnglish') : null} onChange={(event) => {
               const value = event.currentTarget.value;
               setSaved(false);
               setTexts((previous) => ({ ...previous, [language]: value }));
@@ -89,8 +86,8 @@ function TermsForm({ organization }: { organization: Organization }) {
         ))}
         {mayWrite && (
           <Group>
-            <Button onClick={save} loading={busy}>Save booking terms</Button>
-            {saved && <Text size="sm" role="status">Booking terms saved.</Text>}
+            <Button onClick={save} loading={busy}>{t('bookingTerms.save')}</Button>
+            {saved && <Text size="sm" role="status">{t('bookingTerms.saved')}</Text>}
           </Group>
         )}
       </Stack>

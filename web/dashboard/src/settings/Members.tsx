@@ -6,22 +6,28 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, CloseButton, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { PostgrestSingleResponse } from '@supabase/postgrest-js';
-import { database, rowsOf, selectList, valuesOf, when, type Enums, type Permitted, type Selected, type TablesInsert } from '../api/database';
-import type { Can, Resource } from '../api/permissions';
+import { useTranslation } from 'react-i18next';
+import { database, rowsOf, selectList, when, type Enums, type Permitted, type Selected, type TablesInsert } from '../api/database';
+import type { Can } from '../api/permissions';
 import { inviteMember } from '../api/invitations';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
+import { labelledKeys } from '../i18n/labelled-keys';
 import { useWorkspace } from '../shell/context';
+import { settingsMessages } from './messages.js';
+import { NAMED_RESOURCES, useResourceName } from './resource-names';
 
 const membersSelect = (can: Can) => selectList('id,name,email,role,active,user_id', when(can('permissions'), 'permissions(id,resource,access)'));
 type Member = Permitted<Selected<'members', ReturnType<typeof membersSelect>>, 'permissions'>;
 type Role = Enums<'members_role'>;
 type Access = Enums<'permissions_access'>;
 
-const ROLES = valuesOf<'members_role'>()('owner', 'admin', 'manager', 'staff', 'cleaner', 'maintenance');
-const ACCESS = valuesOf<'permissions_access'>()('read', 'write');
-/** What a permission is granted on: every resource (`*`) or one; `reports` is every report view, read-only. */
-const RESOURCES: ('*' | Resource)[] = ['*', 'calendar_events', 'calendar_event_tasks', 'bookings', 'contacts', 'products', 'product_configurations', 'price_calendar_entries', 'coupons', 'payments', 'messages', 'email_templates', 'webhooks', 'members', 'permissions', 'api_keys', 'reports'];
+/** The roles and access levels: the keys of their names, which are keyed by the database's own lists. */
+const ROLES = labelledKeys<Role>()(settingsMessages.en.role);
+const ACCESS = labelledKeys<Access>()(settingsMessages.en.access);
+/** Roles that may do everything: their permissions are not asked for. */
+const EVERYTHING_ROLES: readonly Role[] = ['owner', 'admin'];
+/** Resources granted for reading only: `reports` is every report view, which nothing writes. */
 const READ_ONLY: readonly string[] = ['reports'];
 const accessOn = (resource: string | null): readonly Access[] => (resource && READ_ONLY.includes(resource) ? ACCESS.filter((access) => access === 'read') : ACCESS);
 
@@ -30,6 +36,11 @@ export function Members() {
   const members = useLoad(async (): Promise<Member[]> => rowsOf(await database.from('members').select(membersSelect(can)).order('name')), [can]);
   const [error, setError] = useState<unknown>(null);
   const mayWrite = can('members', 'write');
+  const mayReadPermissions = can('permissions');
+  const mayGrant = can('permissions', 'write');
+  const { t } = useTranslation('settings');
+  const resourceName = useResourceName();
+  const roles = ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }));
   const act = async (work: () => PromiseLike<PostgrestSingleResponse<unknown>>) => {
     setError(null);
     try {
@@ -42,37 +53,40 @@ export function Members() {
 
   return (
     <Stack>
-      <Title order={2}>Members</Title>
-      <Text size="sm">Owners and admins may do everything. Everyone else may do what their permissions allow — the server enforces it, not only this page. A member with an e-mail address is invited to log in with an e-mail that lets them choose a password.</Text>
-      <ErrorAlert error={members.error ?? error} title="Members" />
+      <Title order={2}>{t('members.title')}</Title>
+      <Text size="sm">{t('members.intro')}</Text>
+      <ErrorAlert error={members.error ?? error} title={t('members.title')} />
       {mayWrite && <NewMember onAdded={members.reload} />}
-      {members.loading && !members.data && <Loader size="sm" role="status" aria-label="Loading members" />}
+      {members.loading && !members.data && <Loader size="sm" role="status" aria-label={t('members.loading')} />}
       {members.data?.map((member) => (
-        <Paper withBorder p="md" key={member.id} component="section" aria-label={`Member ${member.name}`}>
+        <Paper withBorder p="md" key={member.id} component="section" aria-label={t('members.member', { name: member.name })}>
           <Group justify="space-between" wrap="wrap">
             <Stack gap={0}>
-              <Text fw={600}>{member.name}{!member.active && ' (former member)'}</Text>
-              <Text size="sm" c="dimmed">{member.email ?? 'no e-mail'} · {member.user_id ? 'has a login' : 'no login'}</Text>
+              <Text fw={600}>{member.active ? member.name : t('members.former', { name: member.name })}</Text>
+              <Text size="sm" c="dimmed">{member.email ?? t('members.noEmail')} · {member.user_id ? t('members.hasLogin') : t('members.noLogin')}</Text>
             </Stack>
             <Group gap="xs">
               {mayWrite && member.active && member.email && !member.user_id && <InviteButton member={member} />}
-              <Select aria-label={`Role of ${member.name}`} data={ROLES} value={member.role} disabled={!mayWrite} w={160}
+              <Select aria-label={t('members.roleOf', { name: member.name })} data={roles} value={member.role} disabled={!mayWrite} w={160}
                 onChange={(role) => role && act(() => database.from('members').update({ role }).eq('id', member.id))} allowDeselect={false} />
             </Group>
           </Group>
-          {can('permissions') && !['owner', 'admin'].includes(member.role) && (
+          {mayReadPermissions && !EVERYTHING_ROLES.includes(member.role) && (
             <Stack gap="xs" mt="sm">
               <Group gap="xs">
-                {member.permissions?.length === 0 && <Text size="sm" c="dimmed">No permissions: sees only the units.</Text>}
-                {member.permissions?.map((permission) => (
+                {member.permissions?.length === 0 && <Text size="sm" c="dimmed">{t('members.noPermissions')}</Text>}
+                {member.permissions?.map((permission) => {
+                  const grant = t('grant', { resource: resourceName(permission.resource), access: t(`access.${permission.access}`) });
+                  return (
                   <Badge key={permission.id} variant="outline" color="dark" tt="none"
-                    rightSection={can('permissions', 'write') ? <CloseButton size="xs" aria-label={`Remove ${permission.resource}:${permission.access}`}
+                    rightSection={mayGrant ? <CloseButton size="xs" aria-label={t('members.removeGrant', { grant })}
                       onClick={() => act(() => database.from('permissions').delete().eq('id', permission.id))} /> : undefined}>
-                    {permission.resource}:{permission.access}
+                    {grant}
                   </Badge>
-                ))}
+                  );
+                })}
               </Group>
-              {can('permissions', 'write') && <NewPermission memberId={member.id} name={member.name} onAdd={(body) => act(() => database.from('permissions').insert(body))} />}
+              {mayGrant && <NewPermission memberId={member.id} name={member.name} onAdd={(body) => act(() => database.from('permissions').insert(body))} />}
             </Stack>
           )}
         </Paper>
@@ -83,6 +97,7 @@ export function Members() {
 
 /** Stays on the page as "Invitation sent" (the list is not reloaded: the member now has a login without a password yet). */
 function InviteButton({ member }: { member: Member }) {
+  const { t } = useTranslation('settings');
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [error, setError] = useState<unknown>(null);
   const invite = async () => {
@@ -99,22 +114,24 @@ function InviteButton({ member }: { member: Member }) {
   return (
     <Stack gap={4}>
       <Button size="xs" variant="light" loading={state === 'sending'} disabled={state === 'sent'} onClick={invite}>
-        {state === 'sent' ? 'Invitation sent' : 'Invite to log in'}
+        {state === 'sent' ? t('members.invitationSent') : t('members.invite')}
       </Button>
-      <ErrorAlert error={error} title="The invitation was not sent" />
+      <ErrorAlert error={error} title={t('members.inviteFailed')} />
     </Stack>
   );
 }
 
 function NewPermission({ memberId, name, onAdd }: { memberId: string; name: string; onAdd: (body: TablesInsert<'permissions'>) => void }) {
+  const { t } = useTranslation('settings');
+  const resourceName = useResourceName();
   const [resource, setResource] = useState<string | null>('calendar_events');
   const [access, setAccess] = useState<Access | null>('read');
   return (
     <Group gap="xs" align="flex-end">
-      <Select label="Resource" aria-label={`Resource for ${name}`} data={RESOURCES} value={resource} searchable w={200} size="xs"
+      <Select label={t('members.resource')} aria-label={t('members.resourceFor', { name })} data={NAMED_RESOURCES.map((value) => ({ value, label: resourceName(value) }))} value={resource} searchable w={200} size="xs"
         onChange={(value) => { setResource(value); if (!accessOn(value).includes(access!)) setAccess('read'); }} />
-      <Select label="Access" aria-label={`Access for ${name}`} data={accessOn(resource)} value={access} onChange={setAccess} w={100} size="xs" />
-      <Button size="xs" variant="default" disabled={!resource || !access} onClick={() => onAdd({ member_id: memberId, resource: resource!, access: access! })}>Grant</Button>
+      <Select label={t('members.access')} aria-label={t('members.accessFor', { name })} data={accessOn(resource).map((value) => ({ value, label: t(`access.${value}`) }))} value={access} onChange={setAccess} w={100} size="xs" />
+      <Button size="xs" variant="default" disabled={!resource || !access} onClick={() => onAdd({ member_id: memberId, resource: resource!, access: access! })}>{t('members.grant')}</Button>
     </Group>
   );
 }
@@ -122,6 +139,7 @@ function NewPermission({ memberId, name, onAdd }: { memberId: string; name: stri
 function NewMember({ onAdded }: { onAdded: () => void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
+  const { t } = useTranslation('settings');
   const [role, setRole] = useState<Role>('staff');
   const [error, setError] = useState<unknown>(null);
   const submit = async (event: FormEvent) => {
@@ -137,13 +155,13 @@ function NewMember({ onAdded }: { onAdded: () => void }) {
     }
   };
   return (
-    <Paper withBorder p="md" component="form" onSubmit={submit} aria-label="Add a member">
-      <ErrorAlert error={error} title="The member was not added" />
+    <Paper withBorder p="md" component="form" onSubmit={submit} aria-label={t('members.addForm')}>
+      <ErrorAlert error={error} title={t('members.addFailed')} />
       <Group align="flex-end" wrap="wrap">
-        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        <TextInput label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-        <Select label="Role" data={ROLES} value={role} onChange={(value) => value && setRole(value)} allowDeselect={false} w={160} />
-        <Button type="submit">Add member</Button>
+        <TextInput label={t('members.name')} required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <TextInput label={t('members.email')} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+        <Select label={t('members.role')} data={ROLES.map((value) => ({ value, label: t(`role.${value}`) }))} value={role} onChange={(value) => value && setRole(value)} allowDeselect={false} w={160} />
+        <Button type="submit">{t('members.add')}</Button>
       </Group>
     </Paper>
   );

@@ -5,19 +5,17 @@
  */
 import { useEffect, useState } from 'react';
 import { Button, Checkbox, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { HOST_NOTIFICATIONS, type HostNotification } from '../../../../src/automations/host-notification-labels.js';
 import { loadMyNotifications, saveMyNotifications, type MyNotifications } from '../api/notifications';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 
-const LABELS: Record<string, string> = {
-  'booking.created': 'A new booking',
-  'booking.requested': 'A booking request to confirm or decline',
-  'booking.cancelled': 'A cancelled booking',
-  'booking.cancellation_requested': 'A guest asks to cancel',
-  'messages.received': 'A guest writes (an e-mail reply)',
-};
+/** A notification of the server's list the dashboard has a name for (the server may know one it does not yet). */
+const isNamed = (name: string): name is HostNotification => (HOST_NOTIFICATIONS as readonly string[]).includes(name);
 
 export function Notifications() {
+  const { t } = useTranslation(['settings', 'common']);
   const loaded = useLoad(loadMyNotifications, []);
   const [saved, setSaved] = useState<MyNotifications | null>(null);
   const [chosen, setChosen] = useState<string[]>([]);
@@ -40,22 +38,22 @@ export function Notifications() {
 
   return (
     <Stack maw={560}>
-      <Title order={2}>My notifications</Title>
-      <Text size="sm">E-mails you get about bookings, at your member e-mail address, as long as your permissions let you read bookings and their guests. Until you choose, owners and admins get all of them and other roles none.</Text>
-      <ErrorAlert error={loaded.error ?? error} title="Notifications" />
-      {loaded.loading && !current && <Loader size="sm" role="status" aria-label="Loading notifications" />}
+      <Title order={2}>{t('notifications.title')}</Title>
+      <Text size="sm">{t('notifications.intro')}</Text>
+      <ErrorAlert error={loaded.error ?? error} title={t('notifications.title')} />
+      {loaded.loading && !current && <Loader size="sm" role="status" aria-label={t('notifications.loading')} />}
       {current && (
         <>
-          <Checkbox.Group label="E-mail me about" value={chosen} onChange={(value) => { setChosen(value); setStatus('idle'); }}>
+          <Checkbox.Group label={t('notifications.emailMeAbout')} value={chosen} onChange={(value) => { setChosen(value); setStatus('idle'); }}>
             <Stack gap="xs" mt="xs">
-              {current.available.map((name) => <Checkbox key={name} value={name} label={LABELS[name] ?? name} />)}
+              {current.available.map((name) => <Checkbox key={name} value={name} label={isNamed(name) ? t(`notifications.kind.${name}`) : name} />)}
             </Stack>
           </Checkbox.Group>
-          <Text size="sm" c="dimmed">{current.chosen ? 'You chose these.' : 'These are your role\'s default.'}</Text>
+          <Text size="sm" c="dimmed">{current.chosen ? t('notifications.youChose') : t('notifications.roleDefault')}</Text>
           <Group>
-            <Button onClick={() => save(chosen)} loading={status === 'saving'}>Save</Button>
-            {current.chosen && <Button variant="default" onClick={() => save(null)}>Use my role's default</Button>}
-            {status === 'saved' && <Text size="sm" role="status">Saved.</Text>}
+            <Button onClick={() => save(chosen)} loading={status === 'saving'}>{t('common:save')}</Button>
+            {current.chosen && <Button variant="default" onClick={() => save(null)}>{t('notifications.useDefault')}</Button>}
+            {status === 'saved' && <Text size="sm" role="status">{t('notifications.saved')}</Text>}
           </Group>
         </>
       )}

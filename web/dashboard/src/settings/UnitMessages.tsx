@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { Button, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
@@ -19,6 +20,8 @@ type Chosen = string | 'new' | undefined;
 
 export function UnitMessages() {
   const { locale, can } = useWorkspace();
+  const { t } = useTranslation('settings');
+  const { t: templatesT } = useTranslation('templates');
   const loaded = useLoad(async () => {
     const [messages, templates, units] = await Promise.all([
       database.from('message_templates').select(MESSAGE_COLUMNS).eq('channel', 'email').order('created_at'),
@@ -27,34 +30,35 @@ export function UnitMessages() {
     ]);
     return {
       messages: rowsOf(messages),
-      emailTemplates: templates ? rowsOf(templates).map((row) => ({ value: row.id, label: templateLabel(row, localized(row.subject, locale)) })) : [],
+      emailTemplates: templates ? rowsOf(templates) : [],
       units: (units ? rowsOf(units) : []).map((unit) => ({ id: unit.id, name: localized(unit.name, locale) })),
     };
   }, [can, locale]);
+  const mayCreate = can('message_templates', 'write');
   const [chosen, setChosen] = useState<Chosen>(undefined);
   const messages = loaded.data?.messages;
+  // Labelled here, not when loaded: a change of language relabels them without loading again.
+  const emailTemplates = loaded.data?.emailTemplates.map((row) => ({ value: row.id, label: templateLabel(row, localized(row.subject, locale), templatesT) })) ?? [];
   const stored = chosen === 'new' ? null : messages?.find((row) => row.id === chosen) ?? messages?.[0] ?? null;
 
   return (
     <Stack>
-      <Title order={2}>Unit messages</Title>
-      <Text size="sm" maw={760}>
-        E-mails for the bookings of chosen units only — parking at one house, the key box of another. A message has
-        its own texts or takes an e-mail template&apos;s, and is sent at its own moment or when that template is.
-      </Text>
-      <ErrorAlert error={loaded.error} title="The unit messages could not be loaded" />
-      {loaded.loading && !loaded.data && <Loader size="sm" role="status" aria-label="Loading unit messages" />}
+      <Title order={2}>{t('unitMessages.title')}</Title>
+      <Text size="sm" maw={760}>{t('unitMessages.intro')}</Text>
+      <ErrorAlert error={loaded.error} title={t('unitMessages.loadFailed')} />
+      {loaded.loading && !loaded.data && <Loader size="sm" role="status" aria-label={t('unitMessages.loading')} />}
       <Group align="flex-end">
         {messages && messages.length > 0 && (
-          <Select label="Message" value={chosen === 'new' ? null : stored?.id ?? null} onChange={(id) => id && setChosen(id)} w={560} maw="100%"
-            allowDeselect={false} placeholder="A new message" data={messages.map((row) => ({ value: row.id, label: `${row.name}${row.active ? '' : ' (inactive)'}` }))} />
+          <Select label={t('unitMessages.message')} value={chosen === 'new' ? null : stored?.id ?? null} onChange={(id) => id && setChosen(id)} w={560} maw="100%"
+            allowDeselect={false} placeholder={t('unitMessages.newPlaceholder')}
+            data={messages.map((row) => ({ value: row.id, label: row.active ? row.name : t('unitMessages.inactive', { name: row.name }) }))} />
         )}
-        {can('message_templates', 'write') && chosen !== 'new' && <Button variant="default" onClick={() => setChosen('new')}>New unit message</Button>}
+        {mayCreate && chosen !== 'new' && <Button variant="default" onClick={() => setChosen('new')}>{t('unitMessages.new')}</Button>}
       </Group>
-      {messages?.length === 0 && chosen !== 'new' && <Text c="dimmed">No unit messages yet.</Text>}
+      {messages?.length === 0 && chosen !== 'new' && <Text c="dimmed">{t('unitMessages.none')}</Text>}
       {loaded.data && (chosen === 'new' || stored !== null) && (
         <MessageEditor key={`${stored?.id ?? 'new'}-${chosen === 'new'}`} stored={chosen === 'new' ? null : stored}
-          emailTemplates={loaded.data.emailTemplates} units={loaded.data.units}
+          emailTemplates={emailTemplates} units={loaded.data.units}
           onChanged={(id) => { setChosen(id ?? undefined); loaded.reload(); }} />
       )}
     </Stack>

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { Button, Checkbox, Group, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf } from '../../api/database';
 import { ConfirmButton } from '../../common/ConfirmButton';
 import { ErrorAlert } from '../../common/ErrorAlert';
@@ -26,6 +27,7 @@ export interface MessageEditorProps {
 
 export function MessageEditor({ stored, emailTemplates, units, onChanged }: MessageEditorProps) {
   const { can } = useWorkspace();
+  const { t } = useTranslation(['templates', 'common']);
   const mayWrite = can('message_templates', 'write') && can('product_message_templates', 'write');
   const [form, setForm] = useState<MessageForm>(() => (stored ? messageFormOf(stored) : newMessageForm()));
   const [error, setError] = useState<unknown>(null);
@@ -53,7 +55,7 @@ export function MessageEditor({ stored, emailTemplates, units, onChanged }: Mess
     }
   };
   const save = () => {
-    if (form.name.trim() === '') return setNameError('Give the message a name.');
+    if (form.name.trim() === '') return setNameError(t('message.needName'));
     setNameError(null);
     return act(() => saveMessage(form, stored));
   };
@@ -63,43 +65,43 @@ export function MessageEditor({ stored, emailTemplates, units, onChanged }: Mess
   });
 
   return (
-    <Paper withBorder p="md" component="form" aria-label={stored ? 'Edit unit message' : 'New unit message'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <Paper withBorder p="md" component="form" aria-label={stored ? t('message.edit') : t('message.new')} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Stack>
-        <ErrorAlert error={errors.general} title="The message was not saved" />
+        <ErrorAlert error={errors.general} title={t('message.saveFailed')} />
         <Group align="flex-start" wrap="wrap">
-          <TextInput label="Name" description="For you; guests do not see it." value={form.name} readOnly={!mayWrite} error={nameError} w={320}
+          <TextInput label={t('message.name')} description={t('message.nameHelp')} value={form.name} readOnly={!mayWrite} error={nameError} w={320}
             onChange={(event) => edit({ name: event.currentTarget.value })} />
-          <Select label="Based on the e-mail template" description="Its texts where this message has none, when it is sent, and what it adds."
-            data={emailTemplates} value={form.emailTemplateId} clearable placeholder="None: its own texts and moment" readOnly={!mayWrite} w={420} maw="100%"
+          <Select label={t('message.basedOn')} description={t('message.basedOnHelp')}
+            data={emailTemplates} value={form.emailTemplateId} clearable placeholder={t('message.basedOnNone')} readOnly={!mayWrite} w={420} maw="100%"
             onChange={(value) => edit({ emailTemplateId: value })} />
         </Group>
         {form.emailTemplateId && (
-          <Text size="xs" c="dimmed">While this message is active, that e-mail template is sent only through it: to the units chosen below, not to every unit.</Text>
+          <Text size="xs" c="dimmed">{t('message.onlyThrough')}</Text>
         )}
         <TemplateTexts subject={form.subject} body={form.body} onChange={setText} readOnly={!mayWrite} problem={errors.text}
-          defaultNote={form.emailTemplateId ? "Empty: the e-mail template's text. Guests whose language has no text of its own read this one." : undefined} />
+          defaultNote={form.emailTemplateId ? t('message.defaultNote') : undefined} />
         <Group align="flex-end" wrap="wrap">
-          <Switch label="Its own moment" checked={form.moment !== null} disabled={!mayWrite}
+          <Switch label={t('message.ownMoment')} checked={form.moment !== null} disabled={!mayWrite}
             onChange={(event) => edit({ moment: event.currentTarget.checked ? { type: 'check-in', offset: -1 } : null })} />
           {form.moment && <MomentFields moment={form.moment} onChange={(moment) => edit({ moment })} readOnly={!mayWrite} error={errors.fields.moment} />}
         </Group>
-        {!form.moment && !form.emailTemplateId && <Text size="xs" c="orange.9">Without a moment or an e-mail template this message is never sent.</Text>}
+        {!form.moment && !form.emailTemplateId && <Text size="xs" c="orange.9">{t('message.neverSent')}</Text>}
 
-        <Checkbox.Group label="Sent for the bookings of" description="Only these units' bookings get this message." value={form.unitIds}
+        <Checkbox.Group label={t('message.units')} description={t('message.unitsHelp')} value={form.unitIds}
           onChange={(unitIds) => mayWrite && edit({ unitIds })}>
           <Stack gap={6} mt={6}>
-            {units.length === 0 && <Text size="sm" c="dimmed">No units yet.</Text>}
+            {units.length === 0 && <Text size="sm" c="dimmed">{t('message.noUnits')}</Text>}
             {units.map((unit) => (
               <Checkbox key={unit.id} value={unit.id} label={unit.name} disabled={!mayWrite} />
             ))}
           </Stack>
         </Checkbox.Group>
-        <Switch label="Active: sent on its own" checked={form.active} disabled={!mayWrite} onChange={(event) => edit({ active: event.currentTarget.checked })} />
+        <Switch label={t('message.active')} checked={form.active} disabled={!mayWrite} onChange={(event) => edit({ active: event.currentTarget.checked })} />
 
         {mayWrite && (
           <Group>
-            <Button type="submit" loading={busy}>{stored ? 'Save' : 'Create message'}</Button>
-            {stored && <ConfirmButton question="Delete this message?" onConfirm={() => void remove(stored)} loading={busy}>Delete</ConfirmButton>}
+            <Button type="submit" loading={busy}>{stored ? t('common:save') : t('message.create')}</Button>
+            {stored && <ConfirmButton question={t('message.deleteQuestion')} onConfirm={() => void remove(stored)} loading={busy}>{t('common:delete')}</ConfirmButton>}
           </Group>
         )}
       </Stack>

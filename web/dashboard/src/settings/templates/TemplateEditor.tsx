@@ -6,12 +6,14 @@
  */
 import { useState } from 'react';
 import { Button, Checkbox, CloseButton, FileButton, Group, NumberInput, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { database, rowsOf } from '../../api/database';
 import { ConfirmButton } from '../../common/ConfirmButton';
 import { ErrorAlert } from '../../common/ErrorAlert';
 import { useWorkspace } from '../../shell/context';
 import {
-  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, newTemplateForm, PAYMENT_DUE_LABEL, rowOf, SCHEDULED_TRIGGERS, TRIGGERS,
+  BOOKING_STATUSES, copyOf, draftOf, FLAGS, formOf, newTemplateForm, PAST_SCHEDULE_BEHAVIORS, rowOf, SCHEDULED_TRIGGERS, TRIGGERS,
   type StoredTemplate, type TemplateForm, type TemplateLanguage,
 } from './template-form';
 import { templateErrors } from './template-errors';
@@ -27,11 +29,11 @@ export interface TemplateEditorProps {
 }
 
 /** A file as `attachments` stores it: its content in base64. */
-async function attachmentOf(file: File): Promise<StoredTemplate['attachments'][number]> {
+async function attachmentOf(file: File, t: TFunction<'templates'>): Promise<StoredTemplate['attachments'][number]> {
   const dataUrl = await new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error(`${file.name} could not be read`));
+    reader.onerror = () => reject(reader.error ?? new Error(t('editor.unreadable', { file: file.name })));
     reader.readAsDataURL(file);
   });
   return { filename: file.name, content_type: file.type || undefined, content: dataUrl.slice(dataUrl.indexOf(',') + 1) };
@@ -39,6 +41,7 @@ async function attachmentOf(file: File): Promise<StoredTemplate['attachments'][n
 
 export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
   const { can } = useWorkspace();
+  const { t } = useTranslation(['templates', 'common']);
   const mayWrite = can('email_templates', 'write');
   const [form, setForm] = useState<TemplateForm>(() => (stored ? formOf(stored) : newTemplateForm()));
   const [saveError, setSaveError] = useState<unknown>(null);
@@ -78,17 +81,17 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
     rowsOf(await database.from('email_templates').delete().eq('id', original.id));
     return null;
   });
-  const addFiles = async (files: File[]) => edit({ attachments: [...form.attachments, ...(await Promise.all(files.map(attachmentOf)))] });
+  const addFiles = async (files: File[]) => edit({ attachments: [...form.attachments, ...(await Promise.all(files.map((file) => attachmentOf(file, t))))] });
 
   return (
-    <Paper withBorder p="md" component="form" aria-label={stored ? 'Edit template' : 'New template'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <Paper withBorder p="md" component="form" aria-label={stored ? t('editor.edit') : t('editor.new')} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Stack>
-        <ErrorAlert error={errors.general} title="The template was not saved" />
+        <ErrorAlert error={errors.general} title={t('editor.saveFailed')} />
         <TemplateTexts subject={form.subject} body={form.body} onChange={setText} readOnly={!mayWrite} problem={errors.text} />
 
-        <Switch label="Active: sent on its own" checked={form.active} disabled={!mayWrite} onChange={(event) => edit({ active: event.currentTarget.checked })} />
+        <Switch label={t('editor.active')} checked={form.active} disabled={!mayWrite} onChange={(event) => edit({ active: event.currentTarget.checked })} />
         <Group align="flex-start" wrap="wrap">
-          <Select label="Sent" data={TRIGGERS} value={form.trigger} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.trigger} w={280}
+          <Select label={t('editor.sent')} data={TRIGGERS.map((trigger) => ({ value: trigger, label: t(`trigger.${trigger}`) }))} value={form.trigger} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.trigger} w={280}
             onChange={(value) => value && edit({ trigger: value as TemplateForm['trigger'] })} />
           {form.trigger === 'moment' && (
             <>
@@ -96,52 +99,52 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
             </>
           )}
           {form.trigger === 'payment_due' && (
-            <NumberInput label="Days" description={PAYMENT_DUE_LABEL} value={form.payment_due_offset} allowDecimal={false} min={-365} max={365} w={200}
+            <NumberInput label={t('moment.days')} description={t('paymentDue')} value={form.payment_due_offset} allowDecimal={false} min={-365} max={365} w={200}
               readOnly={!mayWrite} error={errors.fields.payment_due_offset}
               onChange={(value) => edit({ payment_due_offset: typeof value === 'number' ? value : 0 })} />
           )}
           {SCHEDULED_TRIGGERS.includes(form.trigger) && (
             <>
-              <TextInput label="At (the unit's time)" type="time" value={form.time} readOnly={!mayWrite} error={errors.fields.time} w={140}
+              <TextInput label={t('editor.at')} type="time" value={form.time} readOnly={!mayWrite} error={errors.fields.time} w={200}
                 onChange={(event) => edit({ time: event.currentTarget.value })} />
-              <Select label="When the moment has passed" data={[{ value: 'skip', label: 'Skip it' }, { value: 'send', label: 'Send at once' }]} w={200}
+              <Select label={t('editor.pastMoment')} data={PAST_SCHEDULE_BEHAVIORS.map((behavior) => ({ value: behavior, label: t(`pastSchedule.${behavior}`) }))} w={200}
                 value={form.past_schedule_behavior} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.past_schedule_behavior}
                 onChange={(value) => value && edit({ past_schedule_behavior: value as TemplateForm['past_schedule_behavior'] })} />
             </>
           )}
-          <Select label="For" data={BOOKING_STATUSES} value={form.status} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.status} w={240}
+          <Select label={t('editor.for')} data={BOOKING_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) }))} value={form.status} allowDeselect={false} readOnly={!mayWrite} error={errors.fields.status} w={240}
             onChange={(value) => value && edit({ status: value as TemplateForm['status'] })} />
         </Group>
-        <Text size="xs" c="dimmed">Sent for the bookings of every unit — unless a unit message uses it: then only for that message&apos;s units (Unit messages).</Text>
+        <Text size="xs" c="dimmed">{t('editor.everyUnit')}</Text>
 
         <Stack gap={6}>
-          {FLAGS.map(({ key, label }) => (
-            <Checkbox key={key} label={label} checked={form[key]} disabled={!mayWrite} onChange={(event) => edit({ [key]: event.currentTarget.checked })} />
+          {FLAGS.map((key) => (
+            <Checkbox key={key} label={t(`flag.${key}`)} checked={form[key]} disabled={!mayWrite} onChange={(event) => edit({ [key]: event.currentTarget.checked })} />
           ))}
         </Stack>
 
-        <Stack gap={4} aria-label="Attachments" component="section">
-          <Text size="sm" fw={500}>Attachments</Text>
-          {form.attachments.length === 0 && <Text size="sm" c="dimmed">None.</Text>}
+        <Stack gap={4} aria-label={t('editor.attachments')} component="section">
+          <Text size="sm" fw={500}>{t('editor.attachments')}</Text>
+          {form.attachments.length === 0 && <Text size="sm" c="dimmed">{t('editor.noAttachments')}</Text>}
           {form.attachments.map((file, index) => (
             <Group key={`${file.filename}-${index}`} gap="xs">
               <Text size="sm">{file.filename}</Text>
-              {mayWrite && <CloseButton size="sm" aria-label={`Remove ${file.filename}`} onClick={() => edit({ attachments: form.attachments.filter((_, at) => at !== index) })} />}
+              {mayWrite && <CloseButton size="sm" aria-label={t('editor.removeFile', { file: file.filename })} onClick={() => edit({ attachments: form.attachments.filter((_, at) => at !== index) })} />}
             </Group>
           ))}
           {errors.fields.attachments && <Text size="xs" c="red">{errors.fields.attachments}</Text>}
           {mayWrite && (
             <FileButton multiple onChange={(files) => void addFiles(files)}>
-              {(props) => <Button {...props} size="xs" variant="default" w="fit-content">Attach a file</Button>}
+              {(props) => <Button {...props} size="xs" variant="default" w="fit-content">{t('editor.attach')}</Button>}
             </FileButton>
           )}
         </Stack>
 
         {mayWrite && (
           <Group>
-            <Button type="submit" loading={busy}>{stored ? 'Save' : 'Create template'}</Button>
-            {stored && <Button variant="default" onClick={() => void duplicate(stored)} disabled={busy}>Duplicate</Button>}
-            {stored && <ConfirmButton question="Delete this template?" onConfirm={() => void remove(stored)} loading={busy}>Delete</ConfirmButton>}
+            <Button type="submit" loading={busy}>{stored ? t('common:save') : t('editor.create')}</Button>
+            {stored && <Button variant="default" onClick={() => void duplicate(stored)} disabled={busy}>{t('editor.duplicate')}</Button>}
+            {stored && <ConfirmButton question={t('editor.deleteQuestion')} onConfirm={() => void remove(stored)} loading={busy}>{t('common:delete')}</ConfirmButton>}
           </Group>
         )}
 

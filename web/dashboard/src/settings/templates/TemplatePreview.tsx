@@ -7,6 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Alert, Button, Code, Group, Loader, Paper, Select, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, innerJoined, rowsOf } from '../../api/database';
 import { requestJson } from '../../api/http';
 import { ErrorAlert } from '../../common/ErrorAlert';
@@ -38,6 +39,7 @@ export interface TemplatePreviewProps {
 
 export function TemplatePreview({ templateId, draft, onProblem, mayTestSend }: TemplatePreviewProps) {
   const { format } = useWorkspace();
+  const { t } = useTranslation('templates');
   const bookings = useLoad(async () => innerJoined(rowsOf(await database.from('calendar_events').select('start_date,bookings!inner(id,reference)')
     .eq('type', 'booking').order('start_date', { ascending: false }).limit(50)), 'bookings'), []);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -81,25 +83,25 @@ export function TemplatePreview({ templateId, draft, onProblem, mayTestSend }: T
   };
 
   return (
-    <Paper withBorder p="sm" component="section" aria-label="Preview">
+    <Paper withBorder p="sm" component="section" aria-label={t('preview.region')}>
       <Stack gap="sm">
         <Group align="flex-end" wrap="wrap">
-          <Select label="Preview for booking" placeholder="Choose a booking" searchable value={bookingId} onChange={setChosen} w={260} allowDeselect={false}
+          <Select label={t('preview.forBooking')} placeholder={t('preview.chooseBooking')} searchable value={bookingId} onChange={setChosen} w={260} allowDeselect={false}
             data={(bookings.data ?? []).map((row) => ({ value: row.bookings.id, label: `${row.bookings.reference} · ${format.date(row.start_date)}` }))} />
-          {mayTestSend && <Button variant="default" onClick={sendTest} loading={sending} disabled={!bookingId}>Send a test to me</Button>}
-          {rendering && <Loader size="xs" role="status" aria-label="Rendering the preview" />}
+          {mayTestSend && <Button variant="default" onClick={sendTest} loading={sending} disabled={!bookingId}>{t('preview.sendTest')}</Button>}
+          {rendering && <Loader size="xs" role="status" aria-label={t('preview.rendering')} />}
         </Group>
-        <ErrorAlert error={bookings.error ?? sendError} title="Preview" />
-        {sent && <Alert color="green" role="status" title="Test sent">{sent.subject} was sent to {sent.to}.</Alert>}
-        {bookings.data?.length === 0 && <Text c="dimmed" size="sm">There are no bookings to preview the template for yet.</Text>}
+        <ErrorAlert error={bookings.error ?? sendError} title={t('preview.region')} />
+        {sent && <Alert color="green" role="status" title={t('preview.testSent')}>{t('preview.testSentText', { subject: sent.subject, to: sent.to })}</Alert>}
+        {bookings.data?.length === 0 && <Text c="dimmed" size="sm">{t('preview.noBookings')}</Text>}
         {preview && (
           <>
-            <Text size="sm">To {preview.to ?? '(the guest has no e-mail address)'} · from {preview.from} · {preview.language}</Text>
-            <Text fw={600} aria-label="Preview subject">{preview.subject}</Text>
-            {preview.attachments.length > 0 && <Text size="sm">Attached: {preview.attachments.map((file) => file.filename).join(', ')}</Text>}
-            <iframe title="HTML version" sandbox="" srcDoc={preview.html} style={{ width: '100%', height: 520, border: '1px solid var(--mantine-color-gray-3)', background: 'white' }} />
-            <Text size="sm" fw={600}>Text version</Text>
-            <Code block style={{ whiteSpace: 'pre-wrap' }} aria-label="Text version">{preview.body}</Code>
+            <Text size="sm">{t('preview.header', { to: preview.to ?? t('preview.noGuestEmail'), from: preview.from, language: preview.language })}</Text>
+            <Text fw={600} aria-label={t('preview.subject')}>{preview.subject}</Text>
+            {preview.attachments.length > 0 && <Text size="sm">{t('preview.attached', { files: preview.attachments.map((file) => file.filename).join(', ') })}</Text>}
+            <iframe title={t('preview.html')} sandbox="" srcDoc={preview.html} style={{ width: '100%', height: 520, border: '1px solid var(--mantine-color-gray-3)', background: 'white' }} />
+            <Text size="sm" fw={600}>{t('preview.text')}</Text>
+            <Code block style={{ whiteSpace: 'pre-wrap' }} aria-label={t('preview.text')}>{preview.body}</Code>
           </>
         )}
       </Stack>

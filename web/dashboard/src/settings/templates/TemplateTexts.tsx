@@ -5,6 +5,7 @@
  */
 import { useRef, useState } from 'react';
 import { Grid, Stack, Tabs, Text, TextInput, Textarea } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { LanguageTexts } from '../../../../../src/common/languages.js';
 import type { TextProblem } from './template-errors';
 import { TEMPLATE_LANGUAGES, type TemplateLanguage } from './template-form';
@@ -24,6 +25,7 @@ export interface TemplateTextsProps {
 }
 
 export function TemplateTexts({ subject, body, onChange, readOnly, problem, defaultNote }: TemplateTextsProps) {
+  const { t } = useTranslation(['templates', 'settings']);
   const [language, setLanguage] = useState<TemplateLanguage>('default');
   const inputs = useRef(new Map<string, HTMLInputElement | HTMLTextAreaElement>());
   const lastField = useRef<TextField>('body');
@@ -53,21 +55,24 @@ export function TemplateTexts({ subject, body, onChange, readOnly, problem, defa
     onChange: (event: { currentTarget: { value: string } }) => onChange(field, key, event.currentTarget.value),
   });
 
+  const subjectInput = (key: TemplateLanguage) => textInput('subject', key);
+  const bodyInput = (key: TemplateLanguage) => textInput('body', key);
+
   return (
     <Grid>
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Tabs value={language} onChange={(value) => value && setLanguage(value as TemplateLanguage)}>
           <Tabs.List>
-            {TEMPLATE_LANGUAGES.map(({ key, label }) => (
-              <Tabs.Tab key={key} value={key} color={problem?.language === key ? 'red' : undefined}>{label}</Tabs.Tab>
+            {TEMPLATE_LANGUAGES.map((key) => (
+              <Tabs.Tab key={key} value={key} color={problem?.language === key ? 'red' : undefined}>{t(`settings:languageName.${key}`)}</Tabs.Tab>
             ))}
           </Tabs.List>
-          {TEMPLATE_LANGUAGES.map(({ key, label }) => (
+          {TEMPLATE_LANGUAGES.map((key) => (
             <Tabs.Panel key={key} value={key} pt="sm">
               <Stack gap="sm">
-                {key === 'default' && <Text size="xs" c="dimmed">{defaultNote ?? 'Guests whose language has no text of its own read this one.'}</Text>}
-                <TextInput label={`Subject (${label})`} {...textInput('subject', key)} />
-                <Textarea label={`Body (${label})`} autosize minRows={8} {...textInput('body', key)} />
+                {key === 'default' && <Text size="xs" c="dimmed">{defaultNote ?? t('texts.defaultNote')}</Text>}
+                <TextInput label={t('texts.subject', { language: t(`settings:languageName.${key}`) })} {...subjectInput(key)} />
+                <Textarea label={t('texts.body', { language: t(`settings:languageName.${key}`) })} autosize minRows={8} {...bodyInput(key)} />
               </Stack>
             </Tabs.Panel>
           ))}

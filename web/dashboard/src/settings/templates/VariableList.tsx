@@ -4,6 +4,7 @@
  * the subject or body last edited; a list's field (`line_items[].name`) is inserted as a loop over that list.
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { TEMPLATE_VARIABLE_PATHS } from '../../../../../src/automations/variables.js';
 
 /** The Liquid that shows `path`. */
@@ -19,10 +20,11 @@ const GROUPS = [...TEMPLATE_VARIABLE_PATHS.reduce((groups, path) => {
 }, new Map<string, string[]>())];
 
 export function VariableList({ onInsert, disabled }: { onInsert: (snippet: string) => void; disabled: boolean }) {
+  const { t } = useTranslation('templates');
   return (
-    <Stack gap="xs" component="section" aria-label="Variables">
-      <Text fw={600} size="sm">Variables</Text>
-      <Text size="xs" c="dimmed">Click one to insert it where the cursor is.</Text>
+    <Stack gap="xs" component="section" aria-label={t('variables.title')}>
+      <Text fw={600} size="sm">{t('variables.title')}</Text>
+      <Text size="xs" c="dimmed">{t('variables.help')}</Text>
       {GROUPS.map(([group, paths]) => (
         <Group key={group} gap={4}>
           {paths.map((path) => (

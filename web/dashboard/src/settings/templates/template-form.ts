@@ -5,71 +5,42 @@
  * stored. "Active" is `type`: an `automated` template sends on its own, a `manual` one (disabled) never does.
  */
 import type { LanguageTexts } from '../../../../../src/common/languages.js';
-import type { Enums, Selected, TablesInsert } from '../../api/database';
+import { GUEST_LANGUAGES } from '../../../../../src/common/translate.js';
+import type { TFunction } from 'i18next';
+import type { Enums, Row, Selected, TablesInsert } from '../../api/database';
 import type { Moment } from '../../api/json-columns';
+import { labelledKeys } from '../../i18n/labelled-keys';
+import { templatesMessages } from './messages.js';
 
 export const TEMPLATE_COLUMNS = 'id,subject,body,trigger,moment,time,status,type,past_schedule_behavior,include_booking_details,include_booking_link,include_ical_data,include_product_image,attachments,payment_due_offset';
 export type StoredTemplate = Selected<'email_templates', typeof TEMPLATE_COLUMNS>;
 
 /** The tabs of the subject and body: `default` is what every language without its own text reads. */
-export const TEMPLATE_LANGUAGES = [
-  { key: 'default', label: 'Default' },
-  { key: 'en', label: 'English' },
-  { key: 'nl', label: 'Dutch' },
-  { key: 'de', label: 'German' },
-] as const;
-export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number]['key'];
+export const TEMPLATE_LANGUAGES = ['default', ...GUEST_LANGUAGES] as const;
+export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number];
 
 export type Trigger = Enums<'email_templates_trigger'>;
 
 /**
- * How the editor names each trigger (docs/automations.md#triggers). Keyed by the database's own list (the CHECK on
- * `email_templates.trigger`, through the generated types): a trigger added there without a label here does not
- * compile, so the editor always offers every one.
+ * When a template may be sent (docs/automations.md#triggers): the keys of their names (./messages.ts), which are
+ * keyed by the database's own list, so the editor always offers every one.
  */
-const TRIGGER_LABELS: Record<Trigger, string> = {
-  created: 'When a booking is made',
-  confirmed: 'When a booking is confirmed',
-  cancelled: 'When a booking is cancelled',
-  updated: "When a booking's dates or unit change",
-  moment: 'At a moment of the stay',
-  payment_received: 'When a payment is received',
-  payment_due: 'Before a payment is due',
-  manual: 'Never on its own',
-};
-
-/** When a template is sent, as the editor offers it. */
-export const TRIGGERS: readonly { value: Trigger; label: string }[] = Object.entries(TRIGGER_LABELS)
-  .map(([value, label]) => ({ value: value as Trigger, label }));
+export const TRIGGERS: readonly Trigger[] = labelledKeys<Trigger>()(templatesMessages.en.trigger);
 
 /** Triggers sent at a time of day in the unit's time zone (`time`, `past_schedule_behavior`). */
 export const SCHEDULED_TRIGGERS: readonly Trigger[] = ['moment', 'payment_due'];
 
 /** What `moment.offset` counts from (docs/automations.md#moments). */
-export const MOMENTS: readonly { value: Moment['type']; label: string }[] = [
-  { value: 'check-in', label: 'days from arrival' },
-  { value: 'on-site', label: 'days from the day after arrival' },
-  { value: 'checkout', label: 'days from departure' },
-  { value: 'confirmation', label: 'days after confirmation' },
-  { value: 'request', label: 'days after the request' },
-];
+export const MOMENTS: readonly Moment['type'][] = labelledKeys<Moment['type']>()(templatesMessages.en.momentType);
 
-/** What `payment_due_offset` counts from. */
-export const PAYMENT_DUE_LABEL = "days from a payment's due date";
+export const BOOKING_STATUSES: readonly Enums<'email_templates_status'>[] = labelledKeys<Enums<'email_templates_status'>>()(templatesMessages.en.status);
 
-export const BOOKING_STATUSES: readonly { value: Enums<'email_templates_status'>; label: string }[] = [
-  { value: 'CONFIRMED', label: 'Confirmed bookings' },
-  { value: 'TENTATIVE', label: 'Requests (not yet confirmed)' },
-  { value: 'CANCELLED', label: 'Cancelled bookings' },
-];
+export const PAST_SCHEDULE_BEHAVIORS: readonly Enums<'email_templates_past_schedule_behavior'>[] = labelledKeys<Enums<'email_templates_past_schedule_behavior'>>()(templatesMessages.en.pastSchedule);
 
-export const FLAGS = [
-  { key: 'include_booking_details', label: 'Add the booking details (stay, unit, lines, total)' },
-  { key: 'include_booking_link', label: "Add the link to the guest's booking page" },
-  { key: 'include_ical_data', label: 'Attach the stay as a calendar file (.ics)' },
-  { key: 'include_product_image', label: "Show the unit's cover photo" },
-] as const;
-export type Flag = (typeof FLAGS)[number]['key'];
+/** The template's flags: its `include_…` columns. */
+export type Flag = Extract<keyof Row<'email_templates'>, `include_${string}`>;
+
+export const FLAGS: readonly Flag[] = labelledKeys<Flag>()(templatesMessages.en.flag);
 
 export interface TemplateForm extends Record<Flag, boolean> {
   subject: LanguageTexts;
@@ -148,11 +119,10 @@ export function copyOf(row: StoredTemplate): Omit<TablesInsert<'email_templates'
 }
 
 /** How the list names a template: its subject, when it is sent, and whether it is disabled. */
-export function templateLabel(row: StoredTemplate, subject: string): string {
+export function templateLabel(row: StoredTemplate, subject: string, t: TFunction<'templates'>): string {
   const form = formOf(row);
-  const when = form.trigger === 'moment'
-    ? `${form.moment.offset} ${MOMENTS.find((moment) => moment.value === form.moment.type)?.label ?? form.moment.type}`
-    : form.trigger === 'payment_due' ? `${form.payment_due_offset} ${PAYMENT_DUE_LABEL}`
-    : TRIGGERS.find((trigger) => trigger.value === form.trigger)?.label ?? form.trigger;
-  return `${subject || '(no subject)'} — ${when}${form.active ? '' : ' (disabled)'}`;
+  const when = form.trigger === 'moment' ? t('when', { offset: form.moment.offset, counted: t(`momentType.${form.moment.type}`) })
+    : form.trigger === 'payment_due' ? t('when', { offset: form.payment_due_offset, counted: t('paymentDue') })
+    : t(`trigger.${form.trigger}`);
+  return t(form.active ? 'label' : 'labelDisabled', { subject: subject || t('noSubject'), when });
 }

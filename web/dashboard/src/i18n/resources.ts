@@ -4,10 +4,12 @@
  */
 import { commonMessages } from '../common/messages.js';
 import { shellMessages } from '../shell/messages.js';
+import { todayMessages } from '../today/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
   shell: shellMessages,
+  today: todayMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

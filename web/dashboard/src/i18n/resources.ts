@@ -3,11 +3,13 @@
  * This list is the one place a namespace is registered: i18next's resources and the types of `t` come from it.
  */
 import { commonMessages } from '../common/messages.js';
+import { inboxMessages } from '../inbox/messages.js';
 import { shellMessages } from '../shell/messages.js';
 import { todayMessages } from '../today/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
+  inbox: inboxMessages,
   shell: shellMessages,
   today: todayMessages,
 };

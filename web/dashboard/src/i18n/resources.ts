@@ -4,12 +4,14 @@
  */
 import { commonMessages } from '../common/messages.js';
 import { inboxMessages } from '../inbox/messages.js';
+import { reportsMessages } from '../reports/messages.js';
 import { shellMessages } from '../shell/messages.js';
 import { todayMessages } from '../today/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
   inbox: inboxMessages,
+  reports: reportsMessages,
   shell: shellMessages,
   today: todayMessages,
 };

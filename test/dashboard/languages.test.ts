@@ -120,6 +120,7 @@ forEachBackend('the dashboard in three languages', (ctx) => {
       await page.screenshot({ path: join(SCREENSHOTS, 'inbox-de.png'), fullPage: true });
       await page.getByRole('navigation').getByRole('link', { name: 'Heute' }).click();
       await main.getByRole('heading', { name: 'Anreisen' }).waitFor();
+      await main.getByRole('button', { name: /^Annehmen/ }).first().waitFor();
       assert.match(await todaysDate(page), /^\d{2}\.\d{2}\.\d{4}$/, 'German, e.g. 03.12.2026');
       await page.screenshot({ path: join(SCREENSHOTS, 'today-de.png'), fullPage: true });
     } finally {

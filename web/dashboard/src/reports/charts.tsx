@@ -76,7 +76,8 @@ export function ChannelMixChart({ title, shares }: { title: string; shares: read
       <BarChart data={[...shares]} layout="vertical" margin={{ left: 16 }}>
         <CartesianGrid strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" allowDecimals={false} />
-        <YAxis type="category" dataKey="label" width={110} tickLine={false} />
+        {/* Wide enough for the longest source name in every language ("Buchungs-Widget"). */}
+        <YAxis type="category" dataKey="label" width={130} tickLine={false} />
         <Tooltip />
         <Bar dataKey="bookings" name={t('figures.bookings')} fill={CURRENT} isAnimationActive={false} />
       </BarChart>

@@ -17,11 +17,11 @@ import { ChannelMixChart, MonthComparisonChart, PickupChart } from './charts';
 import type { ReportColumn } from './csv';
 import { channelMix, compareMonths, compareUnits, figuresOf, pickupCurve, totalsCurrency, type Figures, type MonthComparison, type UnitComparison } from './figures';
 import { loadAllUnitNames, loadPickup, loadReport, monthsBetween, type ReportFilters } from './queries';
+import type { reportsMessages } from './messages.js';
+import { ReportTable } from './ReportTable';
 
 /** How many of the chosen months, from the current one on, the pickup chart draws. */
 const PICKUP_MONTHS = 3;
-import { reportsMessages } from './messages.js';
-import { ReportTable } from './ReportTable';
 
 /** A figure the page names (occupancy, revenue, …). */
 type FigureName = keyof (typeof reportsMessages)['en']['figures'];
@@ -94,31 +94,31 @@ function ReportsPage() {
     label: shortMonth.format(new Date(`${month}T00:00:00Z`)), current: figure(current), lastYear: figure(lastYear),
   }));
 
-  const figure = (name: FigureName) => t(`figures.${name}`);
-  const before = (name: FigureName) => t('column.before', { figure: figure(name), period: lastYearLabel });
+  const figureLabel = (name: FigureName) => t(`figures.${name}`);
+  const before = (name: FigureName) => t('column.before', { figure: figureLabel(name), period: lastYearLabel });
   const inCurrency = (label: string) => t('column.inCurrency', { figure: label, currency });
   const monthColumns: ReportColumn<MonthComparison>[] = [
     { label: t('tables.month'), shown: (row) => format.month(row.month), exported: (row) => row.month },
-    { label: figure('occupancy'), shown: (row) => occupancy(row.current), exported: (row) => row.current.occupancy, numeric: true },
+    { label: figureLabel('occupancy'), shown: (row) => occupancy(row.current), exported: (row) => row.current.occupancy, numeric: true },
     { label: before('occupancy'), shown: (row) => occupancy(row.lastYear), exported: (row) => row.lastYear.occupancy, numeric: true },
-    { label: figure('bookedNights'), shown: (row) => count.format(row.current.bookedNights), exported: (row) => row.current.bookedNights, numeric: true },
-    { label: figure('availableNights'), shown: (row) => count.format(row.current.availableNights), exported: (row) => row.current.availableNights, numeric: true },
-    { label: inCurrency(figure('revenue')), shown: (row) => money(row.current.revenue), exported: (row) => majorUnits(row.current.revenue, currency), numeric: true },
+    { label: figureLabel('bookedNights'), shown: (row) => count.format(row.current.bookedNights), exported: (row) => row.current.bookedNights, numeric: true },
+    { label: figureLabel('availableNights'), shown: (row) => count.format(row.current.availableNights), exported: (row) => row.current.availableNights, numeric: true },
+    { label: inCurrency(figureLabel('revenue')), shown: (row) => money(row.current.revenue), exported: (row) => majorUnits(row.current.revenue, currency), numeric: true },
     { label: inCurrency(before('revenue')), shown: (row) => money(row.lastYear.revenue), exported: (row) => majorUnits(row.lastYear.revenue, currency), numeric: true },
-    { label: inCurrency(figure('adr')), shown: (row) => money(row.current.adr), exported: (row) => (row.current.adr === null ? null : majorUnits(row.current.adr, currency)), numeric: true },
+    { label: inCurrency(figureLabel('adr')), shown: (row) => money(row.current.adr), exported: (row) => (row.current.adr === null ? null : majorUnits(row.current.adr, currency)), numeric: true },
     { label: inCurrency(before('adr')), shown: (row) => money(row.lastYear.adr), exported: (row) => (row.lastYear.adr === null ? null : majorUnits(row.lastYear.adr, currency)), numeric: true },
-    { label: figure('bookings'), shown: (row) => count.format(row.current.bookings), exported: (row) => row.current.bookings, numeric: true },
+    { label: figureLabel('bookings'), shown: (row) => count.format(row.current.bookings), exported: (row) => row.current.bookings, numeric: true },
   ];
   const unitColumns: ReportColumn<UnitComparison>[] = [
     { label: t('tables.unit'), shown: (row) => nameOf(row.productId), exported: (row) => nameOf(row.productId) },
     { label: t('tables.currency'), shown: (row) => row.currency, exported: (row) => row.currency },
-    { label: figure('occupancy'), shown: (row) => occupancy(row.current), exported: (row) => row.current.occupancy, numeric: true },
+    { label: figureLabel('occupancy'), shown: (row) => occupancy(row.current), exported: (row) => row.current.occupancy, numeric: true },
     { label: before('occupancy'), shown: (row) => occupancy(row.lastYear), exported: (row) => row.lastYear.occupancy, numeric: true },
-    { label: figure('bookedNights'), shown: (row) => count.format(row.current.bookedNights), exported: (row) => row.current.bookedNights, numeric: true },
-    { label: figure('revenue'), shown: (row) => money(row.current.revenue, row.currency), exported: (row) => majorUnits(row.current.revenue, row.currency), numeric: true },
+    { label: figureLabel('bookedNights'), shown: (row) => count.format(row.current.bookedNights), exported: (row) => row.current.bookedNights, numeric: true },
+    { label: figureLabel('revenue'), shown: (row) => money(row.current.revenue, row.currency), exported: (row) => majorUnits(row.current.revenue, row.currency), numeric: true },
     { label: before('revenue'), shown: (row) => money(row.lastYear.revenue, row.currency), exported: (row) => majorUnits(row.lastYear.revenue, row.currency), numeric: true },
-    { label: figure('adr'), shown: (row) => money(row.current.adr, row.currency), exported: (row) => (row.current.adr === null ? null : majorUnits(row.current.adr, row.currency)), numeric: true },
-    { label: figure('bookings'), shown: (row) => count.format(row.current.bookings), exported: (row) => row.current.bookings, numeric: true },
+    { label: figureLabel('adr'), shown: (row) => money(row.current.adr, row.currency), exported: (row) => (row.current.adr === null ? null : majorUnits(row.current.adr, row.currency)), numeric: true },
+    { label: figureLabel('bookings'), shown: (row) => count.format(row.current.bookings), exported: (row) => row.current.bookings, numeric: true },
   ];
 
   const fileSuffix = `${filters.from.slice(0, 7)}-to-${filters.to.slice(0, 7)}`;

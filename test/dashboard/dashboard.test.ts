@@ -501,16 +501,17 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     }
   });
 
-  it('dates and date pickers follow the organization\'s language', { skip }, async () => {
+  it('dates and date pickers follow the reader\'s language, in the organization\'s region', { skip }, async () => {
+    // A Dutch organization read in English: English words, the Dutch order of day and month (en-NL).
     await ctx.db.query(`UPDATE api.organizations SET language = 'nl-NL' WHERE id = $1`, [organizationId]);
     try {
       await page.goto(`${base}/admin/bookings`);
       const firstArrival = page.locator('tbody tr[data-booking-id] td').nth(3);
       await firstArrival.waitFor();
-      assert.match((await firstArrival.textContent())!, /^\d{1,2} [a-z]{3,4}\.? \d{4}$/, 'a date as Dutch writes it, e.g. 3 dec 2026');
+      assert.match((await firstArrival.textContent())!, /^\d{1,2} [A-Z][a-z]{2} \d{4}$/, 'e.g. 3 Dec 2026, not the Dutch 3 dec 2026 nor the American Dec 3, 2026');
       await page.getByRole('button', { name: /^Stay dates/ }).click();
-      // The picker's weekday row in Dutch: "wo" (woensdag), where English has "We".
-      await page.getByText('wo', { exact: true }).first().waitFor();
+      // The picker's weekday row in English: "We", where Dutch has "wo" (test/dashboard/languages.test.ts opens a picker in Dutch).
+      await page.getByText('We', { exact: true }).first().waitFor();
       await page.keyboard.press('Escape');
     } finally {
       await ctx.db.query(`UPDATE api.organizations SET language = 'en' WHERE id = $1`, [organizationId]);

@@ -50,8 +50,8 @@ it('counts the period\'s bookings by source', () => {
     row('b', '2027-01-01', 'EUR', 0, 31, 0, { bookings_import: 1, bookings_api: 4 }),
   ]);
   assert.deepEqual(mix, [
-    { label: 'Dashboard', bookings: 0 }, { label: 'Booking widget', bookings: 1 }, { label: 'Staykit site', bookings: 0 },
-    { label: 'Channel import', bookings: 3 }, { label: 'API', bookings: 4 },
+    { source: 'dashboard', bookings: 0 }, { source: 'widget', bookings: 1 }, { source: 'site', bookings: 0 },
+    { source: 'import', bookings: 3 }, { source: 'api', bookings: 4 },
   ]);
 });
 

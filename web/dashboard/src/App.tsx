@@ -1,6 +1,6 @@
 /**
- * The dashboard: the login page without a session; with one, the organization's workspace (its locale, time zone
- * and currency, the member's permissions) around the shell.
+ * The dashboard: the login page without a session; with one, the organization's workspace (its time zone and
+ * currency, the member's permissions, dates and numbers in the reader's language) around the shell.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
@@ -10,8 +10,8 @@ import { onSessionLost } from './api/http';
 import { permissionsOf } from './api/permissions';
 import { currentSession, type Session } from './api/session';
 import { ErrorAlert } from './common/ErrorAlert';
-import { formatterFor, localeOf, type OrganizationLocale } from './common/format';
-import { loadPickerLocale } from './common/picker-locale';
+import { formatterFor, readerLocale } from './common/format';
+import { usePickerLocale } from './common/picker-locale';
 import { currentPath, navigate, useLocation } from './common/router';
 import { Login } from './shell/Login';
 import { SetPassword } from './shell/SetPassword';
@@ -22,16 +22,7 @@ type State =
   | { kind: 'loading' }
   | { kind: 'signed-out' }
   | { kind: 'failed'; error: unknown }
-  | { kind: 'signed-in'; session: Session; organization: OrganizationLocale; pickerLocale: string };
-
-/** The organization's language, time zone and currency, as the session tells them; the browser's if it does not. */
-function organizationLocale(organization: Session['organization']): OrganizationLocale {
-  return {
-    locale: localeOf(organization.language ?? navigator.language),
-    timeZone: organization.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-    currency: organization.currency ?? 'EUR',
-  };
-}
+  | { kind: 'signed-in'; session: Session };
 
 export function App() {
   const { path, search } = useLocation();
@@ -40,7 +31,7 @@ export function App() {
 
 /** The signed-in app, or the login page. */
 function Workspace() {
-  const { t } = useTranslation('shell');
+  const { t, i18n } = useTranslation('shell');
   const [state, setState] = useState<State>({ kind: 'loading' });
 
   /** `afterLogin`: a member who may read bookings lands on Today rather than on the calendar at `/admin/`. */
@@ -50,8 +41,7 @@ function Workspace() {
       const session = await currentSession();
       if (!session) return setState({ kind: 'signed-out' });
       if (afterLogin && currentPath() === '/' && permissionsOf(session.member)('bookings')) navigate('/today', { replace: true });
-      const organization = organizationLocale(session.organization);
-      setState({ kind: 'signed-in', session, organization, pickerLocale: await loadPickerLocale(organization.locale) });
+      setState({ kind: 'signed-in', session });
     } catch (error) {
       setState({ kind: 'failed', error });
     }
@@ -62,25 +52,33 @@ function Workspace() {
     void load();
   }, [load]);
 
+  const session = state.kind === 'signed-in' ? state.session : null;
+  // A new language re-renders the pages with new formats, but keeps the permissions (and what was loaded with them).
+  const can = useMemo(() => session && permissionsOf(session.member), [session]);
+  // The reader's language (the language menu) in the organization's region.
+  const locale = readerLocale(i18n.resolvedLanguage ?? 'en', session?.organization.language);
+  const pickerLocale = usePickerLocale(locale);
   const workspace = useMemo<WorkspaceValue | null>(() => {
-    if (state.kind !== 'signed-in') return null;
+    if (!session || !can) return null;
+    const currency = session.organization.currency ?? 'EUR';
+    const timeZone = session.organization.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     return {
-      session: state.session,
-      can: permissionsOf(state.session.member),
-      format: formatterFor(state.organization),
-      currency: state.organization.currency,
-      locale: state.organization.locale,
+      session,
+      can,
+      format: formatterFor({ locale, timeZone, currency }),
+      currency,
+      locale,
       signedOut: () => setState({ kind: 'signed-out' }),
       reload: () => void load(),
     };
-  }, [state, load]);
+  }, [session, can, locale, load]);
 
   if (state.kind === 'loading') return <Center mih="100vh"><Loader role="status" aria-label={t('start.loading')} /></Center>;
   if (state.kind === 'failed') return <Center mih="100vh" p="md"><ErrorAlert error={state.error} title={t('start.failed')} /></Center>;
   if (state.kind === 'signed-out' || !workspace) return <Login onLoggedIn={() => void load(true)} />;
   return (
     <WorkspaceContext.Provider value={workspace}>
-      <DatesProvider settings={{ locale: state.pickerLocale }}>
+      <DatesProvider settings={{ locale: pickerLocale }}>
         <Shell />
       </DatesProvider>
     </WorkspaceContext.Provider>

@@ -1,5 +1,6 @@
 /** A booking's status as a coloured badge, in the timeline bars' colours (each with text at WCAG AA contrast). */
 import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { Enums } from '../api/database';
 
 type Status = Enums<'calendar_events_status'>;
@@ -11,5 +12,6 @@ const COLORS = {
 } as const satisfies Record<Status, { background: string; text: string }>;
 
 export function StatusBadge({ status }: { status: Status }) {
-  return <Badge color={COLORS[status].background} c={COLORS[status].text} variant="filled" data-status={status}>{status.toLowerCase()}</Badge>;
+  const { t } = useTranslation();
+  return <Badge color={COLORS[status].background} c={COLORS[status].text} variant="filled" data-status={status}>{t(`status.${status}`)}</Badge>;
 }

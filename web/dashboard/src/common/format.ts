@@ -1,11 +1,15 @@
 /**
- * Dates and money as the organization writes them: its language as the locale, its time zone for moments
- * (timestamps). Calendar dates (`YYYY-MM-DD`: stays, blocks) are days in the unit's own calendar and are shown as
- * they are, never shifted by a time zone.
+ * Dates, numbers and money as the reader writes them: the locale is the language they read the dashboard in, with the
+ * organization's region (readerLocale), while moments (timestamps) are told in the organization's time zone and money
+ * is in its currency. Calendar dates (`YYYY-MM-DD`: stays, blocks) are days in the unit's own calendar and are shown
+ * as they are, never shifted by a time zone.
  */
 import { localizedText } from '../../../../src/common/languages.js';
-export interface OrganizationLocale {
+
+export interface FormatSettings {
+  /** The reader's locale (readerLocale). */
   locale: string;
+  /** The organization's time zone and default currency. */
   timeZone: string;
   currency: string;
 }
@@ -30,7 +34,7 @@ export interface Formatter {
 
 const asUtc = (isoDate: string) => new Date(`${isoDate}T00:00:00Z`);
 
-export function formatterFor({ locale, timeZone, currency: defaultCurrency }: OrganizationLocale): Formatter {
+export function formatterFor({ locale, timeZone, currency: defaultCurrency }: FormatSettings): Formatter {
   const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
   const weekday = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
   const day = new Intl.DateTimeFormat(locale, { day: 'numeric', timeZone: 'UTC' });
@@ -60,16 +64,22 @@ export function formatterFor({ locale, timeZone, currency: defaultCurrency }: Or
   };
 }
 
-/** A safe locale: the organization's language when the browser knows it, else English. */
-export function localeOf(language: string | null | undefined): string {
+/**
+ * The locale a reader's dates and numbers are written in: the language they read the dashboard in, in the region of
+ * the organization's language when it names one — a Dutch organization (`nl-NL`) read in English writes
+ * "3 Dec 2026" (`en-NL`), not the American "Dec 3, 2026". Just the reader's language when the organization's
+ * language names no region or cannot be read.
+ */
+export function readerLocale(language: string, organizationLanguage: string | null | undefined): string {
   try {
-    return Intl.getCanonicalLocales(language ?? 'en')[0] ?? 'en';
+    const region = organizationLanguage ? new Intl.Locale(organizationLanguage).region : undefined;
+    return new Intl.Locale(language, region ? { region } : {}).toString();
   } catch {
-    return 'en';
+    return language;
   }
 }
 
-/** The name of a localized text (MultiLanguageString) in the organization's language. */
+/** The name of a localized text (MultiLanguageString) in the reader's language, else the text's default. */
 export function localized(text: Record<string, string> | string | null | undefined, locale: string): string {
   if (text == null) return '';
   if (typeof text === 'string') return text;

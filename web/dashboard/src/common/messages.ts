@@ -1,4 +1,4 @@
-/** Words every page uses: actions, states, and the error box's frame. */
+/** Words every page uses: actions, states, a booking's status, the error box's frame and the confirm button. */
 import { defineMessages } from '../i18n/messages.js';
 
 export const commonMessages = defineMessages({
@@ -7,6 +7,10 @@ export const commonMessages = defineMessages({
   loading: 'Loading', none: 'None', yes: 'Yes', no: 'No', all: 'All', previous: 'Previous', next: 'Next', today: 'Today',
   error: { title: 'Something went wrong', code: 'Code' },
   noPermission: 'You may not see this.',
+  /** A booking's status (calendar_events.status), as its badge shows it. */
+  status: { CONFIRMED: 'confirmed', TENTATIVE: 'tentative', CANCELLED: 'cancelled' },
+  /** The confirm button's second step: `action` is the button's own text. */
+  confirmButton: { yes: 'Yes, {{action}}', keep: 'Keep' },
 }, {
   nl: {
     save: 'Opslaan', saved: 'Opgeslagen', cancel: 'Annuleren', delete: 'Verwijderen', edit: 'Bewerken', add: 'Toevoegen', close: 'Sluiten', back: 'Terug',
@@ -14,6 +18,8 @@ export const commonMessages = defineMessages({
     loading: 'Laden', none: 'Geen', yes: 'Ja', no: 'Nee', all: 'Alle', previous: 'Vorige', next: 'Volgende', today: 'Vandaag',
     error: { title: 'Er ging iets mis', code: 'Code' },
     noPermission: 'Je mag dit niet zien.',
+    status: { CONFIRMED: 'bevestigd', TENTATIVE: 'voorlopig', CANCELLED: 'geannuleerd' },
+    confirmButton: { yes: 'Ja, {{action}}', keep: 'Behouden' },
   },
   de: {
     save: 'Speichern', saved: 'Gespeichert', cancel: 'Abbrechen', delete: 'Löschen', edit: 'Bearbeiten', add: 'Hinzufügen', close: 'Schließen', back: 'Zurück',
@@ -21,5 +27,7 @@ export const commonMessages = defineMessages({
     loading: 'Wird geladen', none: 'Keine', yes: 'Ja', no: 'Nein', all: 'Alle', previous: 'Zurück', next: 'Weiter', today: 'Heute',
     error: { title: 'Etwas ist schiefgelaufen', code: 'Code' },
     noPermission: 'Sie dürfen dies nicht sehen.',
+    status: { CONFIRMED: 'bestätigt', TENTATIVE: 'vorläufig', CANCELLED: 'storniert' },
+    confirmButton: { yes: 'Ja, {{action}}', keep: 'Behalten' },
   },
 });

@@ -5,13 +5,19 @@
 import { commonMessages } from '../common/messages.js';
 import { settingsMessages } from '../settings/messages.js';
 import { templatesMessages } from '../settings/templates/messages.js';
+import { inboxMessages } from '../inbox/messages.js';
+import { reportsMessages } from '../reports/messages.js';
 import { shellMessages } from '../shell/messages.js';
+import { todayMessages } from '../today/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
+  inbox: inboxMessages,
+  reports: reportsMessages,
   shell: shellMessages,
   settings: settingsMessages,
   templates: templatesMessages,
+  today: todayMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

@@ -4,6 +4,7 @@
  * part the member may not read is left out of the requests.
  */
 import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { BookingDetail } from '../bookings/queries';
 import { localized } from '../common/format';
 import { Link } from '../common/router';
@@ -11,16 +12,17 @@ import { StatusBadge } from '../common/StatusBadge';
 import { useWorkspace } from '../shell/context';
 
 export function StayCard({ detail }: { detail: BookingDetail }) {
+  const { t } = useTranslation('inbox');
   const { format, locale } = useWorkspace();
   const { booking, event, contacts, lineItems, payments } = detail;
   const total = lineItems?.filter((line) => line.fee_type === 'fee').reduce((sum, line) => sum + line.amount, 0);
   const paid = payments?.filter((payment) => payment.status === 'paid').reduce((sum, payment) => sum + payment.amount, 0);
   const guests = Object.values(booking.occupancy).reduce((sum, count) => sum + count, 0);
   return (
-    <Card withBorder component="section" aria-label="Stay">
+    <Card withBorder component="section" aria-label={t('stay.title')}>
       <Stack gap={4}>
         <Group justify="space-between" wrap="nowrap">
-          <Title order={3} size="h4">Stay</Title>
+          <Title order={3} size="h4">{t('stay.title')}</Title>
           {event && <StatusBadge status={event.status} />}
         </Group>
         {contacts?.map((contact) => (
@@ -28,10 +30,10 @@ export function StayCard({ detail }: { detail: BookingDetail }) {
         ))}
         {event && <Text>{localized(event.products?.name, locale)}</Text>}
         {event && <Text size="sm">{format.date(event.start_date)} – {format.date(event.end_date)}</Text>}
-        <Text size="sm">{guests} guest{guests === 1 ? '' : 's'}</Text>
-        {total !== undefined && <Text size="sm">Total {format.money(total, booking.currency)}</Text>}
-        {paid !== undefined && <Text size="sm">Paid {format.money(paid, booking.currency)}</Text>}
-        <Anchor component={Link} to={`/bookings/${booking.id}`} size="sm">Booking {booking.reference}</Anchor>
+        <Text size="sm">{t('stay.guests', { count: guests })}</Text>
+        {total !== undefined && <Text size="sm">{t('stay.total', { amount: format.money(total, booking.currency) })}</Text>}
+        {paid !== undefined && <Text size="sm">{t('stay.paid', { amount: format.money(paid, booking.currency) })}</Text>}
+        <Anchor component={Link} to={`/bookings/${booking.id}`} size="sm">{t('bookingReference', { reference: booking.reference })}</Anchor>
       </Stack>
     </Card>
   );

@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Anchor, Badge, Button, Grid, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { loadBooking } from '../bookings/queries';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { Link, navigate } from '../common/router';
@@ -15,6 +16,7 @@ import { StayCard } from './StayCard';
 import { threadPath, type ThreadKey } from './threads';
 
 export function Thread({ threadKey }: { threadKey: ThreadKey }) {
+  const { t } = useTranslation('inbox');
   const { can } = useWorkspace();
   const threadId = threadPath(threadKey);
   const conversation = useLoad(() => loadConversation(threadKey), [threadId]);
@@ -37,36 +39,36 @@ export function Thread({ threadKey }: { threadKey: ThreadKey }) {
 
   const answered = messages?.findLast((message) => message.direction === 'inbound');
   const guest = stay.data?.contacts?.map((contact) => [contact.first_name, contact.last_name].filter(Boolean).join(' ')).join(', ');
-  const title = threadKey.kind === 'sender' ? threadKey.address : guest || (stay.data ? `Booking ${stay.data.booking.reference}` : 'Conversation');
+  const title = threadKey.kind === 'sender' ? threadKey.address : guest || (stay.data ? t('bookingReference', { reference: stay.data.booking.reference }) : t('thread.conversation'));
 
   return (
     <Stack>
-      <Anchor component={Link} to="/inbox" size="sm">← Inbox</Anchor>
+      <Anchor component={Link} to="/inbox" size="sm">{t('thread.back')}</Anchor>
       <Group justify="space-between" wrap="wrap">
         <Title order={2}>{title}</Title>
         {answered && mayWrite && <MarkUnread message={answered} />}
       </Group>
-      <ErrorAlert error={conversation.error} title="The conversation could not be loaded" />
-      <ErrorAlert error={readError} title="The messages could not be marked read" />
-      <ErrorAlert error={attachments.error} title="The attached files could not be loaded" />
-      {conversation.loading && !messages && <Group><Loader size="sm" role="status" aria-label="Loading the conversation" /><Text>Loading the conversation…</Text></Group>}
+      <ErrorAlert error={conversation.error} title={t('thread.failed')} />
+      <ErrorAlert error={readError} title={t('thread.readFailed')} />
+      <ErrorAlert error={attachments.error} title={t('thread.filesFailed')} />
+      {conversation.loading && !messages && <Group><Loader size="sm" role="status" aria-label={t('thread.loading')} /><Text>{t('thread.loadingText')}</Text></Group>}
       {messages && (
         <Grid>
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack>
-              <Stack gap="sm" component="ol" aria-label="Messages" p={0} m={0} style={{ listStyle: 'none' }}>
+              <Stack gap="sm" component="ol" aria-label={t('thread.messages')} p={0} m={0} style={{ listStyle: 'none' }}>
                 {messages.map((message) => <MessageBubble key={message.id} message={message} files={attachments.data?.get(message.id) ?? []} />)}
               </Stack>
-              {messages.length === 0 && <Text c="dimmed">No messages in this conversation.</Text>}
+              {messages.length === 0 && <Text c="dimmed">{t('thread.noMessages')}</Text>}
               {answered && mayWrite && (answered.from_address !== null
                 ? <ReplyBox answered={{ ...answered, from_address: answered.from_address }} onSent={conversation.reload} />
-                : <Text size="sm" c="dimmed">The guest's message has no address to answer.</Text>)}
+                : <Text size="sm" c="dimmed">{t('thread.noAddress')}</Text>)}
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <ErrorAlert error={stay.error} title="The stay could not be loaded" />
+            <ErrorAlert error={stay.error} title={t('thread.stayFailed')} />
             {stay.data && <StayCard detail={stay.data} />}
-            {threadKey.kind === 'sender' && <Text size="sm" c="dimmed">This sender's mail matched no booking.</Text>}
+            {threadKey.kind === 'sender' && <Text size="sm" c="dimmed">{t('thread.noBooking')}</Text>}
           </Grid.Col>
         </Grid>
       )}
@@ -80,16 +82,18 @@ const STATUS_COLORS: Record<ConversationMessage['status'], string> = {
 
 /** The guest's messages on the left, the ones sent to them on the right in another colour. */
 function MessageBubble({ message, files }: { message: ConversationMessage; files: MessageAttachment[] }) {
+  const { t } = useTranslation('inbox');
   const { format } = useWorkspace();
   const inbound = message.direction === 'inbound';
+  const from = t('thread.from', { address: message.from_address ?? t('thread.theGuest') });
   return (
     <li style={{ display: 'flex', justifyContent: inbound ? 'flex-start' : 'flex-end' }} data-direction={message.direction}>
       <Paper withBorder p="sm" radius="md" maw="85%" bg={inbound ? 'gray.0' : 'blue.0'}
-        aria-label={inbound ? `From ${message.from_address ?? 'the guest'}` : `Sent to ${message.to_address}`}>
+        aria-label={inbound ? from : t('thread.sentTo', { address: message.to_address })}>
         <Group justify="space-between" gap="md" wrap="wrap" mb={4} style={{ rowGap: 2 }}>
-          <Text size="xs" fw={600}>{inbound ? `From ${message.from_address ?? 'the guest'}` : `To ${message.to_address}`}</Text>
+          <Text size="xs" fw={600}>{inbound ? from : t('thread.to', { address: message.to_address })}</Text>
           <Group gap={6}>
-            {!inbound && <Badge size="xs" variant="light" color={STATUS_COLORS[message.status]} data-status={message.status}>{message.status}</Badge>}
+            {!inbound && <Badge size="xs" variant="light" color={STATUS_COLORS[message.status]} data-status={message.status}>{t(`thread.status.${message.status}`)}</Badge>}
             <Text size="xs" c="dimmed" component="time" dateTime={message.created_at}>{format.moment(message.created_at)}</Text>
           </Group>
         </Group>
@@ -101,11 +105,16 @@ function MessageBubble({ message, files }: { message: ConversationMessage; files
   );
 }
 
-/** 1 234 bytes as "1.2 KB": enough to tell a scan from a photo. */
-function fileSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} bytes`;
-  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} KB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+/** 1 234 bytes as "1.2 KB" ("1,2 KB" in Dutch): enough to tell a scan from a photo. */
+function useFileSize(): (bytes: number) => string {
+  const { t } = useTranslation('inbox');
+  const { locale } = useWorkspace();
+  const tenths = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return (bytes) => {
+    if (bytes < 1000) return t('thread.bytes', { size: bytes });
+    if (bytes < 1_000_000) return t('thread.kilobytes', { size: tenths.format(bytes / 1000) });
+    return t('thread.megabytes', { size: tenths.format(bytes / 1_000_000) });
+  };
 }
 
 /**
@@ -113,8 +122,10 @@ function fileSize(bytes: number): string {
  * list: the conversation's list items are its messages.
  */
 function Attachments({ files }: { files: MessageAttachment[] }) {
+  const { t } = useTranslation('inbox');
+  const fileSize = useFileSize();
   return (
-    <Stack gap={2} mt="xs" role="group" aria-label="Attached files">
+    <Stack gap={2} mt="xs" role="group" aria-label={t('thread.files')}>
       {files.map((file) => (
         <Text key={file.id} size="sm">
           <Anchor href={attachmentUrl(file)} download={file.filename} style={{ overflowWrap: 'anywhere' }}>{file.filename}</Anchor>
@@ -126,6 +137,7 @@ function Attachments({ files }: { files: MessageAttachment[] }) {
 }
 
 function MarkUnread({ message }: { message: ConversationMessage }) {
+  const { t } = useTranslation('inbox');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const mark = async () => {
@@ -141,14 +153,15 @@ function MarkUnread({ message }: { message: ConversationMessage }) {
   };
   return (
     <Stack gap={4}>
-      <Button variant="default" onClick={mark} loading={busy}>Mark unread</Button>
-      <ErrorAlert error={error} title="Not marked unread" />
+      <Button variant="default" onClick={mark} loading={busy}>{t('thread.markUnread')}</Button>
+      <ErrorAlert error={error} title={t('thread.markUnreadFailed')} />
     </Stack>
   );
 }
 
 /** The answer to the guest's newest message, sent as an e-mail in the same thread. */
 function ReplyBox({ answered, onSent }: { answered: ConversationMessage & { from_address: string }; onSent: () => void }) {
+  const { t } = useTranslation('inbox');
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -167,13 +180,13 @@ function ReplyBox({ answered, onSent }: { answered: ConversationMessage & { from
     }
   };
   return (
-    <Stack gap="xs" component="form" aria-label="Reply" onSubmit={(event) => { event.preventDefault(); void send(); }}>
-      <Textarea label={`Reply to ${answered.from_address}`} autosize minRows={3} maxRows={12} value={text}
+    <Stack gap="xs" component="form" aria-label={t('reply.name')} onSubmit={(event) => { event.preventDefault(); void send(); }}>
+      <Textarea label={t('reply.label', { address: answered.from_address })} autosize minRows={3} maxRows={12} value={text}
         onChange={(event) => setText(event.currentTarget.value)}
         onKeyDown={(event) => { if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); void send(); } }}
-        description="Sent as an e-mail in the same thread (Ctrl+Enter sends)." />
-      <ErrorAlert error={error} title="The reply was not sent" />
-      <Group justify="flex-end"><Button type="submit" loading={busy} disabled={!text.trim()}>Send reply</Button></Group>
+        description={t('reply.description')} />
+      <ErrorAlert error={error} title={t('reply.failed')} />
+      <Group justify="flex-end"><Button type="submit" loading={busy} disabled={!text.trim()}>{t('reply.send')}</Button></Group>
     </Stack>
   );
 }

@@ -1,10 +1,12 @@
 /** The navigation's count of unread guest messages; nothing when there are none (or the count cannot be read). */
 import { useEffect, useState } from 'react';
 import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { onInboxChanged } from './inbox-changes';
 import { unreadCount } from './queries';
 
 export function UnreadBadge() {
+  const { t } = useTranslation('inbox');
   const [count, setCount] = useState(0);
   useEffect(() => {
     let mounted = true;
@@ -19,5 +21,5 @@ export function UnreadBadge() {
     };
   }, []);
   if (count === 0) return null;
-  return <Badge size="sm" color="red" aria-label={`${count} unread`} data-testid="inbox-unread">{count}</Badge>;
+  return <Badge size="sm" color="red" aria-label={t('unread', { count })} data-testid="inbox-unread">{count}</Badge>;
 }

@@ -1,5 +1,6 @@
 /** A table of the reports page with its CSV export, both from one list of columns (./csv.ts). */
 import { Button, Group, Table, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { toCsv, type ReportColumn } from './csv';
 
 function download(fileName: string, csv: string) {
@@ -19,11 +20,12 @@ export function ReportTable<Row>({ title, columns, rows, rowKey, fileName }: {
   rowKey: (row: Row) => string;
   fileName: string;
 }) {
+  const { t } = useTranslation('reports');
   return (
     <section aria-label={title}>
       <Group justify="space-between" mb="xs">
         <Title order={3}>{title}</Title>
-        <Button size="xs" variant="default" onClick={() => download(fileName, toCsv(columns, rows))}>Export CSV</Button>
+        <Button size="xs" variant="default" onClick={() => download(fileName, toCsv(columns, rows))}>{t('tables.export')}</Button>
       </Group>
       <Table.ScrollContainer minWidth={720}>
         <Table striped aria-label={title}>

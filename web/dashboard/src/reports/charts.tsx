@@ -5,6 +5,7 @@
  */
 import { Paper, Text } from '@mantine/core';
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { PickupPoint } from './figures';
 
@@ -69,14 +70,16 @@ export function MonthComparisonChart({ title, points, kind, format, axisFormat, 
 
 /** Bookings of the period by where they were made, a bar per source. */
 export function ChannelMixChart({ title, shares }: { title: string; shares: readonly { label: string; bookings: number }[] }) {
+  const { t } = useTranslation('reports');
   return (
     <ChartFigure title={title}>
       <BarChart data={[...shares]} layout="vertical" margin={{ left: 16 }}>
         <CartesianGrid strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" allowDecimals={false} />
-        <YAxis type="category" dataKey="label" width={110} tickLine={false} />
+        {/* Wide enough for the longest source name in every language ("Buchungs-Widget"). */}
+        <YAxis type="category" dataKey="label" width={130} tickLine={false} />
         <Tooltip />
-        <Bar dataKey="bookings" name="Bookings" fill={CURRENT} isAnimationActive={false} />
+        <Bar dataKey="bookings" name={t('figures.bookings')} fill={CURRENT} isAnimationActive={false} />
       </BarChart>
     </ChartFigure>
   );
@@ -88,14 +91,16 @@ export function PickupChart({ title, curves, format }: {
   curves: readonly { label: string; points: readonly PickupPoint[] }[];
   format: (share: number) => string;
 }) {
+  const { t } = useTranslation('reports');
+  const axisLabel = { value: t('charts.daysBeforeAxis'), position: 'insideBottom', offset: -8 } as const;
   return (
     <ChartFigure title={title}>
       <LineChart margin={{ right: 16, bottom: 12 }}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
         <XAxis type="number" dataKey="daysBefore" reversed allowDecimals={false} domain={['dataMin', 'dataMax']}
-          label={{ value: 'days before the month starts', position: 'insideBottom', offset: -8 }} height={44} />
+          label={axisLabel} height={44} />
         <YAxis tickFormatter={format} width={72} />
-        <Tooltip formatter={(value) => (typeof value === 'number' ? format(value) : '—')} labelFormatter={(days) => `${days} days before`} />
+        <Tooltip formatter={(value) => (typeof value === 'number' ? format(value) : '—')} labelFormatter={(days) => t('charts.daysBefore', { count: Number(days) })} />
         <Legend verticalAlign="top" />
         {curves.map((curve, index) => (
           <Line key={curve.label} data={[...curve.points]} dataKey="onTheBooks" name={curve.label} type="stepAfter"

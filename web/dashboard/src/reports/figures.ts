@@ -108,23 +108,24 @@ export function compareUnits(rows: readonly UnitMonth[], lastYearRows: readonly 
   }));
 }
 
-/** Where bookings come from (the `bookings_<source>` columns, docs/reports.md), in the order the page lists them. */
-export const SOURCES = [
-  { column: 'bookings_dashboard', label: 'Dashboard' },
-  { column: 'bookings_widget', label: 'Booking widget' },
-  { column: 'bookings_site', label: 'Staykit site' },
-  { column: 'bookings_import', label: 'Channel import' },
-  { column: 'bookings_api', label: 'API' },
-] as const satisfies readonly { column: keyof UnitMonth; label: string }[];
+/**
+ * Where bookings come from (the `bookings_<source>` columns, docs/reports.md), in the order the page lists them; the
+ * page names each in the reader's language (./messages.ts, `sources`).
+ */
+type SourceOf<Column> = Column extends `bookings_${infer Source}` ? Source : never;
+
+export const SOURCES = ['dashboard', 'widget', 'site', 'import', 'api'] as const satisfies readonly SourceOf<keyof UnitMonth>[];
+
+export type Source = (typeof SOURCES)[number];
 
 export interface SourceShare {
-  label: string;
+  source: Source;
   bookings: number;
 }
 
 /** The period's arriving bookings by source. */
 export function channelMix(rows: readonly UnitMonth[]): SourceShare[] {
-  return SOURCES.map(({ column, label }) => ({ label, bookings: rows.reduce((sum, row) => sum + (row[column] ?? 0), 0) }));
+  return SOURCES.map((source) => ({ source, bookings: rows.reduce((sum, row) => sum + (row[`bookings_${source}`] ?? 0), 0) }));
 }
 
 /** A unit's nights of a month of stay booked on one day (/v1/report_unit_pickup). */

@@ -3,16 +3,19 @@
  * `reset-password`): choose a password, then log in with it.
  */
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { setPassword } from '../api/session';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { navigate } from '../common/router';
+import { LanguageMenu } from './LanguageMenu';
 
 /** The server's rules (src/users/password-rules.ts); the server says why it refuses anything else. */
 const MIN_LENGTH = 10;
 const MAX_LENGTH = 256;
 
 export function SetPassword({ token }: { token: string | null }) {
+  const { t } = useTranslation('shell');
   const [password, setValue] = useState('');
   const [repeat, setRepeat] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -21,7 +24,7 @@ export function SetPassword({ token }: { token: string | null }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (password !== repeat) return setError({ code: '', message: 'The two passwords differ.' });
+    if (password !== repeat) return setError({ code: '', message: t('setPassword.differ') });
     setBusy(true);
     setError(null);
     try {
@@ -38,23 +41,26 @@ export function SetPassword({ token }: { token: string | null }) {
     <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
         <Stack>
-          <Title order={1} size="h2">Set your password</Title>
-          {!token && <Alert color="red" title="This link is incomplete">Open the whole link you were given, or ask for a new one.</Alert>}
+          <Group justify="space-between" wrap="nowrap">
+            <Title order={1} size="h2">{t('setPassword.title')}</Title>
+            <LanguageMenu />
+          </Group>
+          {!token && <Alert color="red" title={t('setPassword.incomplete')}>{t('setPassword.incompleteText')}</Alert>}
           {done ? (
             <>
-              <Alert color="green" title="Password set" role="status">You can log in with it now.</Alert>
-              <Button onClick={() => navigate('/', { replace: true })}>Go to the login page</Button>
+              <Alert color="green" title={t('setPassword.done')} role="status">{t('setPassword.doneText')}</Alert>
+              <Button onClick={() => navigate('/', { replace: true })}>{t('setPassword.toLogin')}</Button>
             </>
           ) : (
             <form onSubmit={submit}>
               <Stack>
-                <Text size="sm" c="dimmed">At least {MIN_LENGTH} characters, and not a common or easily guessed password. A passphrase of a few uncommon words is easy to remember and hard to guess.</Text>
-                <ErrorAlert error={error} title="The password was not set" />
-                <PasswordInput label="New password" autoComplete="new-password" required minLength={MIN_LENGTH} maxLength={MAX_LENGTH} value={password}
+                <Text size="sm" c="dimmed">{t('setPassword.rules', { min: MIN_LENGTH })}</Text>
+                <ErrorAlert error={error} title={t('setPassword.failed')} />
+                <PasswordInput label={t('setPassword.password')} autoComplete="new-password" required minLength={MIN_LENGTH} maxLength={MAX_LENGTH} value={password}
                   onChange={(event) => setValue(event.currentTarget.value)} />
-                <PasswordInput label="Repeat it" autoComplete="new-password" required value={repeat}
+                <PasswordInput label={t('setPassword.repeat')} autoComplete="new-password" required value={repeat}
                   onChange={(event) => setRepeat(event.currentTarget.value)} />
-                <Button type="submit" loading={busy} disabled={!token}>Set password</Button>
+                <Button type="submit" loading={busy} disabled={!token}>{t('setPassword.submit')}</Button>
               </Stack>
             </form>
           )}

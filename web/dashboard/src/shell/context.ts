@@ -1,4 +1,4 @@
-/** What every page needs: who is logged in, what they may do, and how the organization writes dates and money. */
+/** What every page needs: who is logged in, what they may do, and dates and money as the reader writes them. */
 import { createContext, useContext } from 'react';
 import type { Can } from '../api/permissions';
 import type { Session } from '../api/session';
@@ -10,6 +10,7 @@ export interface Workspace {
   format: Formatter;
   /** The organization's default currency. */
   currency: string;
+  /** The reader's locale: their dashboard language in the organization's region (common/format.ts). */
   locale: string;
   /** Ends the session (after logout on the server, or when the server says it is gone). */
   signedOut: () => void;

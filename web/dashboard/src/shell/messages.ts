@@ -1,4 +1,4 @@
-/** The frame's words: the navigation, the header, the login page and "page not found". */
+/** The frame's words: the navigation, the header, the login and set-password pages and "page not found". */
 import { defineMessages } from '../i18n/messages.js';
 
 /** The product's name, the same in every language. */
@@ -20,6 +20,12 @@ export const shellMessages = defineMessages({
   },
   start: { loading: 'Loading', failed: 'The dashboard could not start' },
   notFound: { title: 'Page not found', text: 'There is no dashboard page at {{path}}.' },
+  setPassword: {
+    title: 'Set your password', incomplete: 'This link is incomplete', incompleteText: 'Open the whole link you were given, or ask for a new one.',
+    done: 'Password set', doneText: 'You can log in with it now.', toLogin: 'Go to the login page',
+    rules: 'At least {{min}} characters, and not a common or easily guessed password. A passphrase of a few uncommon words is easy to remember and hard to guess.',
+    failed: 'The password was not set', differ: 'The two passwords differ.', password: 'New password', repeat: 'Repeat it', submit: 'Set password',
+  },
 }, {
   nl: {
     navigation: {
@@ -37,6 +43,12 @@ export const shellMessages = defineMessages({
     },
     start: { loading: 'Laden', failed: 'Het dashboard kon niet starten' },
     notFound: { title: 'Pagina niet gevonden', text: 'Er is geen dashboardpagina op {{path}}.' },
+    setPassword: {
+      title: 'Kies je wachtwoord', incomplete: 'Deze link is onvolledig', incompleteText: 'Open de hele link die je kreeg, of vraag om een nieuwe.',
+      done: 'Wachtwoord ingesteld', doneText: 'Je kunt er nu mee inloggen.', toLogin: 'Naar de inlogpagina',
+      rules: 'Minstens {{min}} tekens, en geen veelgebruikt of makkelijk te raden wachtwoord. Een wachtwoordzin van een paar ongewone woorden is makkelijk te onthouden en moeilijk te raden.',
+      failed: 'Het wachtwoord is niet ingesteld', differ: 'De twee wachtwoorden verschillen.', password: 'Nieuw wachtwoord', repeat: 'Herhaal het', submit: 'Wachtwoord instellen',
+    },
   },
   de: {
     navigation: {
@@ -54,5 +66,11 @@ export const shellMessages = defineMessages({
     },
     start: { loading: 'Wird geladen', failed: 'Das Dashboard konnte nicht starten' },
     notFound: { title: 'Seite nicht gefunden', text: 'Unter {{path}} gibt es keine Dashboard-Seite.' },
+    setPassword: {
+      title: 'Passwort festlegen', incomplete: 'Dieser Link ist unvollständig', incompleteText: 'Öffnen Sie den ganzen Link, den Sie erhalten haben, oder fordern Sie einen neuen an.',
+      done: 'Passwort festgelegt', doneText: 'Sie können sich jetzt damit anmelden.', toLogin: 'Zur Anmeldeseite',
+      rules: 'Mindestens {{min}} Zeichen und kein häufiges oder leicht zu erratendes Passwort. Ein Satz aus einigen ungewöhnlichen Wörtern ist leicht zu merken und schwer zu erraten.',
+      failed: 'Das Passwort wurde nicht festgelegt', differ: 'Die beiden Passwörter sind verschieden.', password: 'Neues Passwort', repeat: 'Passwort wiederholen', submit: 'Passwort festlegen',
+    },
   },
 });

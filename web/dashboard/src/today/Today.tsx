@@ -5,26 +5,28 @@
  * read it (./sections.ts).
  */
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { useWorkspace } from '../shell/context';
-import { mayReadToday, TODAY_SECTIONS } from './sections';
+import { mayReadToday, visibleSections } from './sections';
 import { StaySections } from './StaySections';
 import { OverduePayments, Requests, SyncProblems, TasksDueToday, ThisMonth } from './WorkSections';
 
 export function Today() {
+  const { t } = useTranslation('today');
   const { can, format } = useWorkspace();
-  const shown = (section: keyof typeof TODAY_SECTIONS) => TODAY_SECTIONS[section](can);
+  const shown = visibleSections(can);
   return (
     <Stack>
-      <Title order={2}>Today</Title>
+      <Title order={2}>{t('title')}</Title>
       <Text c="dimmed" size="sm">{format.date(format.today())}</Text>
-      {!mayReadToday(can) && <Text>Your permissions do not include anything this page shows.</Text>}
-      {shown('stays') && <StaySections />}
+      {!mayReadToday(can) && <Text>{t('nothingReadable')}</Text>}
+      {shown.stays && <StaySections />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        {shown('requests') && <Requests />}
-        {shown('overduePayments') && <OverduePayments />}
-        {shown('tasks') && <TasksDueToday />}
-        {shown('syncProblems') && <SyncProblems />}
-        {shown('month') && <ThisMonth />}
+        {shown.requests && <Requests />}
+        {shown.overduePayments && <OverduePayments />}
+        {shown.tasks && <TasksDueToday />}
+        {shown.syncProblems && <SyncProblems />}
+        {shown.month && <ThisMonth />}
       </SimpleGrid>
     </Stack>
   );

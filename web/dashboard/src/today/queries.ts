@@ -3,7 +3,7 @@
  * member may read what it asks for (./sections.ts): asking for more would refuse the whole request. Embeds a member
  * may not read are left out of the select, and the answer says so with `null` (e.g. no guest name for a cleaner).
  */
-import { database, rowsOf, selectList, when } from '../api/database';
+import { database, rowsOf, selectList, when, type Enums } from '../api/database';
 import type { Can } from '../api/permissions';
 import { addDays } from '../common/dates';
 import { localized, type Formatter } from '../common/format';
@@ -132,7 +132,7 @@ export interface OverduePayment {
   guest: string | null;
   amount: number;
   currency: string;
-  status: string;
+  status: Enums<'payments_status'>;
   dueAt: string;
 }
 

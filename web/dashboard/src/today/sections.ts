@@ -15,4 +15,10 @@ export const TODAY_SECTIONS = {
   month: (can: Can) => can('reports'),
 } as const satisfies Record<string, (can: Can) => boolean>;
 
+type TodaySection = keyof typeof TODAY_SECTIONS;
+
+/** Each section: whether this member sees it. */
+export const visibleSections = (can: Can) =>
+  Object.fromEntries(Object.entries(TODAY_SECTIONS).map(([section, visible]) => [section, visible(can)])) as Record<TodaySection, boolean>;
+
 export const mayReadToday = (can: Can) => Object.values(TODAY_SECTIONS).some((visible) => visible(can));

@@ -1,0 +1,75 @@
+/** The inbox's words: the list of conversations, a conversation with its stay, and the reply box. */
+import { defineMessages } from '../i18n/messages.js';
+
+export const inboxMessages = defineMessages({
+  title: 'Inbox',
+  failed: 'The inbox could not be loaded', loading: 'Loading the inbox', loadingText: 'Loading the inbox…',
+  empty: 'No messages yet. Guests\' e-mails and the messages sent to them appear here.',
+  conversations: 'Conversations', older: 'Show older conversations', you: 'You: {{text}}',
+  unread_one: '{{count}} unread', unread_other: '{{count}} unread',
+  booking: 'Booking', bookingReference: 'Booking {{reference}}',
+  thread: {
+    back: '← Inbox', conversation: 'Conversation', failed: 'The conversation could not be loaded', loading: 'Loading the conversation',
+    loadingText: 'Loading the conversation…', readFailed: 'The messages could not be marked read', filesFailed: 'The attached files could not be loaded',
+    stayFailed: 'The stay could not be loaded', messages: 'Messages', noMessages: 'No messages in this conversation.',
+    noAddress: 'The guest\'s message has no address to answer.', noBooking: 'This sender\'s mail matched no booking.',
+    from: 'From {{address}}', theGuest: 'the guest', sentTo: 'Sent to {{address}}', to: 'To {{address}}',
+    status: { queued: 'queued', sent: 'sent', delivered: 'delivered', failed: 'failed', received: 'received' },
+    files: 'Attached files', bytes: '{{size}} bytes', kilobytes: '{{size}} KB', megabytes: '{{size}} MB',
+    markUnread: 'Mark unread', markUnreadFailed: 'Not marked unread',
+  },
+  reply: {
+    name: 'Reply', label: 'Reply to {{address}}', description: 'Sent as an e-mail in the same thread (Ctrl+Enter sends).',
+    failed: 'The reply was not sent', send: 'Send reply',
+  },
+  stay: { title: 'Stay', guests_one: '{{count}} guest', guests_other: '{{count}} guests', total: 'Total {{amount}}', paid: 'Paid {{amount}}' },
+}, {
+  nl: {
+    title: 'Inbox',
+    failed: 'De inbox kon niet worden geladen', loading: 'De inbox wordt geladen', loadingText: 'De inbox wordt geladen…',
+    empty: 'Nog geen berichten. De e-mails van gasten en de berichten aan hen verschijnen hier.',
+    conversations: 'Gesprekken', older: 'Oudere gesprekken tonen', you: 'Jij: {{text}}',
+    unread_one: '{{count}} ongelezen', unread_other: '{{count}} ongelezen',
+    booking: 'Boeking', bookingReference: 'Boeking {{reference}}',
+    thread: {
+      back: '← Inbox', conversation: 'Gesprek', failed: 'Het gesprek kon niet worden geladen', loading: 'Het gesprek wordt geladen',
+      loadingText: 'Het gesprek wordt geladen…', readFailed: 'De berichten konden niet als gelezen worden gemarkeerd',
+      filesFailed: 'De bijlagen konden niet worden geladen', stayFailed: 'Het verblijf kon niet worden geladen', messages: 'Berichten',
+      noMessages: 'Geen berichten in dit gesprek.', noAddress: 'Het bericht van de gast heeft geen adres om op te antwoorden.',
+      noBooking: 'De mail van deze afzender hoort bij geen enkele boeking.',
+      from: 'Van {{address}}', theGuest: 'de gast', sentTo: 'Verstuurd aan {{address}}', to: 'Aan {{address}}',
+      status: { queued: 'in de wachtrij', sent: 'verstuurd', delivered: 'afgeleverd', failed: 'mislukt', received: 'ontvangen' },
+      files: 'Bijlagen', bytes: '{{size}} bytes', kilobytes: '{{size}} KB', megabytes: '{{size}} MB',
+      markUnread: 'Markeren als ongelezen', markUnreadFailed: 'Niet als ongelezen gemarkeerd',
+    },
+    reply: {
+      name: 'Antwoord', label: 'Antwoord aan {{address}}', description: 'Verstuurd als e-mail in hetzelfde gesprek (Ctrl+Enter verstuurt).',
+      failed: 'Het antwoord is niet verstuurd', send: 'Antwoord versturen',
+    },
+    stay: { title: 'Verblijf', guests_one: '{{count}} gast', guests_other: '{{count}} gasten', total: 'Totaal {{amount}}', paid: 'Betaald {{amount}}' },
+  },
+  de: {
+    title: 'Posteingang',
+    failed: 'Der Posteingang konnte nicht geladen werden', loading: 'Der Posteingang wird geladen', loadingText: 'Der Posteingang wird geladen…',
+    empty: 'Noch keine Nachrichten. Die E-Mails der Gäste und die Nachrichten an sie erscheinen hier.',
+    conversations: 'Unterhaltungen', older: 'Ältere Unterhaltungen anzeigen', you: 'Sie: {{text}}',
+    unread_one: '{{count}} ungelesen', unread_other: '{{count}} ungelesen',
+    booking: 'Buchung', bookingReference: 'Buchung {{reference}}',
+    thread: {
+      back: '← Posteingang', conversation: 'Unterhaltung', failed: 'Die Unterhaltung konnte nicht geladen werden', loading: 'Die Unterhaltung wird geladen',
+      loadingText: 'Die Unterhaltung wird geladen…', readFailed: 'Die Nachrichten konnten nicht als gelesen markiert werden',
+      filesFailed: 'Die Anhänge konnten nicht geladen werden', stayFailed: 'Der Aufenthalt konnte nicht geladen werden', messages: 'Nachrichten',
+      noMessages: 'Keine Nachrichten in dieser Unterhaltung.', noAddress: 'Die Nachricht des Gastes hat keine Adresse, an die Sie antworten können.',
+      noBooking: 'Die E-Mails dieses Absenders gehören zu keiner Buchung.',
+      from: 'Von {{address}}', theGuest: 'dem Gast', sentTo: 'Gesendet an {{address}}', to: 'An {{address}}',
+      status: { queued: 'in der Warteschlange', sent: 'gesendet', delivered: 'zugestellt', failed: 'fehlgeschlagen', received: 'empfangen' },
+      files: 'Anhänge', bytes: '{{size}} Byte', kilobytes: '{{size}} KB', megabytes: '{{size}} MB',
+      markUnread: 'Als ungelesen markieren', markUnreadFailed: 'Nicht als ungelesen markiert',
+    },
+    reply: {
+      name: 'Antwort', label: 'Antwort an {{address}}', description: 'Wird als E-Mail in derselben Unterhaltung gesendet (Strg+Enter sendet).',
+      failed: 'Die Antwort wurde nicht gesendet', send: 'Antwort senden',
+    },
+    stay: { title: 'Aufenthalt', guests_one: '{{count}} Gast', guests_other: '{{count}} Gäste', total: 'Gesamt {{amount}}', paid: 'Bezahlt {{amount}}' },
+  },
+});

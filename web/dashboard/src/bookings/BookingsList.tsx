@@ -31,7 +31,7 @@ export function BookingsList() {
         <Title order={2}>{t('list.title')}</Title>
         <Group gap="sm">
           <ExportButton filters={filters} onError={setExportError} />
-          <NewBookingButton onBooked={list.reload} />
+          <NewBookingButton />
         </Group>
       </Group>
       <ListFilterBar state={state} />

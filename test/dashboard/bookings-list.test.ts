@@ -40,7 +40,7 @@ forEachBackend('the bookings list', (ctx) => {
       start_date: addDays('2031-01-01', index * 2), end_date: addDays('2031-01-01', index * 2 + 2),
     })));
     const contacts = await data.rows<{ id: string }>('contacts', bookings.map((_, index) => (
-      index === 17 ? { first_name: 'Zebedee', last_name: 'Quillfeather', email: 'zq@example.com' } : { first_name: 'Guest', last_name: `Number ${index}`, email: `guest${index}@example.com` })));
+      index === 16 ? { first_name: 'Zebedee', last_name: 'Quillfeather', email: 'zq@example.com' } : { first_name: 'Guest', last_name: `Number ${index}`, email: `guest${index}@example.com` })));
     await data.rows('contact_bookings', bookings.map((booking, index) => ({ booking_id: booking.id, contact_id: contacts[index]!.id })));
     // Every third booking paid in full; every fifth paid in part (one paid, one pending); the others owe everything.
     await data.rows('payments', bookings.flatMap((booking, index) => index % 3 === 0
@@ -65,7 +65,7 @@ forEachBackend('the bookings list', (ctx) => {
     await page.getByRole('heading', { name: 'Bookings' }).waitFor();
     await page.getByLabel('Guest').fill('quillfeath');
     await page.getByText('1 booking', { exact: true }).waitFor();
-    assert.deepEqual(await shownReferences(), [references[17]]);
+    assert.deepEqual(await shownReferences(), [references[16]]);
     await page.getByLabel('Guest').fill('');
 
     await choose('Unit', 'Paging Lodge');
@@ -105,7 +105,8 @@ forEachBackend('the bookings list', (ctx) => {
     await page.locator('tbody tr[data-booking-id] a', { hasText: references[50]! }).waitFor();
     assert.deepEqual(await shownReferences(), references.slice(50));
     await choose('Order', 'All, latest arrival first');
-    await page.locator('tbody tr[data-booking-id] a', { hasText: references[STAYS - 1]! }).first().waitFor();
+    // The last of the first page in that order: not on page 3 of the other order.
+    await page.locator('tbody tr[data-booking-id] a', { hasText: references[STAYS - 25]! }).waitFor();
     assert.deepEqual(await shownReferences(), references.slice().reverse().slice(0, 25), 'a new order starts again at page 1');
     await page.screenshot({ path: join(SCREENSHOTS, `paged-${ctx.backend}.png`), fullPage: true });
   });
@@ -122,6 +123,6 @@ forEachBackend('the bookings list', (ctx) => {
     assert.equal(header, 'Reference,Guest,E-mail,Unit,Arrival,Departure,Status,Source,Booked,Total,Currency,Payment');
     assert.equal(lines.length, STAYS);
     assert.deepEqual(lines.map((line) => line.split(',')[0]), references, 'every stay, in the list order (arrival)');
-    assert.match(lines[17]!, /^[A-Z0-9-]+,Zebedee Quillfeather,zq@example\.com,Paging Lodge,2031-02-04,2031-02-06,Confirmed,API,/);
+    assert.match(lines[16]!, /^[A-Z0-9-]+,Zebedee Quillfeather,zq@example\.com,Paging Lodge,2031-02-02,2031-02-04,Confirmed,API,[^,]+,,EUR,unpaid$/);
   });
 });

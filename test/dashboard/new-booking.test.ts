@@ -30,7 +30,6 @@ forEachBackend('a new booking from the list', (ctx) => {
   const session = dashboardSession(ctx, browser);
   let unitId: string;
   let adults: string;
-  let breakfast: string;
   const arrival = addDays(new Date().toISOString().slice(0, 10), 45);
   const departure = addDays(arrival, 3);
 
@@ -43,7 +42,7 @@ forEachBackend('a new booking from the list', (ctx) => {
     adults = (await ctx.db.query<{ id: string }>(
       `SELECT id FROM api.capacity_groups WHERE organization_id = $1 AND name->>'default' = 'Adults'`, [organizationId])).rows[0]!.id;
     await data.capacity(unitId, adults, 1, 4);
-    breakfast = await data.service(unitId, { name: { default: 'Breakfast basket' }, type: 'checkbox', pricing: { per: 'stay', amount: 2500 } });
+    await data.service(unitId, { name: { default: 'Breakfast basket' }, type: 'checkbox', pricing: { per: 'stay', amount: 2500 } });
     await session.logIn(session.owner);
   });
 

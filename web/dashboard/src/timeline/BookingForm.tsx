@@ -44,6 +44,12 @@ export function BookingForm({ unitId, days, ...rest }: Props) {
   );
 }
 
+/** The guest's contact fields, as /book's `contact` names them. */
+const GUEST_FIELDS = [
+  { key: 'first_name', label: 'firstName', type: 'text' }, { key: 'last_name', label: 'lastName', type: 'text' },
+  { key: 'email', label: 'email', type: 'email' }, { key: 'phone', label: 'phone', type: 'tel' },
+] as const;
+
 type StayFormProps = Omit<Props, 'unitId' | 'days'> & { unitId: string; days: { start: string; end: string } | null };
 
 function StayForm({ unitId, days: pickedDays, onClose, onBooked }: StayFormProps) {
@@ -126,10 +132,7 @@ function StayForm({ unitId, days: pickedDays, onClose, onBooked }: StayFormProps
         <Fieldset legend={t('form.guest')} variant="unstyled">
           <Stack gap="xs">
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <TextInput label={t('form.firstName')} autoComplete="off" {...field('first_name')} />
-              <TextInput label={t('form.lastName')} autoComplete="off" {...field('last_name')} />
-              <TextInput label={t('form.email')} type="email" autoComplete="off" {...field('email')} />
-              <TextInput label={t('form.phone')} type="tel" autoComplete="off" {...field('phone')} />
+              {GUEST_FIELDS.map(({ key, label, type }) => <TextInput key={key} label={t(`form.${label}`)} type={type} autoComplete="off" {...field(key)} />)}
             </SimpleGrid>
             {groups.length > 0 && (
               <SimpleGrid cols={{ base: 2, xs: 3 }}>

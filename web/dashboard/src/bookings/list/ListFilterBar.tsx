@@ -44,9 +44,11 @@ export function ListFilterBar({ state: { choices, choose, text, type } }: { stat
   const { t } = useTranslation('bookings');
   const { can, locale } = useWorkspace();
   const units = useLoad(loadUnitNames, []);
+  const mayReadGuests = can('contacts');
+  const mayReadPayments = can('payments');
   return (
     <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label={t('list.filters')}>
-      {can('contacts') && <TextInput label={t('list.guest')} placeholder={t('list.guestPlaceholder')} value={text.guest} onChange={(event) => type({ guest: event.currentTarget.value })} />}
+      {mayReadGuests && <TextInput label={t('list.guest')} placeholder={t('list.guestPlaceholder')} value={text.guest} onChange={(event) => type({ guest: event.currentTarget.value })} />}
       <TextInput label={t('list.reference')} placeholder={t('list.referencePlaceholder')} value={text.reference} onChange={(event) => type({ reference: event.currentTarget.value })} />
       <Select label={t('list.status')} placeholder={t('list.any')} clearable value={choices.status} onChange={(value) => choose({ status: value as Status | null })}
         data={STATUSES.map((status) => ({ value: status, label: t(`statuses.${status}`) }))} />
@@ -56,7 +58,7 @@ export function ListFilterBar({ state: { choices, choose, text, type } }: { stat
         onChange={(value) => choose({ range: value as [string | null, string | null] })} />
       <Select label={t('list.source')} placeholder={t('list.any')} clearable value={choices.source} onChange={(value) => choose({ source: value as Source | null })}
         data={SOURCES.map((source) => ({ value: source, label: t(`sources.${source}`) }))} />
-      {can('payments') && (
+      {mayReadPayments && (
         <Select label={t('list.payment')} placeholder={t('list.any')} clearable value={choices.payment} onChange={(value) => choose({ payment: value as PaymentFilter | null })}
           data={PAYMENT_FILTERS.map((payment) => ({ value: payment, label: t(`payments.${payment}`) }))} />
       )}

@@ -15,7 +15,7 @@ import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { bookStay, DETAIL_TYPES, initialOccupancy, loadBookableUnit, quoteStay, stayInterval, type Quote, type StayRequest } from './booking-queries';
+import { bookStay, DETAIL_TYPES, EXTRA_TYPES, initialOccupancy, loadBookableUnit, quoteStay, stayInterval, type FormService, type Quote, type StayRequest } from './booking-queries';
 import { QuoteTable } from './QuoteTable';
 import { ServiceFields, type ServiceValues } from './ServiceFields';
 
@@ -42,6 +42,11 @@ export function BookingForm({ unitId, days, ...rest }: Props) {
       {chosenUnit && <StayForm key={chosenUnit} unitId={chosenUnit} days={null} {...rest} />}
     </Stack>
   );
+}
+
+function requiredExtras(services: FormService[]): ServiceValues {
+  return Object.fromEntries(services.filter((service) => service.required && EXTRA_TYPES.includes(service.type))
+    .map((service) => [service.id, service.type === 'checkbox' ? true : 1]));
 }
 
 /** The guest's contact fields, as /book's `contact` names them. */
@@ -73,6 +78,8 @@ function StayForm({ unitId, days: pickedDays, onClose, onBooked }: StayFormProps
   const guests = occupancy ?? initialOccupancy(groups);
   // Chosen in the form: a nightly unit's range is arrival and departure; a daily unit's its first and last day.
   const days = pickedDays ?? (range[0] && range[1] ? { start: range[0], end: rentPeriod === 'daily' ? addDays(range[1], 1) : range[1] } : null);
+  // As the widget: a required extra starts taken (ticked, or one of it); what the manager changes overrides that.
+  const serviceValues: ServiceValues = { ...requiredExtras(services), ...values };
   const extras = services.filter((service) => !DETAIL_TYPES.includes(service.type));
   const details = services.filter((service) => DETAIL_TYPES.includes(service.type));
 
@@ -84,7 +91,7 @@ function StayForm({ unitId, days: pickedDays, onClose, onBooked }: StayFormProps
   const stay = (stayDays: { start: string; end: string }): StayRequest => {
     const contact = Object.fromEntries(Object.entries(guest).map(([key, value]) => [key, value.trim()]).filter(([, value]) => value !== ''));
     // As the widget sends them: what was left empty, unticked or at zero is not sent.
-    const formValues = Object.fromEntries(Object.entries(values)
+    const formValues = Object.fromEntries(Object.entries(serviceValues)
       .map(([id, value]) => [id, typeof value === 'string' ? value.trim() : value] as const).filter(([, value]) => value !== '' && value !== 0 && value !== false));
     return {
       product_id: unitId, interval: stayInterval(rentPeriod, stayDays), occupancy: guests, contact, form_values: formValues,
@@ -147,12 +154,12 @@ function StayForm({ unitId, days: pickedDays, onClose, onBooked }: StayFormProps
         </Fieldset>
         {extras.length > 0 && (
           <Fieldset legend={t('form.extras')} variant="unstyled">
-            <ServiceFields services={extras} values={values} onChange={(next) => { setValues(next); changed(); }} />
+            <ServiceFields services={extras} values={serviceValues} onChange={(next) => { setValues(next); changed(); }} />
           </Fieldset>
         )}
         {details.length > 0 && (
           <Fieldset legend={t('form.details')} variant="unstyled">
-            <ServiceFields services={details} values={values} onChange={(next) => { setValues(next); changed(); }} />
+            <ServiceFields services={details} values={serviceValues} onChange={(next) => { setValues(next); changed(); }} />
           </Fieldset>
         )}
         <TextInput label={t('form.coupon')} autoComplete="off" maxLength={64} value={coupon} onChange={(event) => { setCoupon(event.currentTarget.value); changed(); }} />

@@ -62,7 +62,7 @@ export function ListFilterBar({ state: { choices, choose, text, type } }: { stat
         <Select label={t('list.payment')} placeholder={t('list.any')} clearable value={choices.payment} onChange={(value) => choose({ payment: value as PaymentFilter | null })}
           data={PAYMENT_FILTERS.map((payment) => ({ value: payment, label: t(`payments.${payment}`) }))} />
       )}
-      <Select label={t('list.order')} allowDeselect={false} value={choices.sort} onChange={(value) => choose({ sort: (value ?? 'upcoming') as Sort })}
+      <Select label={t('list.order')} allowDeselect={false} miw={270} value={choices.sort} onChange={(value) => choose({ sort: (value ?? 'upcoming') as Sort })}
         data={SORTS.map((sort) => ({ value: sort, label: t(`orders.${sort}`) }))} />
     </Group>
   );

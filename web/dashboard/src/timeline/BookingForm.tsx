@@ -49,6 +49,9 @@ function requiredExtras(services: FormService[]): ServiceValues {
     .map((service) => [service.id, service.type === 'checkbox' ? true : 1]));
 }
 
+/** The form's sections (guest, extras, details) titled like its fields' labels. */
+const LEGEND = { legend: { fontWeight: 600, fontSize: 'var(--mantine-font-size-md)' } };
+
 /** The guest's contact fields, as /book's `contact` names them. */
 const GUEST_FIELDS = [
   { key: 'first_name', label: 'firstName', type: 'text' }, { key: 'last_name', label: 'lastName', type: 'text' },
@@ -136,7 +139,7 @@ function StayForm({ unitId, days: pickedDays, onClose, onBooked }: StayFormProps
           <DatePickerInput type="range" label={rentPeriod === 'daily' ? t('form.days') : t('form.dates')} required value={range}
             allowSingleDateInRange={rentPeriod === 'daily'} onChange={(value) => { setRange(value as [string | null, string | null]); changed(); }} />
         )}
-        <Fieldset legend={t('form.guest')} variant="unstyled">
+        <Fieldset legend={t('form.guest')} variant="unstyled" styles={LEGEND}>
           <Stack gap="xs">
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
               {GUEST_FIELDS.map(({ key, label, type }) => <TextInput key={key} label={t(`form.${label}`)} type={type} autoComplete="off" {...field(key)} />)}
@@ -153,12 +156,12 @@ function StayForm({ unitId, days: pickedDays, onClose, onBooked }: StayFormProps
           </Stack>
         </Fieldset>
         {extras.length > 0 && (
-          <Fieldset legend={t('form.extras')} variant="unstyled">
+          <Fieldset legend={t('form.extras')} variant="unstyled" styles={LEGEND}>
             <ServiceFields services={extras} values={serviceValues} onChange={(next) => { setValues(next); changed(); }} />
           </Fieldset>
         )}
         {details.length > 0 && (
-          <Fieldset legend={t('form.details')} variant="unstyled">
+          <Fieldset legend={t('form.details')} variant="unstyled" styles={LEGEND}>
             <ServiceFields services={details} values={serviceValues} onChange={(next) => { setValues(next); changed(); }} />
           </Fieldset>
         )}

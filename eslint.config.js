@@ -3,8 +3,11 @@ import tseslint from 'typescript-eslint';
 
 // Dashboard folders whose words are not yet translated; each leaves this list when its pages speak all three languages.
 const UNTRANSLATED_DASHBOARD = [
-  'web/dashboard/src/bookings/**', 'web/dashboard/src/settings/OrganizationProfile.tsx', 'web/dashboard/src/settings/organization-profile.ts',
-  'web/dashboard/src/timeline/**', 'web/dashboard/src/units/**',
+  'web/dashboard/src/bookings/BookingPage.tsx', 'web/dashboard/src/bookings/ChangeStay.tsx', 'web/dashboard/src/bookings/PaymentBadge.tsx',
+  'web/dashboard/src/bookings/RequestButtons.tsx', 'web/dashboard/src/settings/OrganizationProfile.tsx', 'web/dashboard/src/settings/organization-profile.ts',
+  'web/dashboard/src/timeline/BlockForm.tsx', 'web/dashboard/src/timeline/BlockModal.tsx', 'web/dashboard/src/timeline/EventModal.tsx',
+  'web/dashboard/src/timeline/Legend.tsx', 'web/dashboard/src/timeline/MonthGrid.tsx', 'web/dashboard/src/timeline/SelectionModal.tsx',
+  'web/dashboard/src/timeline/Timeline.tsx', 'web/dashboard/src/units/**',
 ];
 
 export default tseslint.config(

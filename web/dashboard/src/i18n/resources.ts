@@ -2,20 +2,22 @@
  * Every namespace of the dashboard's words, one per feature, each defined beside its pages (`<feature>/messages.ts`).
  * This list is the one place a namespace is registered: i18next's resources and the types of `t` come from it.
  */
+import { bookingsMessages } from '../bookings/messages.js';
 import { commonMessages } from '../common/messages.js';
-import { settingsMessages } from '../settings/messages.js';
-import { templatesMessages } from '../settings/templates/messages.js';
 import { inboxMessages } from '../inbox/messages.js';
 import { reportsMessages } from '../reports/messages.js';
+import { settingsMessages } from '../settings/messages.js';
 import { shellMessages } from '../shell/messages.js';
+import { templatesMessages } from '../settings/templates/messages.js';
 import { todayMessages } from '../today/messages.js';
 
 export const NAMESPACES = {
+  bookings: bookingsMessages,
   common: commonMessages,
   inbox: inboxMessages,
   reports: reportsMessages,
-  shell: shellMessages,
   settings: settingsMessages,
+  shell: shellMessages,
   templates: templatesMessages,
   today: todayMessages,
 };

@@ -15,17 +15,33 @@ export interface GuestGroup {
   max: number | null;
 }
 
+/** A service of the unit the form asks for: an extra the guest may take, or a detail of the booking form. */
+export interface FormService {
+  id: string;
+  name: string;
+  type: Enums<'services_type'>;
+  required: boolean;
+  maxQuantity: number | null;
+}
+
+/** Extras are chosen (ticked or counted); details are written (text, e-mail, phone). Fees are always charged, never asked. */
+export const EXTRA_TYPES: readonly Enums<'services_type'>[] = ['checkbox', 'quantity', 'number'];
+export const DETAIL_TYPES: readonly Enums<'services_type'>[] = ['text', 'email', 'phone'];
+
 export interface BookableUnit {
   rentPeriod: Enums<'products_rent_period'>;
   groups: GuestGroup[];
+  services: FormService[];
 }
 
 export async function loadBookableUnit(unitId: string, locale: string): Promise<BookableUnit> {
-  const [product, groups, sums, capacities] = await Promise.all([
+  const [product, groups, sums, capacities, services] = await Promise.all([
     database.from('products').select('rent_period').eq('id', unitId).single(),
     database.from('capacity_groups').select('id,name,requires_explicit_input').order('order').order('id'),
     database.from('capacity_group_dependencies').select('accumulator_id'),
     database.from('capacities').select('capacity_group_id,min,max').eq('product_id', unitId),
+    database.from('services').select('id,name,type,required,max_quantity,product_services!inner(product_id)')
+      .eq('product_services.product_id', unitId).eq('active', true).order('order').order('id'),
   ]);
   const accumulators = new Set(rowsOf(sums).map((row) => row.accumulator_id));
   const limits = new Map(rowsOf(capacities).map((row) => [row.capacity_group_id, row]));
@@ -33,7 +49,9 @@ export async function loadBookableUnit(unitId: string, locale: string): Promise<
     // As the booking widget: the groups the unit limits, or that must be given, and never a sum of others.
     .filter((group) => !accumulators.has(group.id) && (limits.has(group.id) || group.requires_explicit_input))
     .map((group) => ({ id: group.id, name: localized(group.name, locale), min: limits.get(group.id)?.min ?? 0, max: limits.get(group.id)?.max ?? null }));
-  return { rentPeriod: rowsOf(product).rent_period, groups: guestGroups };
+  const asked = rowsOf(services).filter((service) => EXTRA_TYPES.includes(service.type) || DETAIL_TYPES.includes(service.type))
+    .map((service) => ({ id: service.id, name: localized(service.name, locale), type: service.type, required: service.required, maxQuantity: service.max_quantity }));
+  return { rentPeriod: rowsOf(product).rent_period, groups: guestGroups, services: asked };
 }
 
 /** The first guest group starts at one guest (at least its minimum), the others at their minimum. */
@@ -53,7 +71,12 @@ export interface StayRequest {
   product_id: string;
   interval: { start: string; end: string };
   occupancy: Record<string, number>;
-  contact: { first_name?: string; last_name?: string; email?: string };
+  contact: { first_name?: string; last_name?: string; email?: string; phone?: string };
+  /** Extras and booking details: service id → value. */
+  form_values: Record<string, string | number | boolean>;
+  coupon_codes: string[];
+  /** No e-mail to the guest about this booking (only with /book). */
+  silent?: boolean;
 }
 
 export interface Quote {

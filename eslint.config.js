@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 // Dashboard folders whose words are not yet translated; each leaves this list when its pages speak all three languages.
 const UNTRANSLATED_DASHBOARD = [
   'web/dashboard/src/bookings/**', 'web/dashboard/src/inbox/**', 'web/dashboard/src/reports/**', 'web/dashboard/src/settings/**',
-  'web/dashboard/src/timeline/**', 'web/dashboard/src/today/**', 'web/dashboard/src/units/**', 'web/dashboard/src/common/ConfirmButton.tsx',
+  'web/dashboard/src/timeline/BookingForm.tsx', 'web/dashboard/src/today/**', 'web/dashboard/src/units/Tasks.tsx', 'web/dashboard/src/common/ConfirmButton.tsx',
   'web/dashboard/src/common/StatusBadge.tsx', 'web/dashboard/src/shell/SetPassword.tsx',
 ];
 
@@ -39,6 +39,10 @@ export default tseslint.config(
       'i18next/no-literal-string': ['error', {
         mode: 'jsx-only',
         'jsx-attributes': { include: ['label', 'placeholder', 'title', 'description', 'aria-label', 'alt', 'error', 'confirmLabel', 'emptyText', 'legend'] },
+        // The plugin's own list, plus `can`: `can('bookings', 'write')` in JSX names a permission, not a word people read.
+        callees: {
+          exclude: ['i18n(ext)?', 't', 'require', 'addEventListener', 'removeEventListener', 'postMessage', 'getElementById', 'dispatch', 'commit', 'includes', 'indexOf', 'endsWith', 'startsWith', 'can'],
+        },
       }],
     },
   },

@@ -4,10 +4,14 @@
  */
 import { commonMessages } from '../common/messages.js';
 import { shellMessages } from '../shell/messages.js';
+import { calendarMessages } from '../timeline/messages.js';
+import { unitsMessages } from '../units/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
   shell: shellMessages,
+  units: unitsMessages,
+  calendar: calendarMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

@@ -101,7 +101,7 @@ function NewCoupon({ onAdded }: { onAdded: () => void }) {
         <Select label={t('coupons.discount')} data={DISCOUNTS.map((discount) => ({ value: discount, label: t(`coupons.discounts.${discount}`, { currency }) }))} value={type} onChange={(value) => value && setType(value)} allowDeselect={false} w={160} />
         <NumberInput label={type === 'fixed' ? t('coupons.amountIn', { currency }) : t('coupons.percent')} value={value} onChange={setValue} min={0} decimalScale={2} w={140} required />
         <Select label={t('coupons.appliesTo')} data={SCOPES.map((value) => ({ value, label: t(`coupons.scopes.${value}`) }))} value={scope} onChange={(value) => value && setScope(value as Scope)} allowDeselect={false} w={130} />
-        <NumberInput label={t('coupons.quota')} value={quota} onChange={setQuota} min={0} w={170} />
+        <NumberInput label={t('coupons.quota')} value={quota} onChange={setQuota} min={0} w={200} />
         <Switch label={t('coupons.stackableLabel')} checked={stackable} onChange={(e) => setStackable(e.currentTarget.checked)} />
         <Button type="submit">{t('coupons.submit')}</Button>
       </Group>

@@ -311,7 +311,7 @@ export const unitsMessages = defineMessages({
       discount: 'Korting', appliesTo: 'Geldt voor', uses: 'Gebruikt', combines: 'Combineerbaar', description: 'Beschrijving',
       usesOf: '{{uses}} van {{quota}}', stackable: 'combineerbaar', alone: 'alleen', deleteQuestion: 'Kortingscode {{code}} verwijderen?',
       deleteLabel: 'Kortingscode {{code}} verwijderen', form: 'Kortingscode toevoegen', failed: 'De kortingscode is niet toegevoegd',
-      amountIn: 'Bedrag in {{currency}}', percent: 'Procent', quota: 'Aantal keer te gebruiken (leeg: onbeperkt)',
+      amountIn: 'Bedrag in {{currency}}', percent: 'Procent', quota: 'Gebruik (leeg: onbeperkt)',
       stackableLabel: 'Te combineren met andere', submit: 'Kortingscode toevoegen',
       discounts: { percentage: 'Percentage', fixed: 'Bedrag ({{currency}})' },
       scopes: { global: 'alles', rent: 'huur', product: 'accommodatie', service: 'extra' },

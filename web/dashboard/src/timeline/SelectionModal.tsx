@@ -8,7 +8,7 @@ import { BlockForm } from './BlockForm';
 import { BookingForm } from './BookingForm';
 import type { Unit } from './queries';
 
-export type Choice = 'block' | 'booking';
+type Choice = 'block' | 'booking';
 
 interface Props {
   units: Unit[];

@@ -2,11 +2,11 @@
  * The calendar's words: the month's timeline, its legend and bars, picking days, blocks and what a refused overlap
  * says. Statuses are keyed by the calendar's status type, so a status the database gains needs its words here.
  */
-import type { Enums } from '../api/database';
+import type { Database } from '../../../../schema/database.types.js';
 import { defineMessages } from '../i18n/messages.js';
-import type { Choice } from './SelectionModal';
 
-type Status = Enums<'calendar_events_status'>;
+/** From the schema, not the dashboard's api/database.ts: the server's tests read this file. */
+type Status = Database['api']['Enums']['calendar_events_status'];
 
 export const calendarMessages = defineMessages({
   title: 'Calendar', previousMonth: 'Previous month', nextMonth: 'Next month', month: 'Month: {{month}}', addBlock: 'Add block',
@@ -17,8 +17,8 @@ export const calendarMessages = defineMessages({
     both: 'Pick the first and the last free day of a unit to block or book them.',
     block: 'Pick the first and the last free day of a unit to block them.',
     booking: 'Pick the first and the last free day of a unit to book them.',
-  } satisfies Record<Choice | 'both', string>,
-  choices: { block: 'Block', booking: 'Booking' } satisfies Record<Choice, string>,
+  },
+  choices: { block: 'Block', booking: 'Booking' },
   statuses: { CONFIRMED: 'confirmed', TENTATIVE: 'tentative', CANCELLED: 'cancelled' } satisfies Record<Status, string>,
   legend: {
     title: 'Legend', CONFIRMED: 'Confirmed booking', TENTATIVE: 'Tentative booking', blocked: 'Blocked', imported: 'Imported (iCal)',

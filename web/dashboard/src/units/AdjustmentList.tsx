@@ -5,9 +5,10 @@
 import { Button, Fieldset, Group, NumberInput, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Adjustment } from '../api/json-columns';
+import type { unitsMessages } from './messages';
 
-/** The three lists, each with its own words (the legend, the threshold's label). */
-export type AdjustmentKind = 'earlyBird' | 'lastMinute' | 'longStay';
+/** The three lists (early bird, last minute, long stay), each with its own words: the legend, the threshold's label. */
+export type AdjustmentKind = keyof typeof unitsMessages.en.adjustments.kinds;
 
 export interface AdjustmentListProps<Threshold extends string> {
   kind: AdjustmentKind;

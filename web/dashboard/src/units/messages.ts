@@ -1,16 +1,16 @@
 /**
  * The words of Units and prices: the unit list, "Add unit", the coupons and every section of a unit's page (the
- * tasks section keeps its own). Labels of a column's values (service kinds, moments, triggers, statuses…) are maps
- * keyed by that column's type, so a value the database gains fails the typecheck here until it has its words.
+ * tasks section keeps its own). Labels of a column's values (rent periods, moments, triggers, statuses…) are maps
+ * keyed by that column's type, so a value the database gains fails the typecheck here until it has its words. The
+ * types come from the server and the schema, not from the dashboard's modules: the server's tests read this file.
  */
+import type { Database } from '../../../../schema/database.types.js';
 import type { Day } from '../../../../src/booking/answer-schemas.js';
-import type { CouponDefinition } from '../../../../src/booking/model.js';
-import type { Enums } from '../api/database';
-import type { Moment, ServicePricing } from '../api/json-columns';
+import type { CouponDefinition, Pricing } from '../../../../src/booking/model.js';
+import type { MomentType } from '../../../../src/money/schedule.js';
 import { defineMessages } from '../i18n/messages.js';
-import type { AdjustmentKind } from './AdjustmentList';
-import type { OfferedServiceKind } from './service-kinds';
 
+type Enums<Name extends keyof Database['api']['Enums']> = Database['api']['Enums'][Name];
 type Words<Key extends string> = Record<Key, string>;
 
 export const unitsMessages = defineMessages({
@@ -82,7 +82,7 @@ export const unitsMessages = defineMessages({
       earlyBird: { legend: 'Early bird', threshold: 'From days before arrival', add: 'Add early bird', remove: 'Remove early bird {{number}}' },
       lastMinute: { legend: 'Last minute', threshold: 'Until days before arrival', add: 'Add last minute', remove: 'Remove last minute {{number}}' },
       longStay: { legend: 'Long stay', threshold: 'From nights', add: 'Add long stay', remove: 'Remove long stay {{number}}' },
-    } satisfies Record<AdjustmentKind, { legend: string; threshold: string; add: string; remove: string }>,
+    },
   },
   picker: { nextMonth: 'Next month', previousMonth: 'Previous month', nextYear: 'Next year', previousYear: 'Previous year' },
   datePrices: {
@@ -108,8 +108,8 @@ export const unitsMessages = defineMessages({
     offer: 'Offer on this unit',
     kinds: {
       fee: 'Always charged (a fee, e.g. cleaning)', checkbox: 'Optional: the guest ticks it', quantity: 'Optional: the guest picks how many',
-    } satisfies Words<OfferedServiceKind>,
-    per: { stay: 'per stay', night: 'per night', guest: 'per guest', guest_night: 'per guest per night', unit: 'per item' } satisfies Words<ServicePricing['per']>,
+    } satisfies Partial<Words<Enums<'services_type'>>>,
+    per: { stay: 'per stay', night: 'per night', guest: 'per guest', guest_night: 'per guest per night', unit: 'per item' } satisfies Words<Pricing['per']>,
   },
   paymentMoments: {
     title: 'Payment moments', atConfirmation: 'at confirmation', percent: '{{value}} %', moment: '{{share}}, {{offset}} {{when}}',
@@ -118,7 +118,7 @@ export const unitsMessages = defineMessages({
     moments: {
       confirmation: 'days after confirmation', request: 'days after the request', 'check-in': 'days from arrival',
       'on-site': 'days from arrival, paid on site', checkout: 'days from departure',
-    } satisfies Words<Moment['type']>,
+    } satisfies Words<MomentType>,
   },
   emails: {
     title: 'E-mails',
@@ -130,7 +130,7 @@ export const unitsMessages = defineMessages({
     after_one: '{{count}} day after {{moment}}', after_other: '{{count}} days after {{moment}}',
     dueBefore_one: '{{count}} day before a payment is due', dueBefore_other: '{{count}} days before a payment is due',
     dueAfter_one: '{{count}} day after a payment is due', dueAfter_other: '{{count}} days after a payment is due',
-    moments: { 'check-in': 'check-in', checkout: 'checkout', confirmation: 'confirmation', 'on-site': 'on-site', request: 'request' } satisfies Words<Moment['type']>,
+    moments: { 'check-in': 'check-in', checkout: 'checkout', confirmation: 'confirmation', 'on-site': 'on-site', request: 'request' } satisfies Words<MomentType>,
     triggers: {
       created: 'when a booking is made', confirmed: 'when a booking is confirmed', cancelled: 'when a booking is cancelled',
       updated: 'when a booking changes', moment: 'at a moment of the stay', payment_received: 'when a payment is received',

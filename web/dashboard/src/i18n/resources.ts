@@ -3,6 +3,7 @@
  * This list is the one place a namespace is registered: i18next's resources and the types of `t` come from it.
  */
 import { bookingsMessages } from '../bookings/messages.js';
+import { calendarMessages } from '../timeline/messages.js';
 import { commonMessages } from '../common/messages.js';
 import { inboxMessages } from '../inbox/messages.js';
 import { reportsMessages } from '../reports/messages.js';
@@ -10,9 +11,11 @@ import { settingsMessages } from '../settings/messages.js';
 import { shellMessages } from '../shell/messages.js';
 import { templatesMessages } from '../settings/templates/messages.js';
 import { todayMessages } from '../today/messages.js';
+import { unitsMessages } from '../units/messages.js';
 
 export const NAMESPACES = {
   bookings: bookingsMessages,
+  calendar: calendarMessages,
   common: commonMessages,
   inbox: inboxMessages,
   reports: reportsMessages,
@@ -20,6 +23,7 @@ export const NAMESPACES = {
   shell: shellMessages,
   templates: templatesMessages,
   today: todayMessages,
+  units: unitsMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

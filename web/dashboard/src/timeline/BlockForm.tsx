@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf } from '../api/database';
 import { addDays } from '../common/dates';
 import { ErrorAlert } from '../common/ErrorAlert';
@@ -25,16 +26,17 @@ export function BlockForm({ units, initial, onClose, onSaved }: BlockFormProps) 
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const { can, format } = useWorkspace();
+  const { t } = useTranslation(['calendar', 'common']);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const [start, last] = range;
-    if (!unitId || !start || !last) return setError({ code: '', message: 'Choose a unit and the first and last day to block.' });
+    if (!unitId || !start || !last) return setError({ code: '', message: t('block.incomplete') });
     setBusy(true);
     setError(null);
     try {
       rowsOf(await database.from('calendar_events').insert({
-        product_id: unitId, type: 'blocked period', status: 'CONFIRMED', start_date: start, end_date: addDays(last, 1), title: title || 'Blocked', origin: 'admin',
+        product_id: unitId, type: 'blocked period', status: 'CONFIRMED', start_date: start, end_date: addDays(last, 1), title: title || t('block.defaultTitle'), origin: 'admin',
       }));
       onSaved();
     } catch (failure) {
@@ -46,14 +48,14 @@ export function BlockForm({ units, initial, onClose, onSaved }: BlockFormProps) 
   return (
     <form onSubmit={save}>
       <Stack>
-        <ErrorAlert error={error} title="The block was not added" />
-        <Select label="Unit" required data={units.map((unit) => ({ value: unit.id, label: unit.name }))} value={unitId} onChange={setUnitId} />
-        <DatePickerInput type="range" label="Days" required value={range} onChange={(value) => setRange(value as [string | null, string | null])}
+        <ErrorAlert error={error} title={t('block.failed')} />
+        <Select label={t('block.unit')} required data={units.map((unit) => ({ value: unit.id, label: unit.name }))} value={unitId} onChange={setUnitId} />
+        <DatePickerInput type="range" label={t('block.days')} required value={range} onChange={(value) => setRange(value as [string | null, string | null])}
           allowSingleDateInRange />
-        <TextInput label="Title" placeholder="Blocked" value={title} onChange={(event) => setTitle(event.currentTarget.value)} />
+        <TextInput label={t('block.title')} placeholder={t('block.defaultTitle')} value={title} onChange={(event) => setTitle(event.currentTarget.value)} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>Cancel</Button>
-          <Button type="submit" loading={busy}>Block these days</Button>
+          <Button variant="default" onClick={onClose}>{t('common:cancel')}</Button>
+          <Button type="submit" loading={busy}>{t('block.submit')}</Button>
         </Group>
       </Stack>
     </form>

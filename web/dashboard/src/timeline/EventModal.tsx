@@ -1,6 +1,7 @@
 /** A block (or a booking the member may not open): what it is, and removing a block made here. */
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf } from '../api/database';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorAlert } from '../common/ErrorAlert';
@@ -9,6 +10,7 @@ import type { TimelineEvent } from './queries';
 
 export function EventModal({ event, unit, onClose, onChanged }: { event: TimelineEvent; unit: string; onClose: () => void; onChanged: () => void }) {
   const { format, can } = useWorkspace();
+  const { t } = useTranslation(['calendar', 'common']);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const imported = event.calendar_id !== null;
@@ -26,16 +28,16 @@ export function EventModal({ event, unit, onClose, onChanged }: { event: Timelin
   };
 
   return (
-    <Modal opened onClose={onClose} title={event.type === 'booking' ? 'Booking' : imported ? 'Imported block' : 'Block'}>
+    <Modal opened onClose={onClose} title={t(event.type === 'booking' ? 'event.booking' : imported ? 'event.importedBlock' : 'event.block')}>
       <Stack>
-        <ErrorAlert error={error} title="The block was not removed" />
+        <ErrorAlert error={error} title={t('event.removeFailed')} />
         <Text><b>{unit}</b></Text>
         {event.title && <Text>{event.title}</Text>}
-        <Text>{format.date(event.start_date)} – {format.date(event.end_date)} ({event.status.toLowerCase()})</Text>
-        {imported && <Text size="sm" c="dimmed">Imported from {event.external_calendars?.name ?? 'an iCal feed'}: change it in that calendar; the next sync brings it here.</Text>}
+        <Text>{t('event.dates', { start: format.date(event.start_date), end: format.date(event.end_date), status: t(`statuses.${event.status}`) })}</Text>
+        {imported && <Text size="sm" c="dimmed">{t('event.importedFrom', { feed: event.external_calendars?.name ?? t('event.anIcalFeed') })}</Text>}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>Close</Button>
-          {removable && <ConfirmButton question="Remove this block? Its days become bookable." onConfirm={remove} loading={busy}>Remove block</ConfirmButton>}
+          <Button variant="default" onClick={onClose}>{t('common:close')}</Button>
+          {removable && <ConfirmButton question={t('event.removeQuestion')} onConfirm={remove} loading={busy}>{t('event.remove')}</ConfirmButton>}
         </Group>
       </Stack>
     </Modal>

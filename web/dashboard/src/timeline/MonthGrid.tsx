@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { Text, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { isWeekend } from '../common/dates';
 import { navigate } from '../common/router';
 import { useWorkspace } from '../shell/context';
@@ -23,8 +24,6 @@ interface Props {
 
 const ARROWS: Record<string, [rows: number, days: number]> = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
 
-const STATUS_WORDS = { CONFIRMED: 'confirmed', TENTATIVE: 'tentative', CANCELLED: 'cancelled' } as const;
-
 function barClass(event: TimelineEvent): string {
   if (event.status === 'CANCELLED') return classes.CANCELLED!;
   if (event.type === 'booking') return classes[event.status]!;
@@ -33,6 +32,7 @@ function barClass(event: TimelineEvent): string {
 
 export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, onOpenEvent }: Props) {
   const { format, can } = useWorkspace();
+  const { t } = useTranslation('calendar');
   const today = format.today();
   const first = days[0]!;
   const style = { '--days': days.length } as CSSProperties;
@@ -50,11 +50,18 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
     box.scrollLeft = Math.max(0, left - unitColumn.offsetWidth - 2 * column.offsetWidth);
   }, [first, today]);
 
+  const barLabel = (event: TimelineEvent) => bookingLabel(event, t('grid.bookingFallback'));
   const describe = (event: TimelineEvent) => {
+    const reference = event.bookings?.reference ?? '';
+    const label = barLabel(event);
     const what = event.type === 'booking'
-      ? `Booking ${event.bookings?.reference ?? ''} ${bookingLabel(event) === event.bookings?.reference ? '' : bookingLabel(event)}`.replace(/\s+/g, ' ').trim()
-      : event.calendar_id ? `Imported block${event.external_calendars?.name ? ` from ${event.external_calendars.name}` : ''}` : `Block ${event.title}`.trim();
-    return `${what}, ${format.date(event.start_date)} – ${format.date(event.end_date)}, ${STATUS_WORDS[event.status]}`;
+      ? t('grid.booking', { reference, name: label === reference ? '' : label })
+      : event.calendar_id
+        ? (event.external_calendars?.name ? t('grid.importedFrom', { feed: event.external_calendars.name }) : t('grid.importedBlock'))
+        : t('grid.block', { title: event.title });
+    return t('grid.bar', {
+      what: what.replace(/\s+/g, ' ').trim(), start: format.date(event.start_date), end: format.date(event.end_date), status: t(`statuses.${event.status}`),
+    });
   };
 
   const open = (event: TimelineEvent) => {
@@ -80,13 +87,13 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
     scroller.current?.querySelector<HTMLElement>(`[data-unit-id="${data.units[next.row]!.id}"] button[data-date="${days[next.day]}"]`)?.focus();
   };
 
-  if (data.units.length === 0) return <Text c="dimmed">No units yet: add one under Units and prices.</Text>;
+  if (data.units.length === 0) return <Text c="dimmed">{t('grid.empty')}</Text>;
 
   return (
     <div className={classes.scroller} aria-busy={busy} onKeyDown={escape} ref={scroller}>
-      <div className={classes.grid} style={style} role="table" aria-label={`Calendar of ${format.month(first)}`}>
+      <div className={classes.grid} style={style} role="table" aria-label={t('grid.table', { month: format.month(first) })}>
         <div role="row" style={{ display: 'contents' }}>
-          <div className={classes.unitName} role="columnheader">Unit</div>
+          <div className={classes.unitName} role="columnheader">{t('grid.unit')}</div>
           {days.map((date) => {
             const label = format.weekdayDay(date);
             return (
@@ -119,15 +126,15 @@ export function MonthGrid({ days, data, anchor, busy, onPickDay, onCancelPick, o
                       className={`${classes.bar} ${barClass(event)} ${place.continuesBefore ? classes.continuesBefore : ''} ${place.continuesAfter ? classes.continuesAfter : ''}`}
                       style={{ left: `calc(${place.offset} * var(--day-width) + 2px)`, width: `calc(${place.length} * var(--day-width) - 4px)` }}
                       onClick={() => open(event)}>
-                      {event.type === 'booking' ? bookingLabel(event) : event.title || (event.calendar_id ? 'iCal' : 'Blocked')}
+                      {event.type === 'booking' ? barLabel(event) : event.title || t(event.calendar_id ? 'grid.ical' : 'grid.blocked')}
                     </button>
                   </Tooltip>
                 );
               })}
               {tasksOf(unit.id).map((task) => (
-                <Tooltip key={task.id} label={`Task: ${task.label}, due ${format.moment(task.due_at)}${task.completed_at ? ' (done)' : ''}`} withinPortal>
+                <Tooltip key={task.id} label={t(task.completed_at ? 'grid.taskDone' : 'grid.task', { label: task.label, due: format.moment(task.due_at) })} withinPortal>
                   <button type="button" className={`${classes.task} ${task.completed_at ? classes.taskDone : ''}`} data-task-id={task.id}
-                    aria-label={`Task: ${task.label}, due ${format.moment(task.due_at)}${task.completed_at ? ', done' : ''}`}
+                    aria-label={t(task.completed_at ? 'grid.taskDoneLabel' : 'grid.task', { label: task.label, due: format.moment(task.due_at) })}
                     style={{ left: `calc(${task.day} * var(--day-width) + var(--day-width) / 2 - 5px)` }} />
                 </Tooltip>
               ))}

@@ -1,6 +1,7 @@
 /** Free days picked on a unit's row: block them, or book them for a guest (as the member's rights allow). */
 import { useState } from 'react';
 import { Modal, SegmentedControl, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { addDays } from '../common/dates';
 import { useWorkspace } from '../shell/context';
 import { BlockForm } from './BlockForm';
@@ -19,19 +20,18 @@ interface Props {
   onSaved: () => void;
 }
 
-const LABELS: Record<Choice, string> = { block: 'Block', booking: 'Booking' };
-
 export function SelectionModal({ units, unitId, days, choices, onClose, onSaved }: Props) {
   const { format } = useWorkspace();
+  const { t } = useTranslation(['calendar', 'common']);
   const [choice, setChoice] = useState<Choice>(choices[0]!);
   const unit = units.find((candidate) => candidate.id === unitId)?.name ?? '';
   return (
     <Modal opened onClose={onClose} title={`${unit}: ${format.date(days.start)} – ${format.date(addDays(days.end, -1))}`} size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}>
+      closeButtonProps={{ 'aria-label': t('common:close') }}>
       <Stack>
         {choices.length > 1 && (
-          <SegmentedControl aria-label="Add" value={choice} onChange={(value) => setChoice(value as Choice)}
-            data={choices.map((value) => ({ value, label: LABELS[value] }))} />
+          <SegmentedControl aria-label={t('common:add')} value={choice} onChange={(value) => setChoice(value as Choice)}
+            data={choices.map((value) => ({ value, label: t(`choices.${value}`) }))} />
         )}
         {choice === 'block'
           ? <BlockForm units={units} initial={{ unitId, ...days }} onClose={onClose} onSaved={onSaved} />

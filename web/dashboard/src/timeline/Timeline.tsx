@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
 import { MonthPickerInput } from '@mantine/dates';
+import { useTranslation } from 'react-i18next';
 import { addMonths, monthDays, monthStart } from '../common/dates';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
@@ -20,6 +21,7 @@ import { selectionRange } from './layout';
 
 export function Timeline() {
   const { can, format, locale } = useWorkspace();
+  const { t, i18n } = useTranslation(['calendar', 'common']);
   const [month, setMonth] = useState(() => monthStart(format.today()));
   const [showCancelled, setShowCancelled] = useState(false);
   const [anchor, setAnchor] = useState<{ unitId: string; date: string } | null>(null);
@@ -27,7 +29,9 @@ export function Timeline() {
   const [selection, setSelection] = useState<{ unitId: string; start: string; end: string } | null>(null);
   const [openEvent, setOpenEvent] = useState<TimelineEvent | null>(null);
   const days = monthDays(month);
-  const timeline = useLoad(() => loadTimeline(month, days.length, can, locale, showCancelled), [month, showCancelled, can, locale]);
+  // The language names the units of a member who may not read them ("Unit 2"): a new one loads them again.
+  const timeline = useLoad(() => loadTimeline(month, days.length, can, locale, showCancelled, (number) => t('unnamedUnit', { number })),
+    [month, showCancelled, can, locale, i18n.language]);
   const mayBlock = can('calendar_events', 'write');
   const choices = [mayBlock && 'block' as const, can('bookings', 'write') && 'booking' as const].filter((choice) => choice !== false);
 
@@ -41,27 +45,27 @@ export function Timeline() {
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap">
-        <Title order={2}>Calendar</Title>
+        <Title order={2}>{t('title')}</Title>
         <Group gap="xs" wrap="wrap">
-          <ActionIcon variant="default" size="lg" aria-label="Previous month" onClick={() => setMonth(addMonths(month, -1))}>‹</ActionIcon>
-          <MonthPickerInput aria-label={`Month: ${format.month(month)}`} value={month} onChange={(value) => value && setMonth(monthStart(value))}
+          <ActionIcon variant="default" size="lg" aria-label={t('previousMonth')} onClick={() => setMonth(addMonths(month, -1))}>‹</ActionIcon>
+          <MonthPickerInput aria-label={t('month', { month: format.month(month) })} value={month} onChange={(value) => value && setMonth(monthStart(value))}
             valueFormatter={({ date }) => (date ? format.month(String(date).slice(0, 10)) : '')} w={170} />
-          <ActionIcon variant="default" size="lg" aria-label="Next month" onClick={() => setMonth(addMonths(month, 1))}>›</ActionIcon>
-          <Button variant="default" onClick={() => setMonth(monthStart(format.today()))}>Today</Button>
-          {mayBlock && <Button onClick={() => setNewBlock({ unitId: null, start: null, end: null })}>Add block</Button>}
+          <ActionIcon variant="default" size="lg" aria-label={t('nextMonth')} onClick={() => setMonth(addMonths(month, 1))}>›</ActionIcon>
+          <Button variant="default" onClick={() => setMonth(monthStart(format.today()))}>{t('common:today')}</Button>
+          {mayBlock && <Button onClick={() => setNewBlock({ unitId: null, start: null, end: null })}>{t('addBlock')}</Button>}
         </Group>
       </Group>
       <Group justify="space-between" wrap="wrap">
         <Legend />
-        <Switch label="Show cancelled" checked={showCancelled} onChange={(event) => setShowCancelled(event.currentTarget.checked)} />
+        <Switch label={t('showCancelled')} checked={showCancelled} onChange={(event) => setShowCancelled(event.currentTarget.checked)} />
       </Group>
       {choices.length > 0 && (
         <Text size="sm" c="dimmed" aria-live="polite">
-          {anchor ? `First day ${format.date(anchor.date)} selected: now pick the last day (Escape cancels).` : `Pick the first and the last free day of a unit to ${choices.length > 1 ? 'block or book them' : choices[0] === 'block' ? 'block them' : 'book them'}.`}
+          {anchor ? t('firstPicked', { date: format.date(anchor.date) }) : t(`pick.${choices.length > 1 ? 'both' : choices[0]!}`)}
         </Text>
       )}
-      <ErrorAlert error={timeline.error} title="The calendar could not be loaded" />
-      {timeline.loading && !timeline.data && <Group><Loader size="sm" role="status" aria-label="Loading the calendar" /><Text size="sm">Loading the calendar…</Text></Group>}
+      <ErrorAlert error={timeline.error} title={t('loadFailed')} />
+      {timeline.loading && !timeline.data && <Group><Loader size="sm" role="status" aria-label={t('loading')} /><Text size="sm">{t('loadingText')}</Text></Group>}
       {timeline.data && (
         <MonthGrid days={days} data={timeline.data} anchor={anchor} busy={timeline.loading}
           onPickDay={pickDay} onCancelPick={() => setAnchor(null)} onOpenEvent={setOpenEvent} />

@@ -1,8 +1,9 @@
 /**
  * A refused overlap (409 `23P01` from the calendar's no-overlap constraint) in a manager's words: which booking — its
  * reference and guest — or which block holds the dates, read back from the unit's calendar. Row-level security keeps
- * PostgreSQL itself from naming the other row.
+ * PostgreSQL itself from naming the other row. Worded in the reader's language: the error is made here, not by the API.
  */
+import i18next from 'i18next';
 import { database, rowsOf, selectList, type Selected } from '../api/database';
 import { ApiError, toApiError } from '../api/errors';
 import type { Can } from '../api/permissions';
@@ -19,17 +20,19 @@ export async function explainOverlap(error: unknown, unitId: string, start: stri
     .eq('product_id', unitId).neq('status', 'CANCELLED').in('type', ['booking', 'blocked period'])
     .lt('start_date', end).gte('end_date', start).order('start_date').limit(3));
   if (holders.length === 0) return error;
+  const t = i18next.getFixedT(null, 'calendar');
   const names = holders.map((holder) => {
     const contact = holder.bookings?.contact_bookings?.find((link) => link.contacts)?.contacts;
+    const reference = holder.bookings?.reference ?? '';
     const who = holder.type === 'booking'
-      ? `booking ${holder.bookings?.reference ?? ''}${contact ? ` (${contact.first_name} ${contact.last_name})` : ''}`.replace(/\s+/g, ' ')
-      : `the block "${holder.title || 'Blocked'}"`;
-    return `${who}, ${date(holder.start_date)} – ${date(holder.end_date)}`;
+      ? (contact ? t('overlap.bookingOf', { reference, guest: `${contact.first_name} ${contact.last_name}` }) : t('overlap.booking', { reference })).replace(/\s+/g, ' ')
+      : t('overlap.block', { title: holder.title || t('grid.blocked') });
+    return t('overlap.holder', { who, start: date(holder.start_date), end: date(holder.end_date) });
   });
   return new ApiError(failure.status, {
     code: failure.body.code,
-    message: `These dates are taken by ${names.join('; ')}.`,
+    message: t('overlap.taken', { holders: names.join('; ') }),
     details: null,
-    hint: 'Choose other days, or move or cancel what holds them (a cooldown after a stay counts too).',
+    hint: t('overlap.hint'),
   });
 }

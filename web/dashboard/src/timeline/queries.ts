@@ -23,12 +23,12 @@ export type TimelineEvent = Permitted<Omit<LoadedEvent, 'bookings'> & { bookings
 
 /**
  * What a booking's bar says: its title when someone wrote one, else its guest's name (when the member may read
- * contacts), else its reference.
+ * contacts), else its reference, else `fallback` (the word "Booking").
  */
-export function bookingLabel(event: TimelineEvent): string {
+export function bookingLabel(event: TimelineEvent, fallback: string): string {
   const contact = event.bookings?.contact_bookings?.find((link) => link.contacts)?.contacts;
   const guest = contact ? `${contact.first_name} ${contact.last_name}`.trim() : '';
-  return event.title || guest || event.bookings?.reference || 'Booking';
+  return event.title || guest || event.bookings?.reference || fallback;
 }
 
 const TASK = 'id,label,due_at,completed_at,calendar_events(product_id)';
@@ -40,7 +40,8 @@ export interface TimelineData {
   tasks: TimelineTask[];
 }
 
-export async function loadTimeline(first: string, days: number, can: Can, locale: string, showCancelled: boolean): Promise<TimelineData> {
+/** `unnamed`: the name of the n-th unit of a member who may not read units ("Unit 2"). */
+export async function loadTimeline(first: string, days: number, can: Can, locale: string, showCancelled: boolean, unnamed: (number: number) => string): Promise<TimelineData> {
   const monthEnd = addDays(first, days);
   // Embeds only of what the member may read: asking for more would be refused as a whole.
   let events = database
@@ -64,12 +65,12 @@ export async function loadTimeline(first: string, days: number, can: Can, locale
   const eventList: TimelineEvent[] = rowsOf(eventRows);
   const units = unitRows
     ? rowsOf(unitRows).map((unit) => ({ id: unit.id, name: localized(unit.name, locale) }))
-    : unitsFromEvents(eventList);
+    : unitsFromEvents(eventList, unnamed);
   return { units, events: eventList, tasks: taskRows ? rowsOf(taskRows) : [] };
 }
 
 /** Without access to the units, the rows are the units that have events this month. */
-function unitsFromEvents(events: TimelineEvent[]): Unit[] {
+function unitsFromEvents(events: TimelineEvent[], unnamed: (number: number) => string): Unit[] {
   const ids = [...new Set(events.map((event) => event.product_id))];
-  return ids.map((id, index) => ({ id, name: `Unit ${index + 1}` }));
+  return ids.map((id, index) => ({ id, name: unnamed(index + 1) }));
 }

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { requestJson } from '../api/http';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { navigate } from '../common/router';
@@ -15,6 +16,7 @@ import { UnitDetailsFields } from './UnitDetailsFields';
 
 export function AddUnit() {
   const { session } = useWorkspace();
+  const { t } = useTranslation(['units', 'common']);
   const [open, setOpen] = useState(false);
   const [details, setDetails] = useState<UnitDetails>(() => newUnitDetails(session.organization));
   const [key, setKey] = useState(() => crypto.randomUUID());
@@ -45,16 +47,16 @@ export function AddUnit() {
 
   return (
     <>
-      <Button onClick={start}>Add unit</Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Add unit" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Button onClick={start}>{t('add.open')}</Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t('add.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
         <form onSubmit={(event) => { event.preventDefault(); void create(); }}>
           <Stack>
-            <ErrorAlert error={errors.general} title="The unit was not created" />
+            <ErrorAlert error={errors.general} title={t('add.failed')} />
             {/* A refusal is about what was sent: editing again clears it. */}
             <UnitDetailsFields value={details} onChange={(value) => { setDetails(value); setError(null); }} errors={errors.fields} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={() => setOpen(false)}>Cancel</Button>
-              <Button type="submit" loading={busy}>Create unit</Button>
+              <Button variant="default" onClick={() => setOpen(false)}>{t('common:cancel')}</Button>
+              <Button type="submit" loading={busy}>{t('add.create')}</Button>
             </Group>
           </Stack>
         </form>

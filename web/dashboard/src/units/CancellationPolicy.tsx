@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { Button, Card, Group, List, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { describeCancellationPolicy, type CancellationRule } from '../../../../src/common/cancellation-policy.js';
 import { database, rowsOf } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
@@ -30,6 +31,7 @@ function rulesOf(rows: Row[]): CancellationRule[] {
 
 export function CancellationPolicy({ unitId, policy }: { unitId: string; policy: CancellationRule[] }) {
   const { can } = useWorkspace();
+  const { t, i18n } = useTranslation(['units', 'common']);
   const mayWrite = can('products', 'write');
   const [stored, setStored] = useState(rulesOf(rowsOfPolicy(policy)));
   const [rows, setRows] = useState<Row[]>(rowsOfPolicy(policy));
@@ -60,31 +62,28 @@ export function CancellationPolicy({ unitId, policy }: { unitId: string; policy:
   };
 
   return (
-    <Card withBorder component="section" aria-label="Cancellation policy">
+    <Card withBorder component="section" aria-label={t('cancellation.title')}>
       <Stack gap="sm">
-        <Title order={3} size="h4">Cancellation policy</Title>
-        <Text size="sm" c="dimmed">
-          What a cancellation refunds of what the guest paid, by how many days before arrival the guest cancels; later
-          than every rule, nothing. Without rules everything paid is refunded.
-        </Text>
-        <ErrorAlert error={error} title="The cancellation policy was not saved" />
+        <Title order={3} size="h4">{t('cancellation.title')}</Title>
+        <Text size="sm" c="dimmed">{t('cancellation.intro')}</Text>
+        <ErrorAlert error={error} title={t('cancellation.failed')} />
         {rows.length > 0 && (
-          <Table aria-label="Cancellation rules" maw={560}>
-            <Table.Thead><Table.Tr><Table.Th>Cancelled at least … days before arrival</Table.Th><Table.Th>Refund (%)</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+          <Table aria-label={t('cancellation.table')} maw={560}>
+            <Table.Thead><Table.Tr><Table.Th>{t('cancellation.days')}</Table.Th><Table.Th>{t('cancellation.refund')}</Table.Th><Table.Th /></Table.Tr></Table.Thead>
             <Table.Tbody>
               {rows.map((row, index) => (
                 <Table.Tr key={index}>
                   <Table.Td>
-                    {mayWrite ? <NumberInput size="xs" w={120} min={0} max={3650} allowDecimal={false} allowNegative={false} aria-label={`Days before arrival, rule ${index + 1}`}
+                    {mayWrite ? <NumberInput size="xs" w={120} min={0} max={3650} allowDecimal={false} allowNegative={false} aria-label={t('cancellation.daysOf', { number: index + 1 })}
                       value={row.days} onChange={(value) => change(index, 'days', value)} /> : row.days}
                   </Table.Td>
                   <Table.Td>
-                    {mayWrite ? <NumberInput size="xs" w={100} min={0} max={100} allowDecimal={false} allowNegative={false} aria-label={`Refund percentage, rule ${index + 1}`}
-                      value={row.percentage} onChange={(value) => change(index, 'percentage', value)} /> : `${row.percentage} %`}
+                    {mayWrite ? <NumberInput size="xs" w={100} min={0} max={100} allowDecimal={false} allowNegative={false} aria-label={t('cancellation.refundOf', { number: index + 1 })}
+                      value={row.percentage} onChange={(value) => change(index, 'percentage', value)} /> : t('cancellation.percent', { value: row.percentage })}
                   </Table.Td>
                   <Table.Td>
-                    {mayWrite && <Button size="xs" variant="default" aria-label={`Remove rule ${index + 1}`}
-                      onClick={() => { setSaved(false); setRows(rows.filter((_, at) => at !== index)); }}>Remove</Button>}
+                    {mayWrite && <Button size="xs" variant="default" aria-label={t('cancellation.removeRule', { number: index + 1 })}
+                      onClick={() => { setSaved(false); setRows(rows.filter((_, at) => at !== index)); }}>{t('common:remove')}</Button>}
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -92,18 +91,18 @@ export function CancellationPolicy({ unitId, policy }: { unitId: string; policy:
           </Table>
         )}
         <div>
-          <Text size="sm" fw={600}>Guests read</Text>
-          <List size="sm" aria-label="What guests read">
-            {describeCancellationPolicy(rules, 'en').map((sentence) => <List.Item key={sentence}>{sentence}</List.Item>)}
+          <Text size="sm" fw={600}>{t('cancellation.guestsRead')}</Text>
+          <List size="sm" aria-label={t('cancellation.whatGuestsRead')}>
+            {describeCancellationPolicy(rules, i18n.language).map((sentence) => <List.Item key={sentence}>{sentence}</List.Item>)}
           </List>
         </div>
         {mayWrite && (
           <Group>
             <Button size="xs" variant="default" disabled={rows.length >= MAX_RULES}
-              onClick={() => { setSaved(false); setRows([...rows, { days: '', percentage: '' }]); }}>Add a rule</Button>
-            <Button size="xs" onClick={save} loading={busy} disabled={!changed || incomplete}>Save cancellation policy</Button>
-            {incomplete && <Text size="sm" c="dimmed">Give every rule its days and refund.</Text>}
-            {saved && !changed && <Text size="sm" role="status">Cancellation policy saved.</Text>}
+              onClick={() => { setSaved(false); setRows([...rows, { days: '', percentage: '' }]); }}>{t('cancellation.addRule')}</Button>
+            <Button size="xs" onClick={save} loading={busy} disabled={!changed || incomplete}>{t('cancellation.save')}</Button>
+            {incomplete && <Text size="sm" c="dimmed">{t('cancellation.incomplete')}</Text>}
+            {saved && !changed && <Text size="sm" role="status">{t('cancellation.saved')}</Text>}
           </Group>
         )}
       </Stack>

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
@@ -20,6 +21,7 @@ interface Limit {
 
 export function Capacity({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
+  const { t } = useTranslation('units');
   const mayWrite = can('capacities', 'write');
   const groups = useLoad(async () => rowsOf(await database.from('capacity_groups').select('id,name,type,order').order('order')), []);
   const dependencies = useLoad(async () => can('capacity_group_dependencies')
@@ -65,14 +67,14 @@ export function Capacity({ unitId }: { unitId: string }) {
   });
 
   return (
-    <Card withBorder component="section" aria-label="Capacity">
+    <Card withBorder component="section" aria-label={t('capacity.title')}>
       <Stack>
-        <Title order={3} size="h4">Capacity</Title>
-        <ErrorAlert error={groups.error ?? limits.error ?? dependencies.error ?? error} title="Capacity" />
-        {groups.data?.length === 0 && <Text size="sm" c="dimmed">No guest groups yet: add one, e.g. Adults.</Text>}
+        <Title order={3} size="h4">{t('capacity.title')}</Title>
+        <ErrorAlert error={groups.error ?? limits.error ?? dependencies.error ?? error} title={t('capacity.title')} />
+        {groups.data?.length === 0 && <Text size="sm" c="dimmed">{t('capacity.noGroups')}</Text>}
         {groups.data && groups.data.length > 0 && (
-          <Table aria-label="Guests per group">
-            <Table.Thead><Table.Tr><Table.Th>Group</Table.Th><Table.Th>At least</Table.Th><Table.Th>At most</Table.Th></Table.Tr></Table.Thead>
+          <Table aria-label={t('capacity.table')}>
+            <Table.Thead><Table.Tr><Table.Th>{t('capacity.group')}</Table.Th><Table.Th>{t('capacity.atLeast')}</Table.Th><Table.Th>{t('capacity.atMost')}</Table.Th></Table.Tr></Table.Thead>
             <Table.Tbody>
               {groups.data.map((group) => {
                 const name = localized(group.name, locale);
@@ -81,13 +83,13 @@ export function Capacity({ unitId }: { unitId: string }) {
                 return (
                   <Table.Tr key={group.id}>
                     <Table.Td>
-                      {name}{group.type === 'sum' && <Text span size="xs" c="dimmed"> (the sum of other groups)</Text>}
+                      {name}{group.type === 'sum' && <Text span size="xs" c="dimmed" ml={4}>{t('capacity.sumNote')}</Text>}
                       {group.type === 'sum' && dependencies.data && (
                         <SumElements sum={group} groups={groups.data!} dependencies={dependencies.data} onChanged={dependencies.reload} onError={setError} />
                       )}
                     </Table.Td>
-                    <Table.Td><NumberInput size="xs" w={110} min={0} aria-label={`${name}: at least`} placeholder="no limit" readOnly={!mayWrite} value={limit.min} onChange={(min) => change({ min })} /></Table.Td>
-                    <Table.Td><NumberInput size="xs" w={110} min={0} aria-label={`${name}: at most`} placeholder="no limit" readOnly={!mayWrite} value={limit.max} onChange={(max) => change({ max })} /></Table.Td>
+                    <Table.Td><NumberInput size="xs" w={110} min={0} aria-label={t('capacity.groupAtLeast', { group: name })} placeholder={t('capacity.noLimit')} readOnly={!mayWrite} value={limit.min} onChange={(min) => change({ min })} /></Table.Td>
+                    <Table.Td><NumberInput size="xs" w={110} min={0} aria-label={t('capacity.groupAtMost', { group: name })} placeholder={t('capacity.noLimit')} readOnly={!mayWrite} value={limit.max} onChange={(max) => change({ max })} /></Table.Td>
                   </Table.Tr>
                 );
               })}
@@ -96,15 +98,15 @@ export function Capacity({ unitId }: { unitId: string }) {
         )}
         {mayWrite && (
           <Group>
-            <Button onClick={() => void save()} disabled={Object.keys(edits).length === 0}>Save capacity</Button>
-            {saved && Object.keys(edits).length === 0 && <Text size="sm" role="status">Saved.</Text>}
+            <Button onClick={() => void save()} disabled={Object.keys(edits).length === 0}>{t('capacity.save')}</Button>
+            {saved && Object.keys(edits).length === 0 && <Text size="sm" role="status">{t('capacity.saved')}</Text>}
           </Group>
         )}
         {can('capacity_groups', 'write') && (
           <form onSubmit={(event) => { event.preventDefault(); void addGroup(); }}>
             <Group align="flex-end">
-              <TextInput label="New guest group" placeholder="e.g. Pets" required value={newGroup} onChange={(event) => setNewGroup(event.currentTarget.value)} />
-              <Button type="submit" variant="light">Add group</Button>
+              <TextInput label={t('capacity.newGroup')} placeholder={t('capacity.newGroupPlaceholder')} required value={newGroup} onChange={(event) => setNewGroup(event.currentTarget.value)} />
+              <Button type="submit" variant="light">{t('capacity.addGroup')}</Button>
             </Group>
           </form>
         )}

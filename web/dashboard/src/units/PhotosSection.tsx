@@ -5,6 +5,7 @@
  */
 import { useState, type DragEvent } from 'react';
 import { Button, Card, FileButton, Group, Image, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf } from '../api/database';
 import type { ProductImage } from '../api/json-columns';
 import { uploadMedia, variantFor, type Media } from '../api/media';
@@ -13,6 +14,7 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { TEXT_LANGUAGES } from './language-texts';
 import { addPhoto, movePhoto, removePhoto, setCover } from './photo-list';
+import { useLanguageName } from './reader-words';
 
 type Thumbnail = Pick<Media, 'id' | 'url' | 'variants' | 'dominant_color' | 'filename'>;
 
@@ -25,6 +27,8 @@ interface Upload {
 
 export function PhotosSection({ unitId, images: stored, onSaved }: { unitId: string; images: ProductImage[]; onSaved: () => void }) {
   const { can } = useWorkspace();
+  const { t } = useTranslation(['units', 'common']);
+  const languageName = useLanguageName();
   const mayWrite = can('products', 'write') && can('media', 'write');
   const [images, setImages] = useState(stored);
   const [uploaded, setUploaded] = useState<Thumbnail[]>([]);
@@ -75,55 +79,57 @@ export function PhotosSection({ unitId, images: stored, onSaved }: { unitId: str
     setImages(images.map((image, at) => (at === index ? { ...image, alt: { ...image.alt, [language]: text } } : image)));
 
   return (
-    <Card withBorder component="section" aria-label="Photos">
+    <Card withBorder component="section" aria-label={t('photos.title')}>
       <Stack>
-        <Title order={3} size="h4">Photos</Title>
-        <ErrorAlert error={media.error ?? error} title="Photos" />
+        <Title order={3} size="h4">{t('photos.title')}</Title>
+        <ErrorAlert error={media.error ?? error} title={t('photos.title')} />
         {mayWrite && (
-          <Stack align="center" gap="xs" p="lg" aria-label="Drop photos here"
+          <Stack align="center" gap="xs" p="lg" aria-label={t('photos.dropZone')}
             onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={drop}
             style={{ border: `2px dashed var(--mantine-color-${dragging ? 'blue-6' : 'gray-5'})`, borderRadius: 8 }}>
-            <Text size="sm">Drop photos here (JPEG, PNG, WebP, AVIF or HEIC), or</Text>
+            <Text size="sm">{t('photos.drop')}</Text>
             <FileButton onChange={upload} accept="image/*" multiple>
-              {(props) => <Button variant="light" {...props}>Choose photos</Button>}
+              {(props) => <Button variant="light" {...props}>{t('photos.choose')}</Button>}
             </FileButton>
           </Stack>
         )}
         {uploads.map((item) => (
           <Stack key={item.id} gap={4}>
-            <Text size="sm">{item.error ? `${item.name} was not uploaded` : `Uploading ${item.name}`}</Text>
+            <Text size="sm">{t(item.error ? 'photos.notUploaded' : 'photos.uploading', { name: item.name })}</Text>
             {item.error ? <ErrorAlert error={item.error} title={item.name} />
-              : <Progress value={item.progress * 100} aria-label={`Uploading ${item.name}`} />}
+              : <Progress value={item.progress * 100} aria-label={t('photos.uploading', { name: item.name })} />}
           </Stack>
         ))}
-        {images.length === 0 && uploads.length === 0 && <Text size="sm" c="dimmed">No photos yet: guests see the unit's name only.</Text>}
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} component="ol" aria-label="The unit's photos, the cover first" style={{ listStyle: 'none', padding: 0 }}>
+        {images.length === 0 && uploads.length === 0 && <Text size="sm" c="dimmed">{t('photos.empty')}</Text>}
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} component="ol" aria-label={t('photos.list')} style={{ listStyle: 'none', padding: 0 }}>
           {images.map((image, index) => {
             const thumbnail = thumbnails.get(image.media_id);
-            const label = `Photo ${index + 1}`;
+            const number = index + 1;
+            const label = t('photos.photo', { number });
             return (
               <Card key={image.media_id} withBorder component="li" aria-label={label} padding="xs">
                 <Stack gap="xs">
                   <Image src={thumbnail ? variantFor(thumbnail, 400) : undefined} alt={image.alt?.default ?? ''} h={160} fit="cover" radius="sm"
                     style={{ background: thumbnail?.dominant_color }} />
                   <Group justify="space-between">
-                    <Text size="sm" fw={500}>{label}{index === 0 ? ' · cover' : ''}</Text>
+                    <Text size="sm" fw={500}>{index === 0 ? t('photos.cover', { number }) : label}</Text>
                     <Text size="xs" c="dimmed" truncate maw={160}>{thumbnail?.filename}</Text>
                   </Group>
                   {TEXT_LANGUAGES.map((language) => (
-                    <TextInput key={language.key} size="xs" label={`Alt text (${language.label})`} aria-label={`Alt text (${language.label}), ${label.toLowerCase()}`}
+                    <TextInput key={language.key} size="xs" label={t('photos.altText', { language: languageName(language.language) })}
+                      aria-label={t('photos.altTextOf', { language: languageName(language.language), number })}
                       value={image.alt?.[language.key] ?? ''} readOnly={!mayWrite} onChange={(event) => setAlt(index, language.key, event.currentTarget.value)} />
                   ))}
                   {mayWrite && (
                     <Group gap={4}>
-                      <Button size="compact-xs" variant="default" disabled={index === 0} aria-label={`Move up ${label.toLowerCase()}`}
-                        onClick={() => setImages(movePhoto(images, index, -1))}>Move up</Button>
-                      <Button size="compact-xs" variant="default" disabled={index === images.length - 1} aria-label={`Move down ${label.toLowerCase()}`}
-                        onClick={() => setImages(movePhoto(images, index, 1))}>Move down</Button>
-                      <Button size="compact-xs" variant="default" disabled={index === 0} aria-label={`Make cover ${label.toLowerCase()}`}
-                        onClick={() => setImages(setCover(images, index))}>Make cover</Button>
-                      <Button size="compact-xs" color="red" variant="outline" aria-label={`Remove ${label.toLowerCase()}`}
-                        onClick={() => setImages(removePhoto(images, index))}>Remove</Button>
+                      <Button size="compact-xs" variant="default" disabled={index === 0} aria-label={t('photos.moveUpPhoto', { number })}
+                        onClick={() => setImages(movePhoto(images, index, -1))}>{t('photos.moveUp')}</Button>
+                      <Button size="compact-xs" variant="default" disabled={index === images.length - 1} aria-label={t('photos.moveDownPhoto', { number })}
+                        onClick={() => setImages(movePhoto(images, index, 1))}>{t('photos.moveDown')}</Button>
+                      <Button size="compact-xs" variant="default" disabled={index === 0} aria-label={t('photos.makeCoverPhoto', { number })}
+                        onClick={() => setImages(setCover(images, index))}>{t('photos.makeCover')}</Button>
+                      <Button size="compact-xs" color="red" variant="outline" aria-label={t('photos.removePhoto', { number })}
+                        onClick={() => setImages(removePhoto(images, index))}>{t('common:remove')}</Button>
                     </Group>
                   )}
                 </Stack>
@@ -133,9 +139,9 @@ export function PhotosSection({ unitId, images: stored, onSaved }: { unitId: str
         </SimpleGrid>
         {mayWrite && (
           <Group>
-            <Button onClick={save} loading={busy} disabled={!changed || uploads.some((item) => !item.error)}>Save photos</Button>
-            {changed && <Text size="sm" c="dimmed">Unsaved changes.</Text>}
-            {saved && !changed && <Text size="sm" role="status">Photos saved.</Text>}
+            <Button onClick={save} loading={busy} disabled={!changed || uploads.some((item) => !item.error)}>{t('photos.save')}</Button>
+            {changed && <Text size="sm" c="dimmed">{t('photos.unsaved')}</Text>}
+            {saved && !changed && <Text size="sm" role="status">{t('photos.saved')}</Text>}
           </Group>
         )}
       </Stack>

@@ -4,6 +4,7 @@
  * it is saved when ticked.
  */
 import { Checkbox, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf, type Row } from '../api/database';
 import { localized } from '../common/format';
 import { useWorkspace } from '../shell/context';
@@ -17,6 +18,7 @@ export function SumElements({ sum, groups, dependencies, onChanged, onError }: {
   sum: NamedGroup; groups: NamedGroup[]; dependencies: Dependency[]; onChanged: () => void; onError: (error: unknown) => void;
 }) {
   const { can, locale } = useWorkspace();
+  const { t } = useTranslation('units');
   const sumName = localized(sum.name, locale);
   const toggle = async (element: NamedGroup, counted: Dependency | undefined) => {
     try {
@@ -28,8 +30,8 @@ export function SumElements({ sum, groups, dependencies, onChanged, onError }: {
     }
   };
   return (
-    <Group gap="xs" mt={4} role="group" aria-label={`Groups ${sumName} counts`}>
-      <Text size="xs" c="dimmed">Counts (every unit):</Text>
+    <Group gap="xs" mt={4} role="group" aria-label={t('capacity.groupsCounted', { group: sumName })}>
+      <Text size="xs" c="dimmed">{t('capacity.counts')}</Text>
       {groups.filter((group) => group.type !== 'sum').map((element) => {
         const counted = dependencies.find((row) => row.accumulator_id === sum.id && row.element_id === element.id);
         return (

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { Button, Group } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf } from '../api/database';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorAlert } from '../common/ErrorAlert';
@@ -11,6 +12,7 @@ import { navigate } from '../common/router';
 import { duplicateUnit } from './duplicate-unit';
 
 export function UnitActions({ unitId, archived, onChanged }: { unitId: string; archived: boolean; onChanged: () => void }) {
+  const { t } = useTranslation('units');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const act = async (action: () => Promise<void>) => {
@@ -30,11 +32,11 @@ export function UnitActions({ unitId, archived, onChanged }: { unitId: string; a
   });
   return (
     <Group gap="xs" align="flex-start">
-      <ErrorAlert error={error} title="That did not work" />
-      <Button variant="default" loading={busy} onClick={() => void act(async () => navigate(`/units/${await duplicateUnit(unitId)}`))}>Duplicate unit</Button>
+      <ErrorAlert error={error} title={t('actions.failed')} />
+      <Button variant="default" loading={busy} onClick={() => void act(async () => navigate(`/units/${await duplicateUnit(unitId)}`))}>{t('actions.duplicate')}</Button>
       {archived
-        ? <Button variant="default" loading={busy} onClick={() => void archive(null)}>Restore unit</Button>
-        : <ConfirmButton question="Archive this unit? Guests can no longer book it." loading={busy} onConfirm={() => void archive(new Date().toISOString())}>Archive unit</ConfirmButton>}
+        ? <Button variant="default" loading={busy} onClick={() => void archive(null)}>{t('actions.restore')}</Button>
+        : <ConfirmButton question={t('actions.archiveQuestion')} loading={busy} onConfirm={() => void archive(new Date().toISOString())}>{t('actions.archive')}</ConfirmButton>}
     </Group>
   );
 }

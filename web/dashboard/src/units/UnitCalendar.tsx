@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import { Box, Button, Card, Group, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import type { Day, ProductAvailability } from '../../../../src/booking/answer-schemas.js';
+import { Trans, useTranslation } from 'react-i18next';
+import type { ProductAvailability } from '../../../../src/booking/answer-schemas.js';
 import { database, rowsOf } from '../api/database';
 import { requestJson } from '../api/http';
 import { addMonths, monthDays, monthStart } from '../common/dates';
@@ -13,15 +14,13 @@ import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { setClosed, type DateEntry } from './closures';
-import { WEEKDAYS, weekdayIndex } from './intervals';
-
-/** What each status of /v1/availability (booked and closed shown as themselves) means to the manager. */
-const STATUS_LABELS: Record<Day['status'], string> = {
-  available: 'open', tentative: 'on request', unavailable: 'not available', booked: 'booked', reserved: 'kept free after a stay', closed: 'closed',
-};
+import { weekdayIndex } from './intervals';
+import { useWeekdayNames } from './reader-words';
 
 export function UnitCalendar({ unitId, currency, version, onChanged }: { unitId: string; currency: string; version: number; onChanged: () => void }) {
   const { can, format } = useWorkspace();
+  const { t } = useTranslation('units');
+  const weekdayNames = useWeekdayNames();
   const today = format.today();
   const [month, setMonth] = useState(() => monthStart(today));
   const days = monthDays(month);
@@ -47,22 +46,22 @@ export function UnitCalendar({ unitId, currency, version, onChanged }: { unitId:
   };
 
   return (
-    <Card withBorder component="section" aria-label="Calendar">
+    <Card withBorder component="section" aria-label={t('calendar.title')}>
       <Stack>
         <Group justify="space-between">
-          <Title order={3} size="h4">Calendar</Title>
+          <Title order={3} size="h4">{t('calendar.title')}</Title>
           <Group gap="xs">
-            <Button size="xs" variant="default" aria-label="Previous month" onClick={() => setMonth(addMonths(month, -1))}>‹</Button>
+            <Button size="xs" variant="default" aria-label={t('calendar.previousMonth')} onClick={() => setMonth(addMonths(month, -1))}>‹</Button>
             <Text fw={600} miw={140} ta="center" aria-live="polite">{format.month(month)}</Text>
-            <Button size="xs" variant="default" aria-label="Next month" onClick={() => setMonth(next)}>›</Button>
+            <Button size="xs" variant="default" aria-label={t('calendar.nextMonth')} onClick={() => setMonth(next)}>›</Button>
           </Group>
         </Group>
         <Text size="sm" c="dimmed">
-          Each date with the price of a night from it; <b>bold</b>: a price set for that date.{mayWrite && ' Press a date to close it for bookings, again to reopen it.'}
+          <Trans t={t} i18nKey={mayWrite ? 'calendar.introClosing' : 'calendar.intro'} components={{ b: <b /> }} />
         </Text>
-        <ErrorAlert error={loaded.error ?? error} title="Calendar" />
-        <SimpleGrid cols={7} spacing={4} role="group" aria-label={`Dates of ${format.month(month)}`}>
-          {WEEKDAYS.map((weekday) => <Text key={weekday} size="xs" ta="center" c="dimmed" aria-hidden>{weekday}</Text>)}
+        <ErrorAlert error={loaded.error ?? error} title={t('calendar.title')} />
+        <SimpleGrid cols={7} spacing={4} role="group" aria-label={t('calendar.datesOf', { month: format.month(month) })}>
+          {weekdayNames.map((weekday) => <Text key={weekday} size="xs" ta="center" c="dimmed" aria-hidden>{weekday}</Text>)}
           {Array.from({ length: weekdayIndex(month) }, (_, index) => <div key={`lead-${index}`} />)}
           {days.map((date) => {
             const day = loaded.data?.days.get(date);
@@ -70,10 +69,11 @@ export function UnitCalendar({ unitId, currency, version, onChanged }: { unitId:
             const closed = entry?.closed === true;
             const priced = entry?.rate != null;
             const past = date < today;
-            const status = day ? STATUS_LABELS[day.status] : '';
+            // What each status of /v1/availability (booked and closed shown as themselves) means to the manager.
+            const status = day ? t(`calendar.statuses.${day.status}`) : '';
             // A price only where a night can be booked: a booked or closed date shows what it is instead.
             const rate = day?.rate != null && day.status === 'available' && !closed ? format.money(day.rate, currency) : null;
-            const label = [format.date(date), closed ? 'closed' : status, rate && `${rate}${priced ? ' (set for this date)' : ''}`].filter(Boolean).join(', ');
+            const label = [format.date(date), closed ? t('calendar.statuses.closed') : status, rate && (priced ? t('calendar.setForDate', { rate }) : rate)].filter(Boolean).join(', ');
             // The price or status is drawn under the day but is not the button's content: the visible day stays part of
             // the button's name, which says the date, the status and the price in words (as the widget's calendar does).
             return (
@@ -83,7 +83,7 @@ export function UnitCalendar({ unitId, currency, version, onChanged }: { unitId:
                   onClick={() => void toggle(date, entry)} data-date={date} pos="absolute" inset={0} ta="center" pt={4}
                   td={closed ? 'line-through' : undefined} fz="sm" style={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'center' }}>{Number(date.slice(8))}</UnstyledButton>
                 <Text size="xs" fw={priced ? 700 : 400} ta="center" aria-hidden pos="absolute" bottom={4} left={0} right={0} style={{ pointerEvents: 'none' }}>
-                  {past ? '' : closed ? 'Closed' : rate ?? status}
+                  {past ? '' : closed ? t('calendar.closed') : rate ?? status}
                 </Text>
               </Box>
             );

@@ -5,9 +5,16 @@
  */
 import { Checkbox, Fieldset, Group, SegmentedControl, Select, Stack, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import { TimeInput } from '@mantine/dates';
+import { useTranslation } from 'react-i18next';
+import { valuesOf } from '../api/database';
 import { CURRENCIES, TIME_ZONES } from '../common/intl-choices';
 import { TEXT_LANGUAGES } from './language-texts';
+import { useLanguageName } from './reader-words';
 import type { DetailField, UnitDetails } from './unit-details';
+
+/** The choices in the order offered. */
+const RENT_PERIODS = valuesOf<'products_rent_period'>()('nightly', 'daily');
+const INTERACTIONS = valuesOf<'products_interaction'>()('book', 'request');
 
 export interface UnitDetailsFieldsProps {
   value: UnitDetails;
@@ -16,22 +23,24 @@ export interface UnitDetailsFieldsProps {
 }
 
 export function UnitDetailsFields({ value, onChange, errors }: UnitDetailsFieldsProps) {
+  const { t } = useTranslation('units');
+  const languageName = useLanguageName();
   const set = <Key extends keyof UnitDetails>(key: Key, field: UnitDetails[Key]) => onChange({ ...value, [key]: field });
   return (
     <Stack>
-      <Fieldset legend="Name and description">
+      <Fieldset legend={t('fields.nameAndDescription')}>
         <Tabs defaultValue="default" keepMounted>
           <Tabs.List>
-            {TEXT_LANGUAGES.map((language) => <Tabs.Tab key={language.key} value={language.key}>{language.label}</Tabs.Tab>)}
+            {TEXT_LANGUAGES.map((language) => <Tabs.Tab key={language.key} value={language.key}>{languageName(language.language)}</Tabs.Tab>)}
           </Tabs.List>
           {TEXT_LANGUAGES.map((language) => (
             <Tabs.Panel key={language.key} value={language.key} pt="sm">
               <Stack gap="xs">
-                <TextInput label={`Name (${language.label})`} withAsterisk={language.key === 'default'} value={value.name[language.key]}
-                  description={language.key === 'default' ? 'Shown in every language without a name of its own.' : undefined}
+                <TextInput label={t('fields.name', { language: languageName(language.language) })} withAsterisk={language.key === 'default'} value={value.name[language.key]}
+                  description={language.key === 'default' ? t('fields.nameHint') : undefined}
                   error={language.key === 'default' ? errors.name : undefined}
                   onChange={(event) => set('name', { ...value.name, [language.key]: event.currentTarget.value })} />
-                <Textarea label={`Description (${language.label})`} autosize minRows={3} value={value.description[language.key]}
+                <Textarea label={t('fields.description', { language: languageName(language.language) })} autosize minRows={3} value={value.description[language.key]}
                   error={language.key === 'default' ? errors.description : undefined}
                   onChange={(event) => set('description', { ...value.description, [language.key]: event.currentTarget.value })} />
               </Stack>
@@ -39,39 +48,39 @@ export function UnitDetailsFields({ value, onChange, errors }: UnitDetailsFields
           ))}
         </Tabs>
       </Fieldset>
-      <Fieldset legend="Address">
+      <Fieldset legend={t('fields.address')}>
         <Stack gap="xs">
-          <TextInput label="Approximate address" description="Shown to guests before they book, e.g. the street or the village."
+          <TextInput label={t('fields.approximateAddress')} description={t('fields.approximateHint')}
             value={value.approximate_address} error={errors.approximate_address} onChange={(event) => set('approximate_address', event.currentTarget.value)} />
-          <TextInput label="Exact address" value={value.exact_address} error={errors.exact_address}
+          <TextInput label={t('fields.exactAddress')} value={value.exact_address} error={errors.exact_address}
             onChange={(event) => set('exact_address', event.currentTarget.value)} />
-          <Checkbox label="Show the exact address only once a booking is confirmed" checked={value.hide_exact_address}
+          <Checkbox label={t('fields.hideExactAddress')} checked={value.hide_exact_address}
             onChange={(event) => set('hide_exact_address', event.currentTarget.checked)} />
         </Stack>
       </Fieldset>
-      <Fieldset legend="Booking">
+      <Fieldset legend={t('fields.booking')}>
         <Stack gap="sm">
           <Group grow align="flex-start">
-            <Select label="Time zone" searchable data={TIME_ZONES} value={value.timezone} error={errors.timezone}
+            <Select label={t('fields.timeZone')} searchable data={TIME_ZONES} value={value.timezone} error={errors.timezone}
               onChange={(zone) => zone && set('timezone', zone)} />
-            <Select label="Currency" searchable data={CURRENCIES} value={value.currency} error={errors.currency}
+            <Select label={t('fields.currency')} searchable data={CURRENCIES} value={value.currency} error={errors.currency}
               onChange={(currency) => currency && set('currency', currency)} />
           </Group>
           <Stack gap={4}>
-            <Text size="sm" fw={500} id="unit-rent-period">Rented by</Text>
+            <Text size="sm" fw={500} id="unit-rent-period">{t('fields.rentedBy')}</Text>
             <SegmentedControl aria-labelledby="unit-rent-period" value={value.rent_period}
-              data={[{ value: 'nightly', label: 'Night' }, { value: 'daily', label: 'Day' }]}
+              data={RENT_PERIODS.map((period) => ({ value: period, label: t(`fields.rentPeriods.${period}`) }))}
               onChange={(period) => set('rent_period', period as UnitDetails['rent_period'])} />
             {errors.rent_period && <Text size="xs" c="red">{errors.rent_period}</Text>}
           </Stack>
           <Stack gap={4}>
-            <Text size="sm" fw={500} id="unit-interaction">Bookings</Text>
+            <Text size="sm" fw={500} id="unit-interaction">{t('fields.bookings')}</Text>
             <SegmentedControl aria-labelledby="unit-interaction" value={value.interaction}
-              data={[{ value: 'book', label: 'Instant booking' }, { value: 'request', label: 'On request (you confirm)' }]}
+              data={INTERACTIONS.map((interaction) => ({ value: interaction, label: t(`fields.interactions.${interaction}`) }))}
               onChange={(interaction) => set('interaction', interaction as UnitDetails['interaction'])} />
             {errors.interaction && <Text size="xs" c="red">{errors.interaction}</Text>}
           </Stack>
-          <TimeInput label="Latest arrival time" description="Leave empty for none." w={200} value={value.latest_arrival_time}
+          <TimeInput label={t('fields.latestArrival')} description={t('fields.latestArrivalHint')} w={200} value={value.latest_arrival_time}
             error={errors.latest_arrival_time} onChange={(event) => set('latest_arrival_time', event.currentTarget.value)} />
         </Stack>
       </Fieldset>

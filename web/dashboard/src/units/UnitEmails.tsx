@@ -5,34 +5,29 @@
  */
 import { useState } from 'react';
 import { Card, Loader, Stack, Switch, Table, Text, Title } from '@mantine/core';
-import { database, rowsOf, type Enums } from '../api/database';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { database, rowsOf } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { EMAILS_SELECT, loadLinks, sendsOnItsOwn, sentForUnit, switchForUnit, type EmailTemplate } from './unit-emails';
 
-const TRIGGER_LABELS: Record<Enums<'email_templates_trigger'>, string> = {
-  created: 'when a booking is made', confirmed: 'when a booking is confirmed', cancelled: 'when a booking is cancelled',
-  updated: 'when a booking changes', moment: 'at a moment of the stay', payment_received: 'when a payment is received',
-  payment_due: 'before a payment is due', manual: 'by hand',
-};
-
 /** When the template is sent: its trigger, or its moment ("3 days before check-in"). */
-function when({ trigger, moment, payment_due_offset: dueOffset }: EmailTemplate): string {
+function when({ trigger, moment, payment_due_offset: dueOffset }: EmailTemplate, t: TFunction<'units'>): string {
   if (moment && (trigger === 'moment' || trigger === null)) {
-    const days = Math.abs(moment.offset);
-    return moment.offset === 0 ? `on the ${moment.type} day` : `${days} day${days === 1 ? '' : 's'} ${moment.offset < 0 ? 'before' : 'after'} ${moment.type}`;
+    const name = t(`emails.moments.${moment.type}`);
+    if (moment.offset === 0) return t('emails.onTheDay', { moment: name });
+    return t(moment.offset < 0 ? 'emails.before' : 'emails.after', { count: Math.abs(moment.offset), moment: name });
   }
-  if (trigger === 'payment_due' && dueOffset) {
-    const days = Math.abs(dueOffset);
-    return `${days} day${days === 1 ? '' : 's'} ${dueOffset < 0 ? 'before' : 'after'} a payment is due`;
-  }
-  return trigger ? TRIGGER_LABELS[trigger] : '';
+  if (trigger === 'payment_due' && dueOffset) return t(dueOffset < 0 ? 'emails.dueBefore' : 'emails.dueAfter', { count: Math.abs(dueOffset) });
+  return trigger ? t(`emails.triggers.${trigger}`) : '';
 }
 
 export function UnitEmails({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
+  const { t } = useTranslation('units');
   const mayWrite = can('message_templates', 'write') && can('product_message_templates', 'write') && can('products');
   const loaded = useLoad(async () => {
     const [templates, links] = await Promise.all([database.from('email_templates').select(EMAILS_SELECT).order('created_at'), loadLinks()]);
@@ -46,7 +41,7 @@ export function UnitEmails({ unitId }: { unitId: string }) {
     setError(null);
     setBusy(template.id);
     try {
-      await switchForUnit(template, loaded.data.links, unitId, on, locale);
+      await switchForUnit(template, loaded.data.links, unitId, on, t('emails.chosenUnits', { subject: localized(template.subject, locale) }));
       loaded.reload();
     } catch (failure) {
       setError(failure);
@@ -56,16 +51,16 @@ export function UnitEmails({ unitId }: { unitId: string }) {
   };
 
   return (
-    <Card withBorder component="section" aria-label="E-mails">
+    <Card withBorder component="section" aria-label={t('emails.title')}>
       <Stack>
-        <Title order={3} size="h4">E-mails</Title>
-        <Text size="sm" c="dimmed">The automated e-mails guests of this unit get (edit their texts under Settings → E-mail templates). Switch one off to stop it for this unit only.</Text>
-        <ErrorAlert error={loaded.error ?? error} title="E-mails" />
-        {loaded.loading && !loaded.data && <Loader size="sm" role="status" aria-label="Loading the e-mails" />}
-        {loaded.data?.templates.length === 0 && <Text size="sm" c="dimmed">No automated e-mails: none is sent on its own.</Text>}
+        <Title order={3} size="h4">{t('emails.title')}</Title>
+        <Text size="sm" c="dimmed">{t('emails.intro')}</Text>
+        <ErrorAlert error={loaded.error ?? error} title={t('emails.title')} />
+        {loaded.loading && !loaded.data && <Loader size="sm" role="status" aria-label={t('emails.loading')} />}
+        {loaded.data?.templates.length === 0 && <Text size="sm" c="dimmed">{t('emails.empty')}</Text>}
         {loaded.data && loaded.data.templates.length > 0 && (
-          <Table aria-label="Automated e-mails of this unit">
-            <Table.Thead><Table.Tr><Table.Th>E-mail</Table.Th><Table.Th>Sent</Table.Th><Table.Th>For bookings</Table.Th><Table.Th>For this unit</Table.Th></Table.Tr></Table.Thead>
+          <Table aria-label={t('emails.table')}>
+            <Table.Thead><Table.Tr><Table.Th>{t('emails.email')}</Table.Th><Table.Th>{t('emails.sent')}</Table.Th><Table.Th>{t('emails.forBookings')}</Table.Th><Table.Th>{t('emails.forThisUnit')}</Table.Th></Table.Tr></Table.Thead>
             <Table.Tbody>
               {loaded.data.templates.map((template) => {
                 const subject = localized(template.subject, locale);
@@ -73,11 +68,11 @@ export function UnitEmails({ unitId }: { unitId: string }) {
                 return (
                   <Table.Tr key={template.id}>
                     <Table.Td>{subject}</Table.Td>
-                    <Table.Td>{when(template)}</Table.Td>
-                    <Table.Td>{template.status.toLowerCase()}</Table.Td>
+                    <Table.Td>{when(template, t)}</Table.Td>
+                    <Table.Td>{t(`emails.statuses.${template.status}`)}</Table.Td>
                     <Table.Td>
-                      <Switch checked={on} disabled={!mayWrite || busy !== null} aria-label={`Send "${subject}" for this unit`}
-                        label={on ? 'on' : 'off'} onChange={(event) => void change(template, event.currentTarget.checked)} />
+                      <Switch checked={on} disabled={!mayWrite || busy !== null} aria-label={t('emails.sendFor', { subject })}
+                        label={t(on ? 'emails.on' : 'emails.off')} onChange={(event) => void change(template, event.currentTarget.checked)} />
                     </Table.Td>
                   </Table.Tr>
                 );

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { database, rowsOf } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
@@ -30,25 +31,26 @@ const UNIT_SELECT = `${DETAILS_SELECT},images,cancellation_policy,deleted_at` as
 
 export function UnitPage({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
+  const { t } = useTranslation('units');
   const mayPreview = useMayPreview();
   // Bumped when the calendar or the prices per date change dates: both show them.
   const [datesVersion, setDatesVersion] = useState(0);
   const datesChanged = () => setDatesVersion((version) => version + 1);
   const unit = useLoad(async () => rowsOf(await database.from('products').select(UNIT_SELECT).eq('id', unitId).maybeSingle()), [unitId]);
 
-  if (unit.loading && !unit.data) return <Loader size="sm" role="status" aria-label="Loading the unit" />;
-  if (!unit.data) return <><ErrorAlert error={unit.error} title="The unit could not be loaded" /><Title order={2}>Unit not found</Title></>;
+  if (unit.loading && !unit.data) return <Loader size="sm" role="status" aria-label={t('page.loading')} />;
+  if (!unit.data) return <><ErrorAlert error={unit.error} title={t('page.loadFailed')} /><Title order={2}>{t('page.notFound')}</Title></>;
   const { data } = unit;
   return (
     <Stack>
-      <Anchor component={Link} to="/units" size="sm">← Units and prices</Anchor>
+      <Anchor component={Link} to="/units" size="sm">{t('page.back')}</Anchor>
       <Group justify="space-between" align="flex-start">
         <Stack gap={2}>
           <Group gap="xs">
             <Title order={2}>{localized(data.name, locale)}</Title>
-            {data.deleted_at && <Badge color="gray" variant="light">archived</Badge>}
+            {data.deleted_at && <Badge color="gray" variant="light">{t('archived')}</Badge>}
           </Group>
-          <Text size="sm" c="dimmed">{data.rent_period} · {data.timezone} · {data.currency}</Text>
+          <Text size="sm" c="dimmed">{t(`rentPeriods.${data.rent_period}`)} · {data.timezone} · {data.currency}</Text>
         </Stack>
         {can('products', 'write') && <UnitActions unitId={unitId} archived={data.deleted_at !== null} onChanged={unit.reload} />}
       </Group>
@@ -56,7 +58,7 @@ export function UnitPage({ unitId }: { unitId: string }) {
       <PhotosSection unitId={unitId} images={data.images} onSaved={unit.reload} />
       {can('capacities') && can('capacity_groups') && <Capacity unitId={unitId} />}
       {can('product_configurations') ? <Configurations unitId={unitId} currency={data.currency} />
-        : <Text size="sm" c="dimmed">Your permissions do not include configurations.</Text>}
+        : <Text size="sm" c="dimmed">{t('page.noConfigurations')}</Text>}
       {can('price_calendar_entries') && can('bookings') && <UnitCalendar unitId={unitId} currency={data.currency} version={datesVersion} onChanged={datesChanged} />}
       {can('price_calendar_entries') && <DatePrices unitId={unitId} currency={data.currency} version={datesVersion} onChanged={datesChanged} />}
       {can('product_services') && can('services') && <Extras unitId={unitId} currency={data.currency} />}

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { CATALOGUE_TABLES } from '../../../../src/widget/catalogue-queries.js';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
@@ -18,17 +19,18 @@ export function useMayPreview(): boolean {
 }
 
 export function UnitPreview({ unitId }: { unitId: string }) {
+  const { t } = useTranslation('units');
   const script = useLoad(loadWidgetScript, []);
   const [shown, setShown] = useState(0);
   return (
-    <Card withBorder component="section" aria-label="Preview">
+    <Card withBorder component="section" aria-label={t('preview.title')}>
       <Stack>
         <Group justify="space-between">
-          <Title order={3} size="h4">Preview</Title>
-          <Button size="xs" variant="outline" onClick={() => setShown((count) => count + 1)}>Refresh preview</Button>
+          <Title order={3} size="h4">{t('preview.title')}</Title>
+          <Button size="xs" variant="outline" onClick={() => setShown((count) => count + 1)}>{t('preview.refresh')}</Button>
         </Group>
-        <Text size="sm" c="dimmed">The unit as guests see it in the booking widget, with its saved photos, texts, rates and availability.</Text>
-        <ErrorAlert error={script.error} title="Preview" />
+        <Text size="sm" c="dimmed">{t('preview.intro')}</Text>
+        <ErrorAlert error={script.error} title={t('preview.title')} />
         {!script.loading && !script.error && (
           <Box maw={560}><staykit-widget key={shown} preview={unitId} /></Box>
         )}

@@ -1,9 +1,10 @@
 /**
  * Duplicating a unit through the API, for a manager with many similar flats: a new product (POST /v1/create-product)
- * with the original's settings, photos and cancellation policy, named "… (copy)", then copies of its configurations,
+ * with the original's settings, photos and cancellation policy, named "… (copy)" in each name's own language, then copies of its configurations,
  * capacities, extras (the same services linked) and tasks. Bookings, per-date prices and iCal links are the
  * original's own and are not copied.
  */
+import i18next from 'i18next';
 import { database, rowsOf } from '../api/database';
 import { requestJson } from '../api/http';
 import { CONFIGURATION_SELECT } from './configuration-form';
@@ -14,7 +15,7 @@ const COPIED = `${DETAILS_SELECT},images,cancellation_policy,confirmation_messag
 
 export async function duplicateUnit(unitId: string): Promise<string> {
   const original = withoutId(rowsOf(await database.from('products').select(COPIED).eq('id', unitId).single()));
-  const name = Object.fromEntries(Object.entries(original.name).map(([language, text]) => [language, `${text} (copy)`]));
+  const name = Object.fromEntries(Object.entries(original.name).map(([language, text]) => [language, copyName(language, text)]));
   const copy = await requestJson<{ id: string }>('POST', '/v1/create-product', { ...original, name });
   const productId = copy.id;
 
@@ -30,5 +31,9 @@ export async function duplicateUnit(unitId: string): Promise<string> {
   if (tasks.length > 0) rowsOf(await database.from('product_tasks').insert(tasks.map((row) => ({ ...row, product_id: productId }))));
   return productId;
 }
+
+/** `default` is the English text; a language the dashboard does not speak gets the English word. */
+const copyName = (language: string, name: string) =>
+  i18next.getFixedT(language === 'default' ? 'en' : language, 'units')('actions.copyName', { name });
 
 const withoutId = <Row extends { id: string }>({ id: _id, ...rest }: Row): Omit<Row, 'id'> => rest;

@@ -5,10 +5,11 @@
  */
 import type { LanguageTexts } from '../../../../src/common/languages.js';
 
+/** Each text's key in the stored texts, and the language it is written in (named for the reader: reader-words.ts). */
 export const TEXT_LANGUAGES = [
-  { key: 'default', label: 'English' },
-  { key: 'nl', label: 'Dutch' },
-  { key: 'de', label: 'German' },
+  { key: 'default', language: 'en' },
+  { key: 'nl', language: 'nl' },
+  { key: 'de', language: 'de' },
 ] as const;
 
 export type TextLanguage = (typeof TEXT_LANGUAGES)[number]['key'];

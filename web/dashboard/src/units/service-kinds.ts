@@ -1,32 +1,17 @@
 /**
- * What the extras section offers, in a manager's words: the kinds of services a unit can charge for (docs/booking.md
- * "Services": a `fee` is always charged, e.g. cleaning; a checkbox or a quantity is the guest's choice), what a price
- * is counted per, and when a payment is due. Each list names every value its column allows, so the typecheck fails
- * when a migration changes one.
+ * What the extras section offers, as values of their columns (their words: messages.ts, keyed by the same types):
+ * the kinds of services a unit can charge for (docs/booking.md "Services": a `fee` is always charged, e.g. cleaning;
+ * a checkbox or a quantity is the guest's choice), what a price is counted per, and when a payment is due.
  */
+import type { Enums } from '../api/database';
 import type { Moment, ServicePricing } from '../api/json-columns';
 
-export const SERVICE_KINDS = [
-  { value: 'fee', label: 'Always charged (a fee, e.g. cleaning)' },
-  { value: 'checkbox', label: 'Optional: the guest ticks it' },
-  { value: 'quantity', label: 'Optional: the guest picks how many' },
-] as const;
+/** The kinds a new extra can be; a service's other kinds are questions to the guest, made elsewhere. */
+export const SERVICE_KINDS = ['fee', 'checkbox', 'quantity'] as const satisfies readonly Enums<'services_type'>[];
+export type OfferedServiceKind = (typeof SERVICE_KINDS)[number];
 
-export const PRICED_PER: readonly { value: ServicePricing['per']; label: string }[] = [
-  { value: 'stay', label: 'per stay' },
-  { value: 'night', label: 'per night' },
-  { value: 'guest', label: 'per guest' },
-  { value: 'guest_night', label: 'per guest per night' },
-  { value: 'unit', label: 'per item' },
-];
+export const isOfferedKind = (kind: string): kind is OfferedServiceKind => (SERVICE_KINDS as readonly string[]).includes(kind);
 
-export const PAYMENT_MOMENTS: readonly { value: Moment['type']; label: string }[] = [
-  { value: 'confirmation', label: 'days after confirmation' },
-  { value: 'request', label: 'days after the request' },
-  { value: 'check-in', label: 'days from arrival' },
-  { value: 'on-site', label: 'days from arrival, paid on site' },
-  { value: 'checkout', label: 'days from departure' },
-];
+export const PRICED_PER: readonly ServicePricing['per'][] = ['stay', 'night', 'guest', 'guest_night', 'unit'];
 
-export const labelOf = <Value extends string>(list: readonly { value: Value; label: string }[], value: string | undefined) =>
-  list.find((item) => item.value === value)?.label ?? value ?? '';
+export const PAYMENT_MOMENTS: readonly Moment['type'][] = ['confirmation', 'request', 'check-in', 'on-site', 'checkout'];

@@ -6,7 +6,6 @@
  * off for one unit of "every unit" therefore makes such a message template, linked to every other current unit.
  */
 import { database, rowsOf, type Selected } from '../api/database';
-import { localized } from '../common/format';
 
 export const EMAILS_SELECT = 'id,subject,type,trigger,moment,payment_due_offset,status' as const;
 export type EmailTemplate = Selected<'email_templates', typeof EMAILS_SELECT>;
@@ -32,7 +31,8 @@ export async function loadLinks(): Promise<TemplateLink[]> {
   return rowsOf(await database.from('message_templates').select(LINKS_SELECT).eq('active', true).eq('channel', 'email').not('email_template_id', 'is', null));
 }
 
-export async function switchForUnit(template: EmailTemplate, links: TemplateLink[], unitId: string, on: boolean, locale: string): Promise<void> {
+/** `name`: the name of a message template made to switch `template` off for this unit only ("… (chosen units)"). */
+export async function switchForUnit(template: EmailTemplate, links: TemplateLink[], unitId: string, on: boolean, name: string): Promise<void> {
   const through = linksOf(template, links);
   if (on) {
     const [link] = through;
@@ -45,7 +45,7 @@ export async function switchForUnit(template: EmailTemplate, links: TemplateLink
   }
   const others = rowsOf(await database.from('products').select('id').is('deleted_at', null).neq('id', unitId));
   const created = rowsOf(await database.from('message_templates').insert({
-    name: `${localized(template.subject, locale)} (chosen units)`, channel: 'email', email_template_id: template.id,
+    name, channel: 'email', email_template_id: template.id,
   }).select('id').single());
   if (others.length > 0) {
     rowsOf(await database.from('product_message_templates').insert(others.map((unit) => ({ message_template_id: created.id, product_id: unit.id }))));

@@ -3,11 +3,15 @@
  * This list is the one place a namespace is registered: i18next's resources and the types of `t` come from it.
  */
 import { commonMessages } from '../common/messages.js';
+import { businessSettingsMessages } from '../settings/business-settings-messages.js';
+import { organizationMessages } from '../settings/organization-messages.js';
 import { shellMessages } from '../shell/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
   shell: shellMessages,
+  organization: organizationMessages,
+  businessSettings: businessSettingsMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

@@ -8,6 +8,7 @@ export const businessSettingsMessages = defineMessages({
   loadFailed: 'The settings could not be loaded',
   changeFailed: 'The change was not saved',
   deleteNamed: 'Delete {{name}}',
+  picker: { nextMonth: 'Next month', previousMonth: 'Previous month', nextYear: 'Next year', previousYear: 'Previous year' },
   invoices: {
     title: 'Invoice settings',
     intro: 'How invoices are numbered, whether a confirmed booking gets one by itself, and what an invoice says about paying. Your address on invoices is on the Organization page.',
@@ -84,6 +85,7 @@ export const businessSettingsMessages = defineMessages({
     loadFailed: 'De instellingen konden niet worden geladen',
     changeFailed: 'De wijziging is niet opgeslagen',
     deleteNamed: '{{name}} verwijderen',
+    picker: { nextMonth: 'Volgende maand', previousMonth: 'Vorige maand', nextYear: 'Volgend jaar', previousYear: 'Vorig jaar' },
     invoices: {
       title: 'Factuurinstellingen',
       intro: 'Hoe facturen worden genummerd, of een bevestigde boeking vanzelf een factuur krijgt, en wat een factuur zegt over betalen. Je adres op facturen staat op de pagina Organisatie.',
@@ -160,6 +162,7 @@ export const businessSettingsMessages = defineMessages({
     loadFailed: 'Die Einstellungen konnten nicht geladen werden',
     changeFailed: 'Die Änderung wurde nicht gespeichert',
     deleteNamed: '{{name}} löschen',
+    picker: { nextMonth: 'Nächster Monat', previousMonth: 'Vorheriger Monat', nextYear: 'Nächstes Jahr', previousYear: 'Vorheriges Jahr' },
     invoices: {
       title: 'Rechnungseinstellungen',
       intro: 'Wie Rechnungen nummeriert werden, ob eine bestätigte Buchung von selbst eine Rechnung erhält und was eine Rechnung zur Zahlung sagt. Ihre Anschrift auf Rechnungen finden Sie auf der Seite Organisation.',

@@ -44,7 +44,7 @@ export function Taxes() {
 }
 
 function TaxList({ taxes, units, reload }: { taxes: Tax[]; units: UnitName[]; reload: () => void }) {
-  const { t } = useTranslation('businessSettings');
+  const { t } = useTranslation(['businessSettings', 'common']);
   const { can } = useWorkspace();
   const mayWrite = can('taxes', 'write');
   const mayLink = can('product_taxes', 'write');

@@ -99,7 +99,7 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     assert.equal(await page.getByRole('button', { name: 'Save invoice settings' }).isDisabled(), true, 'a pattern without a counter is not sent');
     await pattern.fill('INV{YY}/{NNNNNN}');
     await page.getByText(/would be numbered like INV\d{2}\/000001\./).waitFor();
-    await page.getByRole('textbox', { name: 'When a booking is confirmed' }).click();
+    await page.getByRole('combobox', { name: 'When a booking is confirmed' }).click();
     await page.getByRole('option', { name: 'Make and issue the invoice (it gets its number)' }).click();
     await page.getByLabel('Payment term in days').fill('30');
     await page.getByRole('button', { name: 'Save invoice settings' }).click();
@@ -150,7 +150,7 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     await page.getByRole('status').filter({ hasText: 'Stripe keys saved.' }).waitFor();
     await stripe.getByText('secret key ending in 4242').waitFor();
     const stored = (await ctx.db.query<{ secret_key_hint: string; success_url: string; encrypted: string }>(
-      `SELECT secret_key_hint, success_url, encode(secret_key_encrypted, 'escape') AS encrypted
+      `SELECT secret_key_hint, success_url, secret_key_encrypted::text AS encrypted
          FROM staykit_internal.payment_accounts WHERE organization_id = $1`, [organizationId])).rows;
     assert.equal(stored.length, 1);
     assert.equal(stored[0]!.secret_key_hint, '4242');
@@ -169,9 +169,17 @@ forEachBackend('business settings in the dashboard', (ctx) => {
 
   it('a tax linked to a unit is in its quote', { skip }, async () => {
     const [unit] = await units();
-    const stay = { product_id: unit!.id, interval: { start: '2028-02-07', end: '2028-02-10' } };
     type Quote = { total: number; line_items: { item_type: string; name: string; amount: number }[] };
-    const plain = await api<Quote>('POST', 'quote', stay);
+    // A stay of three nights the unit can be booked for: the demo's bookings fill some weeks of the coming year.
+    let stay: { product_id: string; interval: { start: string; end: string } } | undefined;
+    let plain: Quote | undefined;
+    for (let week = 30; !plain && week < 50; week += 1) {
+      const start = new Date(Date.now() + week * 7 * 86_400_000).toISOString().slice(0, 10);
+      const end = new Date(Date.parse(start) + 3 * 86_400_000).toISOString().slice(0, 10);
+      stay = { product_id: unit!.id, interval: { start, end } };
+      plain = await api<Quote>('POST', 'quote', stay).catch(() => undefined);
+    }
+    assert.ok(stay && plain, 'a stay to quote');
     assert.equal(plain.line_items.filter((line) => line.item_type === 'tax').length, 0, 'no tax before');
 
     await open('Taxes');
@@ -182,12 +190,12 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     await form.getByLabel('Name').fill('Tourist tax');
     await form.getByLabel('Percentage').fill('7');
     await form.getByLabel('Included in prices').uncheck();
-    await form.getByRole('textbox', { name: 'Applies to' }).click();
+    await form.getByRole('combobox', { name: 'Applies to' }).click();
     await page.getByRole('option', { name: 'Rent' }).click();
     await form.getByRole('button', { name: 'Add tax' }).click();
-    const units = page.getByRole('textbox', { name: 'Units of Tourist tax' });
-    await units.waitFor();
-    await units.click();
+    const unitField = page.getByRole('textbox', { name: 'Units of Tourist tax' });
+    await unitField.waitFor();
+    await unitField.click();
     await page.getByRole('option', { name: unit!.name }).click();
     await page.keyboard.press('Escape');
     // The field shows the units as read back after the change: shown means stored.
@@ -222,10 +230,10 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     assert.deepEqual(await stored(), [{ intervals: '{[2027-07-01,2027-09-01)}', name: { default: 'High season' }, color: '#f59e0b' }]);
     await season.getByRole('button', { name: 'Add dates to High season' }).click();
     await pickRange(page, '2027-12-20', '2027-12-31');
-    await season.getByRole('button', { name: /^Remove .*20.*31/ }).waitFor();
+    await season.getByRole('button', { name: /^Remove Dec 20/ }).waitFor();
     assert.equal((await stored())[0]!.intervals, '{[2027-07-01,2027-09-01),[2027-12-20,2028-01-01)}');
     await shot('seasons');
-    await season.getByRole('button', { name: /^Remove .*20.*31/ }).click();
+    await season.getByRole('button', { name: /^Remove Dec 20/ }).click();
     await season.getByRole('button', { name: /^Remove / }).nth(1).waitFor({ state: 'detached' });
     assert.equal((await stored())[0]!.intervals, '{[2027-07-01,2027-09-01)}');
     await season.getByRole('button', { name: 'Delete High season' }).click();
@@ -238,7 +246,7 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     await open('Attributes');
     const form = page.getByRole('region', { name: 'New attribute' });
     await form.getByLabel('Name').fill('View');
-    await form.getByRole('textbox', { name: 'Guests choose' }).click();
+    await form.getByRole('combobox', { name: 'Guests choose' }).click();
     await page.getByRole('option', { name: 'One option' }).click();
     await form.getByRole('button', { name: 'Add attribute' }).click();
     const attribute = page.getByRole('region', { name: 'View' });

@@ -108,7 +108,7 @@ function AttributeEditor({ attributes, links, units, reload }: EditorProps) {
                 {sorted(attribute.attribute_options).map((option) => {
                   const optionName = localized(option.name, locale);
                   return (
-                    <Badge key={option.id} variant="outline" size="lg" rightSection={mayWrite && (
+                    <Badge key={option.id} variant="outline" size="lg" tt="none" rightSection={mayWrite && (
                       <CloseButton size="xs" disabled={busy} aria-label={t('deleteNamed', { name: optionName })}
                         onClick={() => change(async () => rowsOf(await database.from('attribute_options').delete().eq('id', option.id)))} />
                     )}>

@@ -123,12 +123,16 @@ function ProfileEditor({ organization, storedLogo }: { organization: Organizatio
     await writeLogo(row.id, row);
   });
 
+  const nameProblem = problem('name');
+  const colorProblem = problem('brandColor');
+  const legalNameInput = sellerInput('legal_name', t('address.legalNameDescription'));
+  const streetInput = sellerInput('street');
   const previewColor = BRAND_COLOR_PATTERN.test(form.brandColor) ? form.brandColor : null;
   return (
     <Stack>
       <Paper withBorder p="md" component="section" aria-label={t('profile')}>
         <Stack>
-          <TextInput label={t('name.label')} value={form.name} readOnly={!mayWrite} error={problem('name')}
+          <TextInput label={t('name.label')} value={form.name} readOnly={!mayWrite} error={nameProblem}
             description={t('name.description')} onChange={(event) => set('name', event.currentTarget.value)} />
           <Select label={t('language.label')} searchable data={languageChoices(form.language, i18n.language)} value={form.language} readOnly={!mayWrite}
             allowDeselect={false} description={t('language.description')}
@@ -140,7 +144,7 @@ function ProfileEditor({ organization, storedLogo }: { organization: Organizatio
               description={t('timezone.description')} onChange={(zone) => zone && set('timezone', zone)} />
           </Group>
           <ColorInput label={t('brandColor.label')} format="hex" fixOnBlur={false} eyeDropperButtonProps={{ 'aria-label': t('brandColor.eyeDropper') }} swatches={SWATCHES} value={form.brandColor} readOnly={!mayWrite}
-            disallowInput={!mayWrite} withPicker={mayWrite} error={problem('brandColor')} placeholder={t('brandColor.placeholder')}
+            disallowInput={!mayWrite} withPicker={mayWrite} error={colorProblem} placeholder={t('brandColor.placeholder')}
             description={t('brandColor.description')}
             onChange={(color) => set('brandColor', color)} />
         </Stack>
@@ -149,8 +153,8 @@ function ProfileEditor({ organization, storedLogo }: { organization: Organizatio
         <Stack>
           <Title order={3} size="h4">{t('address.title')}</Title>
           <Text size="sm">{t('address.intro')}</Text>
-          {sellerInput('legal_name', t('address.legalNameDescription'))}
-          {sellerInput('street')}
+          {legalNameInput}
+          {streetInput}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {ADDRESS_FIELDS.filter((field) => field !== 'street').map((field) => sellerInput(field))}
             {SELLER_FIELDS.filter((field) => field !== 'legal_name').map((field) => sellerInput(field))}

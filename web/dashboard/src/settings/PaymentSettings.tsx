@@ -74,6 +74,7 @@ function StripeAccount({ stored }: { stored: PaymentSettingsState }) {
       setKeys((previous) => ({ ...previous, [name]: value }));
     },
   });
+  const [secretKey, webhookSecret, successUrl, cancelUrl] = (['stripe_secret_key', 'stripe_webhook_secret', 'success_url', 'cancel_url'] as const).map(field);
 
   return (
     <Paper withBorder p="md" component="section" aria-label={t('payments.stripe')}>
@@ -92,10 +93,10 @@ function StripeAccount({ stored }: { stored: PaymentSettingsState }) {
         {mayWrite && (
           <>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <PasswordInput label={t('payments.secretKey.label')} description={t('payments.secretKey.description')} autoComplete="off" {...field('stripe_secret_key')} />
-              <PasswordInput label={t('payments.webhookSecret.label')} description={t('payments.webhookSecret.description')} autoComplete="off" {...field('stripe_webhook_secret')} />
-              <TextInput type="url" label={t('payments.successUrl.label')} description={t('payments.successUrl.description')} {...field('success_url')} />
-              <TextInput type="url" label={t('payments.cancelUrl.label')} description={t('payments.cancelUrl.description')} {...field('cancel_url')} />
+              <PasswordInput label={t('payments.secretKey.label')} description={t('payments.secretKey.description')} autoComplete="off" {...secretKey} />
+              <PasswordInput label={t('payments.webhookSecret.label')} description={t('payments.webhookSecret.description')} autoComplete="off" {...webhookSecret} />
+              <TextInput type="url" label={t('payments.successUrl.label')} description={t('payments.successUrl.description')} {...successUrl} />
+              <TextInput type="url" label={t('payments.cancelUrl.label')} description={t('payments.cancelUrl.description')} {...cancelUrl} />
             </SimpleGrid>
             <ErrorAlert error={error} title={t(`payments.${failed}`)} />
             <Group>

@@ -9,7 +9,7 @@
  * - a tax linked to a unit: a quote of that unit carries it;
  * - seasons with their dates;
  * - an attribute with options ticked for a unit: `POST /v1/search` with that option finds that unit only.
- * axe finds no serious or critical violation on any of the pages; screenshots go to a temporary folder named in the
+ * Three of the pages are read in Dutch and German. axe finds no serious or critical violation on any of the pages; screenshots go to a temporary folder named in the
  * output.
  */
 import { before, it } from 'node:test';
@@ -281,6 +281,22 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     await waitChecked(page, `Sea view at ${first!.name}`, false);
     assert.deepEqual(await links(), [{ product_id: first!.id, name: 'Dune view' }]);
     await shot('attributes');
+  });
+
+  it('the pages read in Dutch and German', { skip }, async () => {
+    const navigation = page.getByRole('navigation');
+    for (const [language, link, heading, word] of [
+      ['nl', 'Kenmerken', 'Kenmerken', 'Accommodaties en hun opties'],
+      ['de', 'Rechnungseinstellungen', 'Rechnungseinstellungen', 'Nummernmuster'],
+      ['nl', 'Organisatie', 'Organisatie', 'Adres en factuurgegevens'],
+    ] as const) {
+      await page.getByLabel(/^(Language|Taal|Sprache)$/).selectOption(language);
+      await navigation.getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, exact: true, level: 2 }).waitFor();
+      await page.getByText(word, { exact: true }).first().waitFor();
+      await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${link.toLowerCase()}-${language}-${ctx.backend}.png`), fullPage: true });
+    }
+    await page.getByLabel('Taal', { exact: true }).selectOption('en');
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * What the taxes and attributes pages share: the organization's units (not archived) by name, and the change of a
+ * What the taxes and attributes pages share: the organization's units (not archived) in the order of their names, and the change of a
  * set of links (a tax's units, a unit's options) as the rows to add and the rows to remove.
  */
 import { database, rowsOf } from '../api/database';
@@ -11,8 +11,8 @@ export interface UnitName {
 }
 
 export async function loadUnitNames(locale: string): Promise<UnitName[]> {
-  const rows = rowsOf(await database.from('products').select('id,name').is('deleted_at', null).order('created_at'));
-  return rows.map((row) => ({ id: row.id, name: localized(row.name, locale) }));
+  const rows = rowsOf(await database.from('products').select('id,name').is('deleted_at', null));
+  return rows.map((row) => ({ id: row.id, name: localized(row.name, locale) })).sort((a, b) => a.name.localeCompare(b.name, locale));
 }
 
 /** What to add and what to remove to go from `current` to `wanted`. */

@@ -58,7 +58,7 @@ forEachBackend('the organization profile in the dashboard', (ctx) => {
     await session.logIn(session.owner);
     await page.getByRole('link', { name: 'Organization', exact: true }).click();
     await page.getByRole('heading', { name: 'Organization', exact: true }).waitFor();
-    assert.equal(await page.getByLabel('Name').inputValue(), before.name, 'the page shows what is stored');
+    assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), before.name, 'the page shows what is stored');
     assert.ok((await preview().innerText()).includes(before.name), 'the preview shows the name');
     assert.equal(await preview().getByTestId('preview-bar').count(), 0, 'no colour yet: the name in blue on grey');
 
@@ -89,7 +89,7 @@ forEachBackend('the organization profile in the dashboard', (ctx) => {
     assert.deepEqual(await colorOf('preview-bar'), { background: 'rgb(15, 118, 110)', text: 'rgb(255, 255, 255)' });
     assert.equal((await colorOf('preview-button')).background, 'rgb(15, 118, 110)');
 
-    await page.getByLabel('Name').fill('Seaside Holiday Homes');
+    await page.getByLabel('Name', { exact: true }).fill('Seaside Holiday Homes');
     await page.getByRole('combobox', { name: 'Time zone' }).fill('Europe/Lisbon');
     await page.getByRole('option', { name: 'Europe/Lisbon', exact: true }).click();
     await page.getByRole('button', { name: 'Save organization' }).click();
@@ -109,7 +109,7 @@ forEachBackend('the organization profile in the dashboard', (ctx) => {
     await page.reload();
     await page.getByLabel('Brand colour').waitFor();
     assert.equal(await page.getByLabel('Brand colour').inputValue(), '#0f766e');
-    assert.equal(await page.getByLabel('Name').inputValue(), 'Seaside Holiday Homes');
+    assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'Seaside Holiday Homes');
     await preview().getByTestId('preview-logo').waitFor();
   });
 
@@ -131,8 +131,8 @@ forEachBackend('the organization profile in the dashboard', (ctx) => {
       await session.logIn(staff, readerPage);
       assert.equal(await readerPage.getByRole('link', { name: 'Organization', exact: true }).count(), 0);
       await readerPage.goto(`${session.base}/admin/settings/organization`);
-      await readerPage.getByLabel('Name').waitFor();
-      assert.equal(await readerPage.getByLabel('Name').getAttribute('readonly'), '');
+      await readerPage.getByLabel('Name', { exact: true }).waitFor();
+      assert.equal(await readerPage.getByLabel('Name', { exact: true }).getAttribute('readonly'), '');
       assert.equal(await readerPage.getByRole('button', { name: 'Save organization' }).count(), 0);
       assert.equal(await readerPage.getByRole('button', { name: /logo/ }).count(), 0);
       await readerPage.screenshot({ path: join(SCREENSHOTS, `dashboard-organization-read-only-${ctx.backend}.png`), fullPage: true });

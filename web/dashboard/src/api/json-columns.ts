@@ -66,6 +66,8 @@ type CheckedShapes<Shapes extends {
 }> = Shapes;
 
 export type JsonShapes = CheckedShapes<{
+  attribute_options: { name: LanguageTexts };
+  attributes: { name: LanguageTexts };
   booking_details: { name: LanguageTexts };
   bookings: { occupancy: Record<string, number> };
   capacity_groups: { name: LanguageTexts };
@@ -80,6 +82,7 @@ export type JsonShapes = CheckedShapes<{
     last_minute_adjustments: Adjustment<'max_advance'>[]; long_rent_adjustments: Adjustment<'min_duration'>[];
   };
   products: { name: LanguageTexts; description: LanguageTexts; cancellation_policy: CancellationRule[]; images: ProductImage[] };
+  seasons: { name: LanguageTexts };
   service_payment_moments: { moment: Moment; value: PaymentValue };
   services: { name: LanguageTexts; description: LanguageTexts; pricing: ServicePricing | null };
 }>;

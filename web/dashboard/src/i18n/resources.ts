@@ -3,9 +3,11 @@
  * This list is the one place a namespace is registered: i18next's resources and the types of `t` come from it.
  */
 import { bookingsMessages } from '../bookings/messages.js';
+import { businessSettingsMessages } from '../settings/business-settings-messages.js';
 import { calendarMessages } from '../timeline/messages.js';
 import { commonMessages } from '../common/messages.js';
 import { inboxMessages } from '../inbox/messages.js';
+import { organizationMessages } from '../settings/organization-messages.js';
 import { reportsMessages } from '../reports/messages.js';
 import { settingsMessages } from '../settings/messages.js';
 import { shellMessages } from '../shell/messages.js';
@@ -15,9 +17,11 @@ import { unitsMessages } from '../units/messages.js';
 
 export const NAMESPACES = {
   bookings: bookingsMessages,
+  businessSettings: businessSettingsMessages,
   calendar: calendarMessages,
   common: commonMessages,
   inbox: inboxMessages,
+  organization: organizationMessages,
   reports: reportsMessages,
   settings: settingsMessages,
   shell: shellMessages,

@@ -1,11 +1,13 @@
 /**
- * The organization's profile: its name, default language, currency and time zone, and how its e-mails look — the
+ * The organization's profile: its name, default language, currency and time zone, its address (the seller on its
+ * invoices), and how its e-mails look — the
  * logo (uploaded to the media store and saved at once; the one it replaces is deleted by the database) and the brand
  * colour, with a preview of an e-mail's beginning that follows the unsaved colour. Members who may not change the
  * organization read it (the navigation shows the page only to those who may: shell/pages.tsx).
  */
 import { useState } from 'react';
-import { Button, ColorInput, FileButton, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Button, ColorInput, FileButton, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { BRAND_COLOR_PATTERN } from '../../../../src/common/brand-color.js';
 import { database, rowsOf, type Selected } from '../api/database';
 import { uploadMedia } from '../api/media';
@@ -14,7 +16,10 @@ import { CURRENCIES, TIME_ZONES } from '../common/intl-choices';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { EmailHeaderPreview, type LogoMedia } from './EmailHeaderPreview';
-import { languageChoices, profileForm, profileProblems, profileUpdate, withSetting, type OrganizationSettings, type ProfileForm } from './organization-profile';
+import {
+  ADDRESS_FIELDS, languageChoices, profileForm, profileProblems, profileUpdate, SELLER_FIELDS, withSetting,
+  type OrganizationSettings, type ProfileForm, type SellerField,
+} from './organization-profile';
 
 const ORGANIZATION = 'id,name,language,currency,timezone,settings';
 type Organization = Selected<'organizations', typeof ORGANIZATION>;
@@ -24,6 +29,7 @@ const LOGO = 'id,url,variants,width,height';
 const SWATCHES = ['#1d4ed8', '#0f766e', '#15803d', '#b91c1c', '#7c3aed', '#be185d', '#c2410c', '#fde047', '#111827'];
 
 export function OrganizationProfile() {
+  const { t } = useTranslation('organization');
   const { session, can } = useWorkspace();
   const loaded = useLoad(async () => {
     const organization = rowsOf(await database.from('organizations').select(ORGANIZATION).eq('id', session.organization.id).single());
@@ -35,19 +41,17 @@ export function OrganizationProfile() {
   }, [session.organization.id, can]);
   return (
     <Stack maw={760}>
-      <Title order={2}>Organization</Title>
-      <Text size="sm">
-        Your organization&apos;s name, the defaults of new units and of how the dashboard writes dates and money, and
-        the logo and colour of the e-mails guests receive.
-      </Text>
-      <ErrorAlert error={loaded.error} title="The organization could not be loaded" />
-      {loaded.loading && !loaded.data && <Loader size="sm" role="status" aria-label="Loading the organization" />}
+      <Title order={2}>{t('title')}</Title>
+      <Text size="sm">{t('intro')}</Text>
+      <ErrorAlert error={loaded.error} title={t('loadFailed')} />
+      {loaded.loading && !loaded.data && <Loader size="sm" role="status" aria-label={t('loading')} />}
       {loaded.data && <ProfileEditor organization={loaded.data.organization} storedLogo={loaded.data.logo} />}
     </Stack>
   );
 }
 
 function ProfileEditor({ organization, storedLogo }: { organization: Organization; storedLogo: LogoMedia | null }) {
+  const { t, i18n } = useTranslation('organization');
   const { can } = useWorkspace();
   const mayWrite = can('organizations', 'write');
   const mayUpload = mayWrite && can('media', 'write');
@@ -67,6 +71,15 @@ function ProfileEditor({ organization, storedLogo }: { organization: Organizatio
     setSaved(false);
     setForm((previous) => ({ ...previous, [field]: value }));
   };
+  const setSeller = (field: SellerField, value: string) => set('seller', { ...form.seller, [field]: value });
+  const problem = (field: keyof typeof problems) => {
+    const found = problems[field];
+    return found && t(`problems.${found}`);
+  };
+  const sellerInput = (field: SellerField, description?: string) => (
+    <TextInput key={field} label={t(`address.${field}`)} description={description} value={form.seller[field]} readOnly={!mayWrite}
+      error={problem(field)} onChange={(event) => setSeller(field, event.currentTarget.value)} />
+  );
 
   const save = async () => {
     setError(null);
@@ -110,51 +123,66 @@ function ProfileEditor({ organization, storedLogo }: { organization: Organizatio
     await writeLogo(row.id, row);
   });
 
+  const nameProblem = problem('name');
+  const colorProblem = problem('brandColor');
+  const legalNameInput = sellerInput('legal_name', t('address.legalNameDescription'));
+  const streetInput = sellerInput('street');
   const previewColor = BRAND_COLOR_PATTERN.test(form.brandColor) ? form.brandColor : null;
   return (
     <Stack>
-      <Paper withBorder p="md" component="section" aria-label="Profile">
+      <Paper withBorder p="md" component="section" aria-label={t('profile')}>
         <Stack>
-          <ErrorAlert error={error} title="The organization was not saved" />
-          <TextInput label="Name" value={form.name} readOnly={!mayWrite} error={problems.name}
-            description="Shown to guests in e-mails, the widget and the booking pages." onChange={(event) => set('name', event.currentTarget.value)} />
-          <Select label="Default language" searchable data={languageChoices(form.language)} value={form.language} readOnly={!mayWrite}
-            allowDeselect={false} description="Guests whose language is unknown read this one; the dashboard writes dates in it."
+          <TextInput label={t('name.label')} value={form.name} readOnly={!mayWrite} error={nameProblem}
+            description={t('name.description')} onChange={(event) => set('name', event.currentTarget.value)} />
+          <Select label={t('language.label')} searchable data={languageChoices(form.language, i18n.language)} value={form.language} readOnly={!mayWrite}
+            allowDeselect={false} description={t('language.description')}
             onChange={(language) => language && set('language', language)} />
           <Group grow align="flex-start">
-            <Select label="Currency" searchable data={CURRENCIES} value={form.currency} readOnly={!mayWrite} allowDeselect={false}
-              description="Of new units (each unit keeps its own)." onChange={(currency) => currency && set('currency', currency)} />
-            <Select label="Time zone" searchable data={TIME_ZONES} value={form.timezone} readOnly={!mayWrite} allowDeselect={false}
-              description="Of new units, and the dashboard's clock." onChange={(zone) => zone && set('timezone', zone)} />
+            <Select label={t('currency.label')} searchable data={CURRENCIES} value={form.currency} readOnly={!mayWrite} allowDeselect={false}
+              description={t('currency.description')} onChange={(currency) => currency && set('currency', currency)} />
+            <Select label={t('timezone.label')} searchable data={TIME_ZONES} value={form.timezone} readOnly={!mayWrite} allowDeselect={false}
+              description={t('timezone.description')} onChange={(zone) => zone && set('timezone', zone)} />
           </Group>
-          <ColorInput label="Brand colour" format="hex" fixOnBlur={false} eyeDropperButtonProps={{ 'aria-label': 'Pick a colour from the screen' }} swatches={SWATCHES} value={form.brandColor} readOnly={!mayWrite}
-            disallowInput={!mayWrite} withPicker={mayWrite} error={problems.brandColor} placeholder="Staykit's blue"
-            description="The bar with your name and the button in e-mails; the text on it is white or dark, whichever reads better. Empty: Staykit's blue."
+          <ColorInput label={t('brandColor.label')} format="hex" fixOnBlur={false} eyeDropperButtonProps={{ 'aria-label': t('brandColor.eyeDropper') }} swatches={SWATCHES} value={form.brandColor} readOnly={!mayWrite}
+            disallowInput={!mayWrite} withPicker={mayWrite} error={colorProblem} placeholder={t('brandColor.placeholder')}
+            description={t('brandColor.description')}
             onChange={(color) => set('brandColor', color)} />
-          {mayWrite && (
-            <Group>
-              <Button onClick={save} loading={busy}>Save organization</Button>
-              {saved && <Text size="sm" role="status">Organization saved. Reload the page to see dates and money in the new defaults.</Text>}
-            </Group>
-          )}
         </Stack>
       </Paper>
-      <Paper withBorder p="md" component="section" aria-label="Logo">
+      <Paper withBorder p="md" component="section" aria-label={t('address.title')}>
         <Stack>
-          <Title order={3} size="h4">Logo</Title>
-          <Text size="sm">
-            Shown at the top of every e-mail, on white, at most 240 pixels wide and 64 high. A PNG&apos;s transparent
-            parts become white. A new logo is saved at once and replaces the old one.
-          </Text>
-          <ErrorAlert error={logoError} title="The logo was not changed" />
-          {hasLogo && !logo && <Text size="sm" c="dimmed">A logo is set (reading images needs the media permission to show it).</Text>}
-          {!hasLogo && <Text size="sm" c="dimmed">No logo: e-mails begin with your name.</Text>}
+          <Title order={3} size="h4">{t('address.title')}</Title>
+          <Text size="sm">{t('address.intro')}</Text>
+          {legalNameInput}
+          {streetInput}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {ADDRESS_FIELDS.filter((field) => field !== 'street').map((field) => sellerInput(field))}
+            {SELLER_FIELDS.filter((field) => field !== 'legal_name').map((field) => sellerInput(field))}
+          </SimpleGrid>
+        </Stack>
+      </Paper>
+      {mayWrite && (
+        <Stack>
+          <ErrorAlert error={error} title={t('saveFailed')} />
+          <Group>
+            <Button onClick={save} loading={busy}>{t('save')}</Button>
+            {saved && <Text size="sm" role="status">{t('saved')}</Text>}
+          </Group>
+        </Stack>
+      )}
+      <Paper withBorder p="md" component="section" aria-label={t('logo.title')}>
+        <Stack>
+          <Title order={3} size="h4">{t('logo.title')}</Title>
+          <Text size="sm">{t('logo.text')}</Text>
+          <ErrorAlert error={logoError} title={t('logo.failed')} />
+          {hasLogo && !logo && <Text size="sm" c="dimmed">{t('logo.hidden')}</Text>}
+          {!hasLogo && <Text size="sm" c="dimmed">{t('logo.none')}</Text>}
           {mayUpload && (
             <Group>
               <FileButton onChange={upload} accept="image/png,image/jpeg,image/webp,image/avif,image/heic">
-                {(props) => <Button variant="default" loading={logoBusy} {...props}>{hasLogo ? 'Replace logo' : 'Upload logo'}</Button>}
+                {(props) => <Button variant="default" loading={logoBusy} {...props}>{hasLogo ? t('logo.replace') : t('logo.upload')}</Button>}
               </FileButton>
-              {hasLogo && <Button variant="subtle" color="red" disabled={logoBusy} onClick={() => changeLogo(() => writeLogo(null, null))}>Remove logo</Button>}
+              {hasLogo && <Button variant="subtle" color="red" disabled={logoBusy} onClick={() => changeLogo(() => writeLogo(null, null))}>{t('logo.remove')}</Button>}
             </Group>
           )}
         </Stack>

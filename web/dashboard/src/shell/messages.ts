@@ -9,6 +9,7 @@ export const shellMessages = defineMessages({
     today: 'Today', calendar: 'Calendar', bookings: 'Bookings', inbox: 'Inbox', units: 'Units and prices', reports: 'Reports',
     apiKeys: 'API keys', webhooks: 'Webhooks', ical: 'iCal feeds', templates: 'E-mail templates', unitMessages: 'Unit messages',
     members: 'Members', organization: 'Organization', terms: 'Booking terms', notifications: 'My notifications',
+    invoiceSettings: 'Invoice settings', paymentSettings: 'Payments', taxes: 'Taxes', seasons: 'Seasons', attributes: 'Attributes',
   },
   header: {
     navigation: 'Navigation', main: 'Main', logOut: 'Log out', logOutFailed: 'Could not log out', organization: 'Organization',
@@ -32,6 +33,7 @@ export const shellMessages = defineMessages({
       today: 'Vandaag', calendar: 'Kalender', bookings: 'Boekingen', inbox: 'Inbox', units: 'Accommodaties en prijzen', reports: 'Rapporten',
       apiKeys: 'API-sleutels', webhooks: 'Webhooks', ical: 'iCal-feeds', templates: 'E-mailsjablonen', unitMessages: 'Berichten per accommodatie',
       members: 'Leden', organization: 'Organisatie', terms: 'Boekingsvoorwaarden', notifications: 'Mijn meldingen',
+      invoiceSettings: 'Factuurinstellingen', paymentSettings: 'Betalingen', taxes: 'Belastingen', seasons: 'Seizoenen', attributes: 'Kenmerken',
     },
     header: {
       navigation: 'Navigatie', main: 'Hoofdmenu', logOut: 'Uitloggen', logOutFailed: 'Uitloggen is mislukt', organization: 'Organisatie',
@@ -55,6 +57,7 @@ export const shellMessages = defineMessages({
       today: 'Heute', calendar: 'Kalender', bookings: 'Buchungen', inbox: 'Posteingang', units: 'Unterkünfte und Preise', reports: 'Berichte',
       apiKeys: 'API-Schlüssel', webhooks: 'Webhooks', ical: 'iCal-Feeds', templates: 'E-Mail-Vorlagen', unitMessages: 'Nachrichten je Unterkunft',
       members: 'Mitglieder', organization: 'Organisation', terms: 'Buchungsbedingungen', notifications: 'Meine Benachrichtigungen',
+      invoiceSettings: 'Rechnungseinstellungen', paymentSettings: 'Zahlungen', taxes: 'Steuern', seasons: 'Saisons', attributes: 'Merkmale',
     },
     header: {
       navigation: 'Navigation', main: 'Hauptmenü', logOut: 'Abmelden', logOutFailed: 'Abmelden fehlgeschlagen', organization: 'Organisation',

@@ -13,12 +13,17 @@ import { Inbox } from '../inbox/Inbox';
 import { Thread } from '../inbox/Thread';
 import { UnreadBadge } from '../inbox/UnreadBadge';
 import { ApiKeys } from '../settings/ApiKeys';
+import { Attributes } from '../settings/Attributes';
 import { BookingTerms } from '../settings/BookingTerms';
 import { EmailTemplates } from '../settings/EmailTemplates';
 import { IcalFeeds } from '../settings/IcalFeeds';
+import { InvoiceSettings } from '../settings/InvoiceSettings';
 import { Members } from '../settings/Members';
 import { Notifications } from '../settings/Notifications';
 import { OrganizationProfile } from '../settings/OrganizationProfile';
+import { PaymentSettings } from '../settings/PaymentSettings';
+import { Seasons } from '../settings/Seasons';
+import { Taxes } from '../settings/Taxes';
 import { UnitMessages } from '../settings/UnitMessages';
 import { Webhooks } from '../settings/Webhooks';
 import { Timeline } from '../timeline/Timeline';
@@ -70,6 +75,11 @@ export const PAGES: readonly DashboardPage[] = [
   // Organization settings: who may change them (every member reads the organization).
   { path: '/settings/organization', render: () => <OrganizationProfile />, navigation: { label: 'organization', visible: (can) => can('organizations', 'write') } },
   { path: '/settings/terms', render: () => <BookingTerms />, navigation: { label: 'terms', visible: (can) => can('organizations', 'write') } },
+  { path: '/settings/invoices', render: () => <InvoiceSettings />, navigation: { label: 'invoiceSettings', visible: (can) => can('organizations', 'write') } },
+  { path: '/settings/payments', render: () => <PaymentSettings />, navigation: { label: 'paymentSettings', visible: (can) => can('organizations', 'write') } },
+  { path: '/settings/taxes', render: () => <Taxes />, navigation: { label: 'taxes', visible: (can) => can('taxes') } },
+  { path: '/settings/seasons', render: () => <Seasons />, navigation: { label: 'seasons', visible: (can) => can('seasons') } },
+  { path: '/settings/attributes', render: () => <Attributes />, navigation: { label: 'attributes', visible: (can) => can('attributes') } },
   // Every member chooses their own e-mails about bookings.
   { path: '/settings/notifications', render: () => <Notifications />, navigation: { label: 'notifications', visible: () => true } },
 ];

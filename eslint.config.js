@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 // Dashboard folders whose words are not yet translated; each leaves this list when its pages speak all three languages.
 const UNTRANSLATED_DASHBOARD = [
-  'web/dashboard/src/bookings/**', 'web/dashboard/src/inbox/**', 'web/dashboard/src/reports/**', 'web/dashboard/src/settings/**',
+  'web/dashboard/src/bookings/BookingsList.tsx', 'web/dashboard/src/inbox/**', 'web/dashboard/src/reports/**', 'web/dashboard/src/settings/**',
   'web/dashboard/src/timeline/**', 'web/dashboard/src/today/**', 'web/dashboard/src/units/**', 'web/dashboard/src/common/ConfirmButton.tsx',
   'web/dashboard/src/common/StatusBadge.tsx', 'web/dashboard/src/shell/SetPassword.tsx',
 ];

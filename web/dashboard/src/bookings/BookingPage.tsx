@@ -33,6 +33,7 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
   if (!loaded.data) return <><Title order={2}>{t('page.notFound')}</Title><Anchor component={Link} to="/bookings">{t('page.allBookings')}</Anchor></>;
   const detail = loaded.data;
   const unitName = localized(detail.event?.products?.name, locale);
+  const mayChange = detail.event !== null && detail.event.status !== 'CANCELLED' && can('bookings', 'write');
 
   return (
     <Stack>
@@ -42,7 +43,7 @@ export function BookingPage({ bookingId }: { bookingId: string }) {
           <Title order={2}>{t('page.title', { reference: detail.booking.reference })}</Title>
           {detail.event && <StatusBadge status={detail.event.status} />}
         </Group>
-        {detail.event && detail.event.status !== 'CANCELLED' && can('bookings', 'write') && (
+        {mayChange && (
           <Group gap="xs">
             <ChangeStay detail={detail} onChanged={loaded.reload} />
             <CancelButton bookingId={detail.booking.id} reference={detail.booking.reference} onCancelled={loaded.reload} />
@@ -113,7 +114,7 @@ function CancelButton({ bookingId, reference, onCancelled }: { bookingId: string
 
 function Stay({ detail, unitName }: { detail: BookingDetail; unitName: string }) {
   const { t } = useTranslation('booking');
-  const { format } = useWorkspace();
+  const { format, locale } = useWorkspace();
   const event = detail.event;
   const booked = t('stay.booked', { when: format.moment(detail.booking.created_at) })
     + (detail.booking.confirmed_at ? t('stay.confirmed', { when: format.moment(detail.booking.confirmed_at) }) : '');
@@ -125,7 +126,7 @@ function Stay({ detail, unitName }: { detail: BookingDetail; unitName: string })
           <Text>{format.date(event.start_date)} – {format.date(event.end_date)}</Text>
           <Text size="sm" c="dimmed">{booked} · {detail.booking.method === 'request' ? t('stay.request') : t('stay.instant')}</Text>
           <Text size="sm">{t('stay.guests', { count: detail.guests })}</Text>
-          {(detail.details ?? []).map((field) => <Text size="sm" key={field.id}>{localized(field.name, 'en')}: {field.value ?? '—'}</Text>)}
+          {(detail.details ?? []).map((field) => <Text size="sm" key={field.id}>{localized(field.name, locale)}: {field.value ?? '—'}</Text>)}
         </Stack>
       )}
     </Section>
@@ -176,6 +177,10 @@ function Prices({ detail }: { detail: BookingDetail }) {
   );
 }
 
+/** A task done, or still open. */
+const DONE = '✓';
+const OPEN = '○';
+
 function Tasks({ detail }: { detail: BookingDetail }) {
   const { t } = useTranslation('booking');
   const { format } = useWorkspace();
@@ -183,7 +188,7 @@ function Tasks({ detail }: { detail: BookingDetail }) {
     <Section title={t('tasks.title')} shown={detail.tasks !== null} empty={detail.tasks?.length === 0}>
       <Stack gap={4}>
         {detail.tasks?.map((task) => (
-          <Text size="sm" key={task.id}>{task.completed_at ? '✓' : '○'} {t('tasks.due', { label: task.label, when: format.moment(task.due_at) })}</Text>
+          <Text size="sm" key={task.id}>{task.completed_at ? DONE : OPEN} {t('tasks.due', { label: task.label, when: format.moment(task.due_at) })}</Text>
         ))}
       </Stack>
     </Section>

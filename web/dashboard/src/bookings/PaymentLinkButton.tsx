@@ -30,6 +30,7 @@ export function PaymentLinkButton({ detail, onSent }: { detail: BookingDetail; o
   const making = useAction(() => {});
   const mailing = useAction(onSent);
   const guest = detail.contacts?.find((contact) => contact.email) ?? null;
+  const mayMail = guest !== null && can('messages', 'write');
 
   const make = () => making.run('link', async () => setLink(await paymentLink(detail.booking.id)));
   const mail = async () => {
@@ -65,7 +66,7 @@ export function PaymentLinkButton({ detail, onSent }: { detail: BookingDetail; o
                 {({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? t('common:copied') : t('common:copy')}</Button>}
               </CopyButton>
             )}
-            {link && guest && can('messages', 'write') && <Button onClick={mail} loading={mailing.busy !== null} disabled={mailedTo !== null}>{t('payments.linkMail')}</Button>}
+            {link && mayMail && <Button onClick={mail} loading={mailing.busy !== null} disabled={mailedTo !== null}>{t('payments.linkMail')}</Button>}
           </Group>
         </Stack>
       </Modal>

@@ -47,12 +47,13 @@ export function RequestButtons({ bookingId, onAnswered, labels, name, size = 'sm
     }
   };
   const label = (kind: Answer) => (name ? `${labels[kind]} ${name}` : undefined);
+  const names = { confirm: label('confirm'), decline: label('decline') };
   return (
     <Stack gap="xs">
       <ErrorAlert error={error} title={t('request.failed')} />
       <Group gap="xs" wrap="nowrap">
-        <Button size={size} onClick={() => answer('confirm')} loading={busy === 'confirm'} disabled={busy !== null} aria-label={label('confirm')}>{labels.confirm}</Button>
-        <Button size={size} variant="default" onClick={() => answer('decline')} loading={busy === 'decline'} disabled={busy !== null} aria-label={label('decline')}>{labels.decline}</Button>
+        <Button size={size} onClick={() => answer('confirm')} loading={busy === 'confirm'} disabled={busy !== null} aria-label={names.confirm}>{labels.confirm}</Button>
+        <Button size={size} variant="default" onClick={() => answer('decline')} loading={busy === 'decline'} disabled={busy !== null} aria-label={names.decline}>{labels.decline}</Button>
       </Group>
     </Stack>
   );

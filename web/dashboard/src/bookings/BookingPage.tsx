@@ -87,7 +87,7 @@ function RequestAnswer({ bookingId, onAnswered }: { bookingId: string; onAnswere
 }
 
 function CancelButton({ bookingId, reference, onCancelled }: { bookingId: string; reference: string; onCancelled: () => void }) {
-  const { t } = useTranslation('booking');
+  const { t } = useTranslation(['booking', 'common']);
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const action = useAction(onCancelled);
@@ -97,7 +97,7 @@ function CancelButton({ bookingId, reference, onCancelled }: { bookingId: string
   return (
     <>
       <Button color="red" variant="outline" onClick={() => setOpen(true)}>{t('cancel.button')}</Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t('cancel.title', { reference })}>
+      <Modal opened={open} onClose={() => setOpen(false)} closeButtonProps={{ 'aria-label': t('common:close') }} title={t('cancel.title', { reference })}>
         <Stack>
           <ErrorAlert error={action.error} title={t('cancel.failed')} />
           <Text size="sm">{t('cancel.explain')}</Text>

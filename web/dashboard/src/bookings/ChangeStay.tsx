@@ -15,7 +15,7 @@ import { useWorkspace } from '../shell/context';
 import { changeBooking, type BookingDetail, type ChangeAnswer } from './queries';
 
 export function ChangeStay({ detail, onChanged }: { detail: BookingDetail; onChanged: () => void }) {
-  const { t } = useTranslation('booking');
+  const { t } = useTranslation(['booking', 'common']);
   const { format, locale } = useWorkspace();
   const event = detail.event!;
   // A daily unit's interval ends on its last day; a nightly one's on the departure day (the event's end_date).
@@ -55,7 +55,7 @@ export function ChangeStay({ detail, onChanged }: { detail: BookingDetail; onCha
   return (
     <>
       <Button variant="default" onClick={() => setOpen(true)}>{t('change.button')}</Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t('change.title', { reference: detail.booking.reference })}>
+      <Modal opened={open} onClose={() => setOpen(false)} closeButtonProps={{ 'aria-label': t('common:close') }} title={t('change.title', { reference: detail.booking.reference })}>
         <Stack>
           <ErrorAlert error={error} title={t('change.failed')} />
           <Select label={t('change.unit')} value={unitId} onChange={(value) => { setUnitId(value); setQuote(null); }}

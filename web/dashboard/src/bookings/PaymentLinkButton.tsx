@@ -46,7 +46,7 @@ export function PaymentLinkButton({ detail, onSent }: { detail: BookingDetail; o
   return (
     <>
       <Button size="sm" variant="default" onClick={() => { setOpen(true); setLink(null); setMailedTo(null); making.setError(null); }}>{t('payments.link')}</Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t('payments.linkTitle')}>
+      <Modal opened={open} onClose={() => setOpen(false)} closeButtonProps={{ 'aria-label': t('common:close') }} title={t('payments.linkTitle')}>
         <Stack>
           <Text size="sm">{t('payments.linkExplain')}</Text>
           <ErrorAlert error={making.error} title={t('payments.linkFailed')} />

@@ -42,7 +42,7 @@ export function RecordPayment({ bookingId, currency, scheduled, suggested = 0, o
     <>
       <Button size={scheduled ? 'xs' : 'sm'} variant={scheduled ? 'light' : 'filled'} aria-label={label}
         onClick={() => { action.setError(null); setAmount(fromMinor(suggested, currency)); setOpen(true); }}>{t('payments.record')}</Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t('payments.recordTitle')}>
+      <Modal opened={open} onClose={() => setOpen(false)} closeButtonProps={{ 'aria-label': t('common:close') }} title={t('payments.recordTitle')}>
         <Stack>
           <ErrorAlert error={action.error} title={t('payments.recordFailed')} />
           {scheduled

@@ -38,7 +38,7 @@ export function RefundPayment({ payment, onRefunded }: { payment: BookingPayment
     <>
       <Button size="xs" variant="default" aria-label={t('payments.refundFor', { amount: paid })}
         onClick={() => { action.setError(null); setAmount(fromMinor(left, payment.currency)); setOpen(true); }}>{t('payments.refund')}</Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t('payments.refundTitle', { amount: paid })}>
+      <Modal opened={open} onClose={() => setOpen(false)} closeButtonProps={{ 'aria-label': t('common:close') }} title={t('payments.refundTitle', { amount: paid })}>
         <Stack>
           {!atAmount && <ErrorAlert error={action.error} title={t('payments.refundFailed')} />}
           <Text size="sm">{t('payments.refundLeft', { refunded: format.money(refunded, payment.currency), left: format.money(left, payment.currency) })}</Text>

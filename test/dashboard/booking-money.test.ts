@@ -107,7 +107,7 @@ forEachBackend('a booking\'s money, notes and history on its page', (ctx) => {
     await dialog.waitFor({ state: 'detached' });
   });
 
-  it('makes an invoice of the booking\'s lines, issues it, downloads its PDF, then credits and voids it', { skip }, async () => {
+  it('makes an invoice of the booking\'s lines, issues it and downloads its PDF', { skip }, async () => {
     const invoices = page.getByRole('region', { name: 'Invoices' });
     await invoices.getByRole('button', { name: 'Create invoice' }).click();
     await invoices.getByRole('button', { name: 'Issue invoice Draft' }).click();
@@ -127,12 +127,6 @@ forEachBackend('a booking\'s money, notes and history on its page', (ctx) => {
     assert.ok(text.includes(invoice.number!), 'the PDF carries the invoice number');
     assert.ok(text.includes(booking.reference), 'and the booking reference');
 
-    await invoices.getByRole('button', { name: `Credit invoice ${invoice.number}` }).click();
-    await invoices.getByRole('button', { name: `Void invoice ${invoice.number}` }).click();
-    await invoices.getByText('void', { exact: true }).waitFor();
-    assert.equal((await issued()).status, 'void');
-    const credit = await one<{ status: string; total: number }>('SELECT status, total FROM api.invoices WHERE credit_for_id = $1', [invoice.id]);
-    assert.deepEqual(credit, { status: 'issued', total: -total });
   });
 
   it('sends an e-mail again', { skip }, async () => {
@@ -169,5 +163,19 @@ forEachBackend('a booking\'s money, notes and history on its page', (ctx) => {
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await page.screenshot({ path: join(SCREENSHOTS, `booking-money-${ctx.backend}.png`), fullPage: true });
     if (updateScreenshots && ctx.backend === 'pglite') await page.screenshot({ path: join(DOCS, 'booking-money.png'), fullPage: true });
+  });
+
+  it('credits the invoice and voids it', { skip }, async () => {
+    const invoices = page.getByRole('region', { name: 'Invoices' });
+    const issued = async () => one<{ id: string; number: string; status: string; total: number }>(
+      `SELECT id, number, status, total FROM api.invoices WHERE booking_id = $1 AND credit_for_id IS NULL`, [booking.id]);
+    const invoice = await issued();
+    // A credit invoice cancels it in full (the only way to void an issued invoice), then it is voided.
+    await invoices.getByRole('button', { name: `Credit invoice ${invoice.number}` }).click();
+    await invoices.getByRole('button', { name: `Void invoice ${invoice.number}` }).click();
+    await invoices.getByText('void', { exact: true }).waitFor();
+    assert.equal((await issued()).status, 'void');
+    const credit = await one<{ status: string; total: number }>('SELECT status, total FROM api.invoices WHERE credit_for_id = $1', [invoice.id]);
+    assert.deepEqual(credit, { status: 'issued', total: -invoice.total });
   });
 });

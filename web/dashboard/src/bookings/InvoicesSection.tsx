@@ -68,7 +68,7 @@ export function InvoicesSection({ detail, onChanged }: { detail: BookingDetail; 
                 {invoice.credit_for_id && <Text size="xs" c="dimmed">{t('invoices.credit', { number: numberOf(invoice.credit_for_id) })}</Text>}
               </Table.Td>
               <Table.Td>{t(`invoiceStatus.${invoice.status}`)}</Table.Td>
-              <Table.Td ta="right">{format.money(invoice.total, invoice.currency)}</Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>{format.money(invoice.total, invoice.currency)}</Table.Td>
               <Table.Td>
                 {invoice.issued_at && <Text size="xs">{t('invoices.issuedOn', { when: format.moment(invoice.issued_at) })}</Text>}
                 {invoice.due_at && invoice.status === 'issued' && <Text size="xs" c="dimmed">{t('invoices.dueOn', { when: format.moment(invoice.due_at) })}</Text>}

@@ -161,6 +161,8 @@ forEachBackend('a booking\'s money, notes and history on its page', (ctx) => {
     const received = history.locator('tr', { hasText: /received by bank transfer$/ }).last();
     assert.equal(await received.locator('td').nth(2).textContent(), '', 'a payment names no member (payments keep no author)');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    // From the top: a full-page screenshot of a scrolled page draws the fixed header where the view was.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(SCREENSHOTS, `booking-money-${ctx.backend}.png`), fullPage: true });
     if (updateScreenshots && ctx.backend === 'pglite') await page.screenshot({ path: join(DOCS, 'booking-money.png'), fullPage: true });
   });

@@ -64,7 +64,7 @@ export function InvoicesSection({ detail, onChanged }: { detail: BookingDetail; 
           {invoices?.map((invoice) => (
             <Table.Tr key={invoice.id} data-invoice-id={invoice.id}>
               <Table.Td>
-                <Text size="sm" fw={600}>{nameOf(invoice)}</Text>
+                <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>{nameOf(invoice)}</Text>
                 {invoice.credit_for_id && <Text size="xs" c="dimmed">{t('invoices.credit', { number: numberOf(invoice.credit_for_id) })}</Text>}
               </Table.Td>
               <Table.Td>{t(`invoiceStatus.${invoice.status}`)}</Table.Td>

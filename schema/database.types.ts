@@ -408,13 +408,13 @@ export type Database = {
           "note": string
         }
         Insert: {
-          "id"?: never
+          "id"?: string
           "organization_id"?: never
           "author_id"?: never
-          "calendar_event_id"?: never
+          "calendar_event_id": string
           "created_at"?: never
           "updated_at"?: never
-          "note"?: never
+          "note": string
         }
         Update: {
           "id"?: never

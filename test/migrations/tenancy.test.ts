@@ -13,7 +13,7 @@ const CRUD = 'SELECT,INSERT,UPDATE,DELETE';
 /** staykit_api's operations per table: the spec's operation table, and docs/design.md#resource-endpoints beyond it. */
 const EXPECTED_OPERATIONS: Record<string, string> = {
   attribute_options: CRUD, attributes: CRUD, booking_details: CRUD, booking_updates: 'SELECT',
-  bookings: 'SELECT,UPDATE,DELETE', calendar_event_notes: 'SELECT', email_templates: CRUD, calendar_events: CRUD,
+  bookings: 'SELECT,UPDATE,DELETE', calendar_event_notes: 'SELECT,INSERT', email_templates: CRUD, calendar_events: CRUD,
   external_calendars: CRUD, line_items: CRUD, site_pages: CRUD, capacity_group_dependencies: CRUD,
   review_products: CRUD, service_payment_moments: CRUD, contact_bookings: CRUD, capacity_groups: CRUD,
   review_widgets: CRUD, coupon_services: CRUD, product_message_templates: CRUD, coupons: CRUD,

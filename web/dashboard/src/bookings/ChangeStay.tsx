@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { DatePickerInput } from '@mantine/dates';
 import { loadUnitNames } from '../api/units';
 import { addDays } from '../common/dates';
@@ -14,6 +15,7 @@ import { useWorkspace } from '../shell/context';
 import { changeBooking, type BookingDetail, type ChangeAnswer } from './queries';
 
 export function ChangeStay({ detail, onChanged }: { detail: BookingDetail; onChanged: () => void }) {
+  const { t } = useTranslation(['booking', 'common']);
   const { format, locale } = useWorkspace();
   const event = detail.event!;
   // A daily unit's interval ends on its last day; a nightly one's on the departure day (the event's end_date).
@@ -52,23 +54,23 @@ export function ChangeStay({ detail, onChanged }: { detail: BookingDetail; onCha
 
   return (
     <>
-      <Button variant="default" onClick={() => setOpen(true)}>Change stay</Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={`Change booking ${detail.booking.reference}`}>
+      <Button variant="default" onClick={() => setOpen(true)}>{t('change.button')}</Button>
+      <Modal opened={open} onClose={() => setOpen(false)} closeButtonProps={{ 'aria-label': t('common:close') }} title={t('change.title', { reference: detail.booking.reference })}>
         <Stack>
-          <ErrorAlert error={error} title="The stay cannot be changed like this" />
-          <Select label="Unit" value={unitId} onChange={(value) => { setUnitId(value); setQuote(null); }}
+          <ErrorAlert error={error} title={t('change.failed')} />
+          <Select label={t('change.unit')} value={unitId} onChange={(value) => { setUnitId(value); setQuote(null); }}
             data={(units.data ?? []).map((unit) => ({ value: unit.id, label: localized(unit.name, locale) }))} />
-          <DatePickerInput type="range" label={daily ? 'First and last day' : 'Arrival and departure'} value={range}
+          <DatePickerInput type="range" label={daily ? t('change.days') : t('change.nights')} value={range}
             onChange={(value) => { setRange(value as [string | null, string | null]); setQuote(null); }} allowSingleDateInRange={daily} />
           {quote && (
             <Stack gap={2} role="status">
-              <Text size="sm">Now {format.money(quote.previous_total, currency)}; after the change {format.money(quote.total, currency)}.</Text>
-              <Text size="sm" fw={600}>Difference: {quote.delta >= 0 ? '+' : ''}{format.money(quote.delta, currency)}</Text>
+              <Text size="sm">{t('change.totals', { before: format.money(quote.previous_total, currency), after: format.money(quote.total, currency) })}</Text>
+              <Text size="sm" fw={600}>{t('change.difference', { difference: `${quote.delta >= 0 ? '+' : ''}${format.money(quote.delta, currency)}` })}</Text>
             </Stack>
           )}
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => run(true)} loading={busy && !quote} disabled={!range[0] || !range[1]}>Check price</Button>
-            <Button onClick={() => run(false)} loading={busy && quote !== null} disabled={!quote}>Apply change</Button>
+            <Button variant="default" onClick={() => run(true)} loading={busy && !quote} disabled={!range[0] || !range[1]}>{t('change.check')}</Button>
+            <Button onClick={() => run(false)} loading={busy && quote !== null} disabled={!quote}>{t('change.apply')}</Button>
           </Group>
         </Stack>
       </Modal>

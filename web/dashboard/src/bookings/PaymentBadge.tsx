@@ -1,5 +1,6 @@
-/** A booking's payment state as a badge (bookings list, Today page). */
+/** A booking's payment state as a badge (bookings list, Today page, booking page), in the reader's language. */
 import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { PaymentState } from './queries';
 
 /** Each with text at WCAG AA contrast on its background. */
@@ -11,7 +12,8 @@ const PAYMENT_COLORS: Record<PaymentState, { background: string; text: string }>
 };
 
 export function PaymentBadge({ state }: { state: PaymentState | undefined }) {
+  const { t } = useTranslation('booking');
   if (!state) return null;
   const { background, text } = PAYMENT_COLORS[state];
-  return <Badge variant="filled" color={background} c={text} data-payment={state}>{state}</Badge>;
+  return <Badge variant="filled" color={background} c={text} data-payment={state}>{t(`paymentState.${state}`)}</Badge>;
 }

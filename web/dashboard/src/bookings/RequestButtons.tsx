@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { Button, Group, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { Can } from '../api/permissions';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { cancelBooking, confirmRequest } from './queries';
@@ -30,6 +31,7 @@ interface RequestButtonsProps {
 }
 
 export function RequestButtons({ bookingId, onAnswered, labels, name, size = 'sm' }: RequestButtonsProps) {
+  const { t } = useTranslation('booking');
   const [busy, setBusy] = useState<Answer | null>(null);
   const [error, setError] = useState<unknown>(null);
   const answer = async (kind: Answer) => {
@@ -45,12 +47,13 @@ export function RequestButtons({ bookingId, onAnswered, labels, name, size = 'sm
     }
   };
   const label = (kind: Answer) => (name ? `${labels[kind]} ${name}` : undefined);
+  const names = { confirm: label('confirm'), decline: label('decline') };
   return (
     <Stack gap="xs">
-      <ErrorAlert error={error} title="The request was not answered" />
+      <ErrorAlert error={error} title={t('request.failed')} />
       <Group gap="xs" wrap="nowrap">
-        <Button size={size} onClick={() => answer('confirm')} loading={busy === 'confirm'} disabled={busy !== null} aria-label={label('confirm')}>{labels.confirm}</Button>
-        <Button size={size} variant="default" onClick={() => answer('decline')} loading={busy === 'decline'} disabled={busy !== null} aria-label={label('decline')}>{labels.decline}</Button>
+        <Button size={size} onClick={() => answer('confirm')} loading={busy === 'confirm'} disabled={busy !== null} aria-label={names.confirm}>{labels.confirm}</Button>
+        <Button size={size} variant="default" onClick={() => answer('decline')} loading={busy === 'decline'} disabled={busy !== null} aria-label={names.decline}>{labels.decline}</Button>
       </Group>
     </Stack>
   );

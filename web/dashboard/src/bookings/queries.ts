@@ -118,14 +118,19 @@ export async function loadBooking(bookingId: string, can: Can) {
     .select('id,reference,created_at,confirmed_at,currency,language,method,occupancy')
     .eq('id', bookingId).maybeSingle());
   if (!booking) return null;
-  const [events, contacts, lineItems, payments, messages, details, bookingUpdates, eventUpdates, sumGroups] = await Promise.all([
+  const [events, contacts, lineItems, payments, invoices, messages, details, bookingUpdates, eventUpdates, sumGroups] = await Promise.all([
     part(can('calendar_events'), () => database.from('calendar_events')
       .select(`id,product_id,start_date,end_date,status,title,products(name,rent_period)`).eq('booking_id', bookingId).eq('type', 'booking').limit(1)),
     part(can('contacts') && can('contact_bookings'), () => database.from('contacts')
       .select('id,first_name,last_name,email,phone,country,language,contact_bookings!inner(booking_id)').eq('contact_bookings.booking_id', bookingId)),
-    part(can('line_items'), () => database.from('line_items').select('id,name,item_type,fee_type,quantity,amount').eq('booking_id', bookingId).order('created_at')),
-    part(can('payments'), () => database.from('payments').select('id,amount,currency,status,method,due_at,paid_at').eq('booking_id', bookingId).order('created_at')),
-    part(can('messages'), () => database.from('messages').select('id,channel,direction,status,from_address,to_address,subject,body,created_at,sent_at').eq('booking_id', bookingId).order('created_at')),
+    part(can('line_items'), () => database.from('line_items').select('id,name,item_type,fee_type,quantity,amount,invoice_id').eq('booking_id', bookingId).order('created_at')),
+    part(can('payments'), () => database.from('payments')
+      .select(selectList('id,amount,currency,status,method,provider,due_at,paid_at,created_at', when(can('refunds'), 'refunds(id,amount,reason,status,created_at,refunded_at)')))
+      .eq('booking_id', bookingId).order('created_at')),
+    part(can('invoices'), () => database.from('invoices')
+      .select('id,number,status,currency,total,created_at,updated_at,issued_at,due_at,paid_at,credit_for_id').eq('booking_id', bookingId).order('created_at')),
+    part(can('messages'), () => database.from('messages')
+      .select('id,channel,direction,status,from_address,to_address,subject,body,contact_id,created_at,sent_at').eq('booking_id', bookingId).order('created_at')),
     part(can('booking_details'), () => database.from('booking_details').select('id,name,value').eq('booking_id', bookingId).order('created_at')),
     part(can('booking_updates'), () => database.from('booking_updates')
       .select('id,created_at,changed_fields,user_id').eq('booking_id', bookingId).order('created_at')),
@@ -134,19 +139,21 @@ export async function loadBooking(bookingId: string, can: Can) {
     loadSumGroups(can),
   ]);
   const event = events?.[0] ?? null;
-  const tasks = event ? await part(can('calendar_event_tasks'), () => database.from('calendar_event_tasks')
-    .select('id,label,due_at,completed_at').eq('calendar_event_id', event.id).order('due_at')) : null;
-  const changes = bookingUpdates || eventUpdates ? [
-    ...(bookingUpdates ?? []).map((update) => ({ id: update.id, created_at: update.created_at, user_id: update.user_id, what: `Booking changed: ${update.changed_fields.join(', ')}` })),
-    ...(eventUpdates ?? []).map((update) => ({
-      id: update.id, created_at: update.created_at, user_id: update.user_id,
-      what: update.kind === 'created' ? `Stay created (${update.status?.toLowerCase()})`
-        : update.previous_status !== update.status ? `Status ${update.previous_status?.toLowerCase()} → ${update.status?.toLowerCase()}`
-          : `Stay ${update.kind}: ${update.changed_fields.join(', ')}`,
-    })),
-  ].sort((a, b) => a.created_at.localeCompare(b.created_at)) : null;
-  return { booking, event, contacts, lineItems, payments, messages, tasks, changes, details, guests: guestCount(booking.occupancy, sumGroups) };
+  const [tasks, notes] = event ? await Promise.all([
+    part(can('calendar_event_tasks'), () => database.from('calendar_event_tasks')
+      .select('id,label,due_at,completed_at').eq('calendar_event_id', event.id).order('due_at')),
+    part(can('calendar_event_notes'), () => database.from('calendar_event_notes')
+      .select('id,note,author_id,created_at').eq('calendar_event_id', event.id).order('created_at')),
+  ]) : [null, null];
+  return {
+    booking, event, contacts, lineItems, payments: payments as BookingPayment[] | null, invoices, messages, tasks, notes, details,
+    bookingUpdates, eventUpdates, guests: guestCount(booking.occupancy, sumGroups),
+  };
 }
+
+type SelectedPayment = Selected<'payments', 'id,amount,currency,status,method,provider,due_at,paid_at,created_at,refunds(id,amount,reason,status,created_at,refunded_at)'>;
+/** A payment of the booking page, with its refunds when the member may read them. */
+export type BookingPayment = Permitted<SelectedPayment, 'refunds'>;
 
 /** Cancels the booking with a reason (POST /v1/booking-cancel): its dates are free at once, its coupon uses released. */
 export async function cancelBooking(bookingId: string, reason: string, refund?: 'full'): Promise<void> {

@@ -2,6 +2,7 @@
  * Every namespace of the dashboard's words, one per feature, each defined beside its pages (`<feature>/messages.ts`).
  * This list is the one place a namespace is registered: i18next's resources and the types of `t` come from it.
  */
+import { bookingMessages } from '../bookings/booking-messages.js';
 import { bookingsMessages } from '../bookings/messages.js';
 import { businessSettingsMessages } from '../settings/business-settings-messages.js';
 import { calendarMessages } from '../timeline/messages.js';
@@ -16,6 +17,7 @@ import { todayMessages } from '../today/messages.js';
 import { unitsMessages } from '../units/messages.js';
 
 export const NAMESPACES = {
+  booking: bookingMessages,
   bookings: bookingsMessages,
   businessSettings: businessSettingsMessages,
   calendar: calendarMessages,

@@ -4,10 +4,12 @@
  */
 import { commonMessages } from '../common/messages.js';
 import { shellMessages } from '../shell/messages.js';
+import { widgetsMessages } from '../widgets/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
   shell: shellMessages,
+  widgets: widgetsMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

@@ -8,13 +8,14 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../common/ErrorAlert';
 import type { Loaded } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
+import { mayManageWidgets } from './permissions';
 import { createKey, revokeKey, type PublishableKey } from './queries';
 
 export function PublishableKeys({ widgetId, keys }: { widgetId: string; keys: Loaded<PublishableKey[]> }) {
   const { t } = useTranslation('widgets');
   const { can, format } = useWorkspace();
   const [revoking, setRevoking] = useState<PublishableKey | null>(null);
-  const mayWrite = can('widgets', 'write');
+  const mayWrite = mayManageWidgets(can);
   return (
     <Card withBorder component="section" aria-label={t('keys.title')}>
       <Stack gap="sm">

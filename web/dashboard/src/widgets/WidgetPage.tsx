@@ -11,6 +11,7 @@ import { Link, navigate } from '../common/router';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { EmbedCode } from './EmbedCode';
+import { mayEditWidgets, mayManageWidgets, mayReadAnalytics } from './permissions';
 import { PublishableKeys } from './PublishableKeys';
 import { deleteWidget, loadKeys, loadWidget, updateWidget, type WidgetRow } from './queries';
 import { draftOf } from './widget-draft';
@@ -21,6 +22,7 @@ import { WidgetPreview } from './WidgetPreview';
 export function WidgetPage({ widgetId }: { widgetId: string }) {
   const { t } = useTranslation('widgets');
   const { can } = useWorkspace();
+  const [mayEdit, mayManage, mayAnalyse] = [mayEditWidgets(can), mayManageWidgets(can), mayReadAnalytics(can)];
   const widget = useLoad(() => loadWidget(widgetId), [widgetId]);
   const keys = useLoad(() => loadKeys(widgetId), [widgetId]);
 
@@ -35,10 +37,10 @@ export function WidgetPage({ widgetId }: { widgetId: string }) {
           <Title order={2}>{widget.data.name}</Title>
           <EmbedCode widget={widget.data} keys={keys} />
           <PublishableKeys widgetId={widgetId} keys={keys} />
-          {can('widgets', 'write') && can('widget_listings', 'write') && <SettingsSection widget={widget.data} onSaved={widget.reload} />}
+          {mayEdit && <SettingsSection widget={widget.data} onSaved={widget.reload} />}
           <WidgetPreview widgetId={widgetId} hasKey={keys.data?.some((key) => key.revoked_at === null) ?? false} />
-          {can('widget_analytics') && <WidgetAnalytics widgetId={widgetId} />}
-          {can('widgets', 'write') && <DeleteWidget widget={widget.data} />}
+          {mayAnalyse && <WidgetAnalytics widgetId={widgetId} />}
+          {mayManage && <DeleteWidget widget={widget.data} />}
         </>
       )}
     </Stack>

@@ -11,6 +11,7 @@ import { localized } from '../common/format';
 import { Link, navigate } from '../common/router';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
+import { mayEditWidgets } from './permissions';
 import { createWidget, loadWidgets } from './queries';
 import { emptyDraft } from './widget-draft';
 import { WidgetForm } from './WidgetForm';
@@ -18,6 +19,7 @@ import { WidgetForm } from './WidgetForm';
 export function Widgets() {
   const { t } = useTranslation('widgets');
   const { can, locale } = useWorkspace();
+  const mayEdit = mayEditWidgets(can);
   const widgets = useLoad(loadWidgets, []);
   const units = useLoad(loadUnitNames, []);
   const [creating, setCreating] = useState(false);
@@ -27,7 +29,7 @@ export function Widgets() {
     <Stack>
       <Title order={2}>{t('title')}</Title>
       <Text size="sm">{t('intro')}</Text>
-      {can('widgets', 'write') && can('widget_listings', 'write') && (
+      {mayEdit && (
         <Group><Button onClick={() => setCreating(true)} disabled={!units.data}>{t('create')}</Button></Group>
       )}
       <ErrorAlert error={widgets.error ?? units.error} title={t('loadFailed')} />

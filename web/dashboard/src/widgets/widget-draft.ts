@@ -46,7 +46,7 @@ export function colorOf(settings: WidgetSettings, setting: ColorSetting): string
 
 /** The settings with one colour set, or left out when emptied (the widget's own colour then). */
 export function withColor(settings: WidgetSettings, setting: ColorSetting, color: string): WidgetSettings {
-  const { [setting]: _previous, ...rest } = settings;
+  const rest = Object.fromEntries(Object.entries(settings).filter(([key]) => key !== setting));
   return color === '' ? rest : { ...rest, [setting]: color };
 }
 

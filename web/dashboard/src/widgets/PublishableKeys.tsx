@@ -93,7 +93,7 @@ function NewKeyForm({ widgetId, onCreated }: { widgetId: string; onCreated: () =
 }
 
 function RevokeModal({ publishableKey, onClose, onRevoked }: { publishableKey: PublishableKey; onClose: () => void; onRevoked: () => void }) {
-  const { t } = useTranslation('widgets');
+  const { t } = useTranslation(['widgets', 'common']);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const revoke = async () => {
@@ -107,7 +107,8 @@ function RevokeModal({ publishableKey, onClose, onRevoked }: { publishableKey: P
     }
   };
   return (
-    <Modal opened onClose={onClose} title={t('keys.revokeQuestion', { name: publishableKey.name || publishableKey.key })}>
+    <Modal opened onClose={onClose} title={t('keys.revokeQuestion', { name: publishableKey.name || publishableKey.key })}
+      closeButtonProps={{ 'aria-label': t('common:close') }}>
       <Stack>
         <ErrorAlert error={error} title={t('keys.revokeFailed')} />
         <Text size="sm">{t('keys.revokeExplanation')}</Text>

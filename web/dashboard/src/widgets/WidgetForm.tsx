@@ -60,7 +60,7 @@ export function WidgetForm({ initial, units, submitLabel, errorTitle, onSubmit }
       </Checkbox.Group>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         {COLOR_SETTINGS.map((setting) => (
-          <ColorInput key={setting} label={t(`form.colors.${setting}`)} placeholder={t('form.colorDefault')} format="hex"
+          <ColorInput key={setting} withEyeDropper={false} label={t(`form.colors.${setting}`)} placeholder={t('form.colorDefault')} format="hex"
             value={colorOf(draft.settings, setting)} onChange={(color) => change({ settings: withColor(draft.settings, setting, color) })} />
         ))}
       </SimpleGrid>

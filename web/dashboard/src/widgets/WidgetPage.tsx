@@ -87,7 +87,7 @@ function DeleteWidget({ widget }: { widget: WidgetRow }) {
     <Group>
       <Button color="red" variant="outline" onClick={() => setAsking(true)}>{t('delete.button')}</Button>
       {asking && (
-        <Modal opened onClose={() => setAsking(false)} title={t('delete.question', { name: widget.name })}>
+        <Modal opened onClose={() => setAsking(false)} title={t('delete.question', { name: widget.name })} closeButtonProps={{ 'aria-label': t('common:close') }}>
           <Stack>
             <ErrorAlert error={error} title={t('delete.failed')} />
             <Text size="sm">{t('delete.explanation')}</Text>

@@ -17,7 +17,7 @@ import { emptyDraft } from './widget-draft';
 import { WidgetForm } from './WidgetForm';
 
 export function Widgets() {
-  const { t } = useTranslation('widgets');
+  const { t } = useTranslation(['widgets', 'common']);
   const { can, locale } = useWorkspace();
   const mayEdit = mayEditWidgets(can);
   const widgets = useLoad(loadWidgets, []);
@@ -59,7 +59,7 @@ export function Widgets() {
       )}
       {widgets.data?.length === 0 && <Text c="dimmed">{t('none')}</Text>}
       {creating && units.data && (
-        <Modal opened onClose={() => setCreating(false)} title={t('create')} size="lg">
+        <Modal opened onClose={() => setCreating(false)} title={t('create')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
           <WidgetForm initial={emptyDraft()} units={units.data} submitLabel={t('create')} errorTitle={t('createFailed')}
             onSubmit={async (draft) => navigate(`/widgets/${await createWidget(draft)}`)} />
         </Modal>

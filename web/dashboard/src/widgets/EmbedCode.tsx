@@ -19,8 +19,8 @@ export function EmbedCode({ widget, keys }: { widget: WidgetRow; keys: Loaded<Pu
         {keys.data && !key && <Text size="sm" c="dimmed">{t('embed.noKey')}</Text>}
         {key && (
           <>
-            <CodeToCopy label={t('embed.snippet')} hint={t('embed.snippetHint')} code={embedSnippet(server, key.key)} />
-            <CodeToCopy label={t('embed.iframe')} hint={t('embed.iframeHint')} code={iframeCode(server, widget.id, widget.name)} />
+            <CodeToCopy label={t('embed.snippet')} copyLabel={t('embed.copySnippet')} hint={t('embed.snippetHint')} code={embedSnippet(server, key.key)} />
+            <CodeToCopy label={t('embed.iframe')} copyLabel={t('embed.copyIframe')} hint={t('embed.iframeHint')} code={iframeCode(server, widget.id, widget.name)} />
           </>
         )}
         {widget.allowed_origins.length === 0 && <Text size="sm" c="orange.9">{t('embed.noOrigins')}</Text>}
@@ -29,8 +29,9 @@ export function EmbedCode({ widget, keys }: { widget: WidgetRow; keys: Loaded<Pu
   );
 }
 
-function CodeToCopy({ label, hint, code }: { label: string; hint: string; code: string }) {
-  const { t } = useTranslation(['widgets', 'common']);
+/** `copyLabel` is the button's text ("Copy snippet"): two copy buttons on the page must say which is which. */
+function CodeToCopy({ label, copyLabel, hint, code }: { label: string; copyLabel: string; hint: string; code: string }) {
+  const { t } = useTranslation('common');
   return (
     <Stack gap={4} role="group" aria-label={label}>
       <Text fw={600} size="sm">{label}</Text>
@@ -38,9 +39,7 @@ function CodeToCopy({ label, hint, code }: { label: string; hint: string; code: 
       <Group wrap="nowrap" gap="xs" align="flex-start">
         <Code block style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{code}</Code>
         <CopyButton value={code}>
-          {({ copied, copy }) => <Button onClick={copy} variant={copied ? 'filled' : 'default'} aria-label={t('embed.copy', { what: label })}>
-            {copied ? t('common:copied') : t('common:copy')}
-          </Button>}
+          {({ copied, copy }) => <Button onClick={copy} variant={copied ? 'filled' : 'default'}>{copied ? t('copied') : copyLabel}</Button>}
         </CopyButton>
       </Group>
     </Stack>

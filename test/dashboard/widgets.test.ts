@@ -45,6 +45,7 @@ forEachBackend('a manager sets up a booking widget in the dashboard', (ctx) => {
   let widgetId: string;
   let unitId: string;
   let snippet: string;
+  let publishableKey: string;
   let bookingDay: string;
 
   const api = async <T>(method: string, path: string): Promise<{ status: number; body: T }> => {
@@ -101,6 +102,7 @@ forEachBackend('a manager sets up a booking widget in the dashboard', (ctx) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.base });
     await embed.getByRole('button', { name: 'Copy snippet' }).click();
     await embed.getByRole('group', { name: 'Snippet' }).getByRole('button', { name: 'Copied' }).waitFor();
+    publishableKey = key!.key;
     snippet = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(snippet, `<script src="${session.base}/widget.js"></script>\n<staykit-widget key="${key!.key}"></staykit-widget>`);
     await embed.getByRole('button', { name: 'Copy iframe code' }).click();
@@ -129,12 +131,12 @@ forEachBackend('a manager sets up a booking widget in the dashboard', (ctx) => {
     const embedded = guestPage.locator('staykit-widget');
     await embedded.getByRole('heading', { name: 'Beach House' }).waitFor();
     const day = (date: string) => embedded.locator(`button[data-date="${date}"]`);
-    // The calendar opens at this month: forward to the booking's, month by month.
-    const monthsAhead = (date: string) => (Number(date.slice(0, 4)) - new Date().getUTCFullYear()) * 12 + Number(date.slice(5, 7)) - 1 - new Date().getUTCMonth();
-    for (let month = 1; month <= monthsAhead(bookingDay); month++) {
-      const shown = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + month, 1)).toISOString().slice(0, 7);
-      await embedded.getByRole('button', { name: 'Next month' }).click();
-      await embedded.locator(`button[data-date^="${shown}"]`).first().waitFor();
+    // Month by month to the booking's (the calendar opens where the widget chooses).
+    await embedded.locator('button[data-date]').first().waitFor();
+    for (let step = 0; step < 24 && await day(bookingDay).count() === 0; step++) {
+      const shown = (await embedded.locator('button[data-date]').first().getAttribute('data-date'))!.slice(0, 7);
+      await embedded.getByRole('button', { name: shown < bookingDay.slice(0, 7) ? 'Next month' : 'Previous month' }).click();
+      await embedded.locator(`button[data-date^="${shown}"]`).first().waitFor({ state: 'detached' });
     }
     await day(bookingDay).click();
     await day(days[start + 2]!.date).click();
@@ -216,7 +218,12 @@ forEachBackend('a manager sets up a booking widget in the dashboard', (ctx) => {
       await guestPage.locator('staykit-widget').getByRole('heading', { name: 'Beach House' }).or(alert.filter({ hasText: /\S/ })).first().waitFor();
       message = (await alert.count()) > 0 ? (await alert.first().textContent() ?? '').trim() : '';
     }
-    assert.match(message, /key/i, 'the widget says why it shows nothing');
+    // The refusal (401) carries no CORS headers — a revoked key allows no origin — so the page cannot read it and the
+    // widget says the service cannot be reached; a server (no Origin) reads the reason.
+    assert.equal(message, 'The booking service cannot be reached. Please try again.');
+    const refused = await fetch(`${session.base}/v1/widget`, { headers: { authorization: `Bearer ${publishableKey}` } });
+    assert.equal(refused.status, 401);
+    assert.equal((await refused.json() as { code: string }).code, 'SK401');
     assert.equal(await guestPage.locator('staykit-widget').getByRole('heading', { name: 'Beach House' }).count(), 0);
     await guestPage.screenshot({ path: join(SCREENSHOTS, 'widgets-revoked.png') });
     await guest.close();

@@ -25,7 +25,7 @@ export function WidgetPreview({ widgetId, hasKey }: { widgetId: string; hasKey: 
         <Text size="sm" c="dimmed">{hasKey ? t('preview.intro') : t('preview.noKey')}</Text>
         {hasKey && shown > 0 && (
           <iframe key={shown} title={t('preview.frameTitle')} src={`/w/${encodeURIComponent(widgetId)}`}
-            style={{ width: '100%', maxWidth: 640, height: 820, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4 }} />
+            style={{ width: '100%', maxWidth: 640, height: 820, border: 0 }} />
         )}
       </Stack>
     </Card>

@@ -10,6 +10,7 @@ import { ErrorAlert } from '../common/ErrorAlert';
 import { Link, navigate } from '../common/router';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
+import { activeKey } from './embed-code';
 import { EmbedCode } from './EmbedCode';
 import { mayEditWidgets, mayManageWidgets, mayReadAnalytics } from './permissions';
 import { PublishableKeys } from './PublishableKeys';
@@ -38,7 +39,7 @@ export function WidgetPage({ widgetId }: { widgetId: string }) {
           <EmbedCode widget={widget.data} keys={keys} />
           <PublishableKeys widgetId={widgetId} keys={keys} />
           {mayEdit && <SettingsSection widget={widget.data} onSaved={widget.reload} />}
-          <WidgetPreview widgetId={widgetId} hasKey={keys.data?.some((key) => key.revoked_at === null) ?? false} />
+          <WidgetPreview widgetId={widgetId} hasKey={activeKey(keys.data ?? []) !== undefined} />
           {mayAnalyse && <WidgetAnalytics widgetId={widgetId} />}
           {mayManage && <DeleteWidget widget={widget.data} />}
         </>

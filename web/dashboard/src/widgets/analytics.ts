@@ -1,5 +1,14 @@
 /** The widget's counted events as the analytics table shows them: a row per day, newest first, and the totals. */
-import type { AnalyticsCount, AnalyticsEvent } from './queries';
+import type { Database } from '../../../../schema/database.types.js';
+
+export type AnalyticsEvent = Database['api']['Enums']['widget_analytics_event'];
+
+/** Events of one kind on one day (UTC, as the database's sessions count days). */
+export interface AnalyticsCount {
+  day: string;
+  event: AnalyticsEvent;
+  count: number;
+}
 
 /** The events the widget records (docs/widget.md): one view per catalogue read, one quote per quote, one booking per booking. */
 export const SHOWN_EVENTS = ['view', 'quote', 'booking'] as const satisfies readonly AnalyticsEvent[];

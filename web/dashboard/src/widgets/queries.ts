@@ -2,8 +2,9 @@
  * The widgets page's reads and writes: widgets with their listed units (`widgets`, `widget_listings`), their
  * publishable keys (`/v1/publishable-keys`, src/widget/key-routes.ts) and their analytics per day (`widget_analytics`).
  */
-import { database, rowsOf, type Row } from '../api/database';
+import { database, rowsOf } from '../api/database';
 import { requestJson } from '../api/http';
+import type { AnalyticsCount } from './analytics';
 import type { WidgetDraft } from './widget-draft';
 
 const WIDGET_SELECT = 'id,name,language,settings,allowed_origins,created_at,widget_listings(product_id,order)';
@@ -73,15 +74,6 @@ export async function loadKeys(widgetId: string): Promise<PublishableKey[]> {
 export const createKey = (widgetId: string, name: string) => requestJson<PublishableKey>('POST', KEYS, { widget_id: widgetId, name });
 
 export const revokeKey = (id: string) => requestJson<PublishableKey>('DELETE', `${KEYS}/${encodeURIComponent(id)}`);
-
-export type AnalyticsEvent = Row<'widget_analytics'>['event'];
-
-/** Events of one kind on one day (UTC, as the database's sessions count days). */
-export interface AnalyticsCount {
-  day: string;
-  event: AnalyticsEvent;
-  count: number;
-}
 
 /** The widget's events counted per day and kind since `since` (an ISO date), the database doing the counting. */
 export async function loadAnalytics(widgetId: string, since: string): Promise<AnalyticsCount[]> {

@@ -2,8 +2,7 @@
  * A widget as its form edits it: name, fallback language, units, colours and allowed origins — read from a widget's
  * row, and written back with the settings the form does not edit (e.g. `display_currency`) kept as they were.
  */
-import type { Json } from '../../../../schema/database.types';
-import type { WidgetRow } from './queries';
+import type { Json } from '../../../../schema/database.types.js';
 
 /** The colours the widget reads from its settings (docs/widget.md), each a `#rrggbb` code or unset. */
 export const COLOR_SETTINGS = ['primary_color', 'background_color', 'text_color'] as const;
@@ -29,7 +28,16 @@ function settingsOf(value: Json): WidgetSettings {
 
 export const emptyDraft = (): WidgetDraft => ({ name: '', language: 'en', unitIds: [], allowedOrigins: [], settings: {} });
 
-export function draftOf(widget: WidgetRow): WidgetDraft {
+/** What a draft is made from: a widget's row with its listings (`loadWidget`). */
+export interface WidgetFields {
+  name: string;
+  language: string;
+  settings: Json;
+  allowed_origins: string[];
+  widget_listings: { product_id: string; order: number }[];
+}
+
+export function draftOf(widget: WidgetFields): WidgetDraft {
   return {
     name: widget.name,
     language: widget.language,

@@ -15,6 +15,7 @@ import { shellMessages } from '../shell/messages.js';
 import { templatesMessages } from '../settings/templates/messages.js';
 import { todayMessages } from '../today/messages.js';
 import { unitsMessages } from '../units/messages.js';
+import { widgetsMessages } from '../widgets/messages.js';
 
 export const NAMESPACES = {
   booking: bookingMessages,
@@ -30,6 +31,7 @@ export const NAMESPACES = {
   templates: templatesMessages,
   today: todayMessages,
   units: unitsMessages,
+  widgets: widgetsMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

@@ -31,6 +31,8 @@ import { mayReadToday } from '../today/sections';
 import { Today } from '../today/Today';
 import { UnitPage } from '../units/UnitPage';
 import { Units } from '../units/Units';
+import { WidgetPage } from '../widgets/WidgetPage';
+import { Widgets } from '../widgets/Widgets';
 
 // The chart library is loaded with the reports page only, not by every page of the dashboard.
 const Reports = lazy(() => import('../reports/Reports').then((module) => ({ default: module.Reports })));
@@ -61,6 +63,8 @@ export const PAGES: readonly DashboardPage[] = [
   { path: '/bookings/:id', render: ({ id }) => <BookingPage bookingId={id!} key={id} /> },
   { path: '/units', render: () => <Units />, navigation: { label: 'units', visible: (can) => can('products') } },
   { path: '/units/:id', render: ({ id }) => <UnitPage unitId={id!} key={id} /> },
+  { path: '/widgets', render: () => <Widgets />, navigation: { label: 'widgets', visible: (can) => can('widgets') } },
+  { path: '/widgets/:id', render: ({ id }) => <WidgetPage widgetId={id!} key={id} /> },
   {
     path: '/reports',
     render: () => <Suspense fallback={<Loading />}><Reports /></Suspense>,

@@ -4,10 +4,12 @@
  */
 import { commonMessages } from '../common/messages.js';
 import { shellMessages } from '../shell/messages.js';
+import { tasksMessages } from '../tasks/messages.js';
 
 export const NAMESPACES = {
   common: commonMessages,
   shell: shellMessages,
+  tasks: tasksMessages,
 };
 
 export type Namespace = keyof typeof NAMESPACES;

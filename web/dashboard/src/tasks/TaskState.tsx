@@ -1,0 +1,10 @@
+/** Whether a task is open or done, in words and a mark (not colour alone). */
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export function TaskState({ done }: { done: boolean }) {
+  const { t } = useTranslation('tasks');
+  return done
+    ? <Badge color="green" variant="light" data-task-state="done">✓ {t('task.done')}</Badge>
+    : <Badge color="gray" variant="outline" data-task-state="open">{t('task.open')}</Badge>;
+}

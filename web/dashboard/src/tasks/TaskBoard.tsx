@@ -30,7 +30,9 @@ export function TaskBoard() {
   const [error, setError] = useState<unknown>(null);
   const tasks = useLoad(() => loadDayTasks(day, format), [day, format]);
   const units = useLoad(() => loadUnits(format.locale), [format]);
-  const mayAssign = can('calendar_event_tasks', 'write') && can('members');
+  const mayComplete = can('calendar_event_tasks', 'write');
+  const mayAssign = mayComplete && can('members');
+  const mayReadTemplates = can('task_templates') && can('task_template_assignees');
   const members = useLoad(async () => (mayAssign ? loadMembers() : []), [mayAssign]);
   const unitName = (id: string) => units.data?.find((unit) => unit.id === id)?.name ?? t('board.unknownUnit');
   const shown = tasks.data?.filter((task) => !unitId || task.unitId === unitId);
@@ -76,7 +78,7 @@ export function TaskBoard() {
                     </Stack>
                     <Group gap="xs" wrap="nowrap">
                       {mayAssign && <AssigneeSelect task={task} members={members.data ?? []} onAssign={(memberId) => void assign(task, memberId)} />}
-                      {can('calendar_event_tasks', 'write') && <TaskDoneButton task={task} onChanged={tasks.reload} onError={setError} />}
+                      {mayComplete && <TaskDoneButton task={task} onChanged={tasks.reload} onError={setError} />}
                     </Group>
                   </Group>
                 ))}
@@ -85,7 +87,7 @@ export function TaskBoard() {
           ))}
         </SimpleGrid>
       )}
-      {can('task_templates') && <TaskTemplates />}
+      {mayReadTemplates && <TaskTemplates />}
     </Stack>
   );
 }

@@ -45,7 +45,7 @@ forEachBackend('the task pages', (ctx) => {
     // Only what a cleaner gets by their role (src/auth/session-permissions.ts): no permission granted.
     cleaner = await createUser(ctx.db, organizationId, 'cleo@staykit.test', { role: 'cleaner' });
     otherCleaner = await createUser(ctx.db, organizationId, 'otto@staykit.test', { role: 'cleaner' });
-    unitId = await data.product({ name: { default: 'Dune Cottage' } });
+    unitId = await data.product({ name: { default: 'Harbour Studio' } });
     const booking = await data.row<{ id: string }>('bookings', {});
     const eventId = await data.event(unitId, { booking_id: booking.id, start_date: addDays(today, -2), end_date: today, status: 'CONFIRMED' });
     await data.guest(booking.id, { first_name: 'Gina', last_name: 'Guestly', email: 'gina@example.com' });
@@ -60,16 +60,16 @@ forEachBackend('the task pages', (ctx) => {
     await session.logIn(session.owner);
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     await page.getByRole('heading', { name: 'Tasks', level: 2 }).waitFor();
-    const unit = page.getByRole('region', { name: 'Dune Cottage' });
+    const unit = page.getByRole('region', { name: 'Harbour Studio' });
     const line = unit.locator(`[data-task-id="${cleaningId}"]`);
     await line.getByText('Cleaning', { exact: true }).waitFor();
     await unit.getByText('Linen change').waitFor();
     // Only this unit: the demo's tasks of other units leave the board.
-    await page.getByRole('textbox', { name: 'Unit' }).click();
-    await page.getByRole('option', { name: 'Dune Cottage' }).click();
+    await page.getByRole('combobox', { name: 'Unit' }).click();
+    await page.getByRole('option', { name: 'Harbour Studio' }).click();
     assert.deepEqual(await page.locator('section[data-unit-id]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-unit-id'))), [unitId]);
 
-    await line.getByRole('textbox', { name: 'Assigned to Cleaning' }).click();
+    await line.getByRole('combobox', { name: 'Assigned to Cleaning' }).click();
     await page.getByRole('option', { name: 'cleo (cleaner)' }).click();
     // The field shows the member once the board has reloaded after the write.
     await page.waitForFunction((id) => document.querySelector<HTMLInputElement>(`[data-task-id="${id}"] input`)?.value === 'cleo (cleaner)', cleaningId);
@@ -98,7 +98,7 @@ forEachBackend('the task pages', (ctx) => {
       await page.getByRole('heading', { name: 'My tasks' }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/admin/my-tasks');
       const card = page.locator(`[data-task-id="${cleaningId}"]`);
-      await card.getByText('Dune Cottage').waitFor();
+      await card.getByText('Harbour Studio').waitFor();
       assert.equal(await page.locator('[data-task-id]').count(), 1, 'their one task only');
       assert.equal(await page.getByText('Linen change').count(), 0, 'not another cleaner\'s task');
       const text = await page.locator('body').innerText();
@@ -106,8 +106,8 @@ forEachBackend('the task pages', (ctx) => {
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await page.screenshot({ path: join(SCREENSHOTS, `my-tasks-phone-${ctx.backend}.png`), fullPage: true });
 
-      await card.getByRole('button', { name: 'Mark Cleaning done' }).click();
-      await card.getByRole('button', { name: 'Reopen Cleaning' }).waitFor();
+      await card.getByRole('button', { name: 'Mark done: Cleaning' }).click();
+      await card.getByRole('button', { name: 'Reopen: Cleaning' }).waitFor();
       await card.locator('[data-task-state="done"]').waitFor();
       const { rows: [stored] } = await ctx.db.query<{ completed_at: Date | null }>('SELECT completed_at FROM api.calendar_event_tasks WHERE id = $1', [cleaningId]);
       assert.ok(stored!.completed_at, 'done in the database');
@@ -127,9 +127,10 @@ forEachBackend('the task pages', (ctx) => {
     const { page } = session;
     await page.goto(`${session.base}/admin/tasks`);
     const templates = page.getByRole('region', { name: 'Task templates' });
-    await templates.getByLabel('Task', { exact: true }).fill('Deep cleaning');
+    await templates.getByLabel(/^Task/).fill('Deep cleaning');
     await templates.getByLabel(/^Hours/).fill('1');
-    await templates.getByRole('textbox', { name: 'Assigned by default to' }).click();
+    // The field's frame takes the click, as a person's would.
+    await templates.getByLabel('Assigned by default to').click({ force: true });
     await page.getByRole('option', { name: 'cleo (cleaner)' }).click();
     await page.keyboard.press('Escape');
     await templates.getByRole('button', { name: 'Add template' }).click();
@@ -138,7 +139,7 @@ forEachBackend('the task pages', (ctx) => {
 
     await page.goto(`${session.base}/admin/units/${unitId}`);
     const tasks = page.getByRole('region', { name: 'Tasks', exact: true });
-    await tasks.getByRole('textbox', { name: 'From template' }).click();
+    await tasks.getByRole('combobox', { name: 'From template' }).click();
     await page.getByRole('option', { name: 'Deep cleaning' }).click();
     await tasks.getByRole('button', { name: 'Add task' }).click();
     await tasks.getByRole('cell', { name: 'cleo (template)' }).waitFor();

@@ -1,6 +1,6 @@
 /**
- * Marks a task done or open again — a big target on a phone. The task's label is in the accessible name, so a list of
- * them reads "Mark Cleaning done", not "Mark done" repeated.
+ * Marks a task done or open again — a big target on a phone. The task's label follows the button's words in its
+ * accessible name, so a list of them reads "Mark done: Cleaning", not "Mark done" repeated.
  */
 import { useState } from 'react';
 import { Button } from '@mantine/core';

@@ -20,7 +20,7 @@ export const tasksMessages = defineMessages({
   },
   task: {
     done: 'Done', open: 'Open', markDone: 'Mark done', reopen: 'Reopen',
-    markDoneLabel: 'Mark {{task}} done', reopenLabel: 'Reopen {{task}}', due: 'due {{moment}}',
+    markDoneLabel: 'Mark done: {{task}}', reopenLabel: 'Reopen: {{task}}', due: 'due {{moment}}',
   },
   mine: {
     title: 'My tasks', intro: 'The tasks assigned to you, the open ones first by the moment they are due.',
@@ -57,7 +57,7 @@ export const tasksMessages = defineMessages({
     },
     task: {
       done: 'Klaar', open: 'Open', markDone: 'Klaar', reopen: 'Heropenen',
-      markDoneLabel: '{{task}} afvinken', reopenLabel: '{{task}} heropenen', due: 'uiterlijk {{moment}}',
+      markDoneLabel: 'Klaar: {{task}}', reopenLabel: 'Heropenen: {{task}}', due: 'uiterlijk {{moment}}',
     },
     mine: {
       title: 'Mijn taken', intro: 'De taken die aan jou zijn toegewezen, de open taken eerst, op het moment waarop ze klaar moeten zijn.',
@@ -94,7 +94,7 @@ export const tasksMessages = defineMessages({
     },
     task: {
       done: 'Erledigt', open: 'Offen', markDone: 'Erledigt', reopen: 'Wieder öffnen',
-      markDoneLabel: '{{task}} als erledigt markieren', reopenLabel: '{{task}} wieder öffnen', due: 'fällig {{moment}}',
+      markDoneLabel: 'Erledigt: {{task}}', reopenLabel: 'Wieder öffnen: {{task}}', due: 'fällig {{moment}}',
     },
     mine: {
       title: 'Meine Aufgaben', intro: 'Die Ihnen zugewiesenen Aufgaben, die offenen zuerst, nach ihrer Fälligkeit.',

@@ -26,14 +26,22 @@ export function TaskTemplates() {
   const [error, setError] = useState<unknown>(null);
   const namesOf = (ids: readonly string[]) => ids.map((id) => members.data?.find((member) => member.id === id)?.name ?? '…').join(', ');
 
+  /** Runs a change; true when it was made. */
   const write = async (action: () => Promise<void>) => {
     setError(null);
     try {
       await action();
       templates.reload();
+      return true;
     } catch (failure) {
       setError(failure);
+      return false;
     }
+  };
+  const add = async () => {
+    const added = await write(() => addTemplate({ label: label.trim(), schedule, offsetMinutes: Math.round(Number(hours) * 60), assigneeIds }));
+    // A new template starts from an empty form, not from the one just added.
+    if (added) setAssigneeIds([]);
   };
 
   return (
@@ -64,7 +72,7 @@ export function TaskTemplates() {
         {mayWrite && (
           <form onSubmit={(event) => {
             event.preventDefault();
-            void write(() => addTemplate({ label: label.trim(), schedule, offsetMinutes: Math.round(Number(hours) * 60), assigneeIds }));
+            void add();
           }}>
             <Group align="flex-end" wrap="wrap">
               <TextInput label={t('templates.label')} required value={label} onChange={(event) => setLabel(event.currentTarget.value)} />

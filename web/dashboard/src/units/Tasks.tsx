@@ -48,18 +48,25 @@ export function Tasks({ unitId }: { unitId: string }) {
     setHours(template.offsetMinutes / 60);
   };
 
+  /** Runs a change; true when it was made. */
   const write = async (action: () => PromiseLike<Parameters<typeof rowsOf>[0]>) => {
     setError(null);
     try {
       rowsOf(await action());
       tasks.reload();
+      return true;
     } catch (failure) {
       setError(failure);
+      return false;
     }
   };
-  const add = () => write(() => database.from('product_tasks').insert({
-    product_id: unitId, task_template_id: templateId, label: label.trim(), schedule, offset_minutes: Math.round(Number(hours) * 60), assignee_id: assignee,
-  }));
+  const add = async () => {
+    const added = await write(() => database.from('product_tasks').insert({
+      product_id: unitId, task_template_id: templateId, label: label.trim(), schedule, offset_minutes: Math.round(Number(hours) * 60), assignee_id: assignee,
+    }));
+    // The next task is not tied to the template just used unless it is picked again.
+    if (added) setTemplateId(null);
+  };
 
   return (
     <Card withBorder component="section" aria-label={t('unit.title')}>

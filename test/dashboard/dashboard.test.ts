@@ -74,8 +74,8 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await target.getByLabel('E-mail').fill(user.email);
     await target.getByLabel(/^Password/).fill(user.password);
     await target.getByRole('button', { name: 'Log in' }).click();
-    // The landing page: Today for a member who may read bookings, the calendar for the others (the cleaner).
-    await target.getByRole('heading', { name: /^(Today|Calendar)$/ }).waitFor();
+    // The landing page: Today for a member who may read bookings, My tasks for one who may read tasks (the cleaner).
+    await target.getByRole('heading', { name: /^(Today|My tasks|Calendar)$/ }).waitFor();
   }
 
   /** The month's non-cancelled booking events, from the database. */
@@ -358,6 +358,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     });
     try {
       await logIn(phone, cleaner);
+      await phone.goto(`${base}/admin/`);
       const expected = await bookingEventsThisMonth();
       await phone.locator(`[data-event-id="${expected[0]!.id}"]`).waitFor({ state: 'attached' });
       // The month does not fit a phone: the calendar opens scrolled to today.

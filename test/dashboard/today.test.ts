@@ -165,8 +165,8 @@ forEachBackend('the Today page', (ctx) => {
     page.on('response', (response) => void collect(response));
     try {
       await session.logIn(cleaner, page);
-      // Without bookings the landing page stays the calendar; Today is in the navigation.
-      await page.getByRole('heading', { name: 'Calendar' }).waitFor();
+      // Without bookings the landing page is their tasks; Today is in the navigation.
+      await page.getByRole('heading', { name: 'My tasks' }).waitFor();
       await page.goto(`${session.base}/admin/today`);
       const arrivals = section(page, 'Arrivals');
       await arrivals.getByText('Lighthouse Loft').first().waitFor();

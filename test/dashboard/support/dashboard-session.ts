@@ -35,7 +35,7 @@ export interface DashboardSession {
   pageErrors: string[];
   /**
    * Logs `user` in on `target` (default the session's page) at /admin/; done when the landing page's heading shows:
-   * Today for a member who may read bookings, else the calendar.
+   * Today for a member who may read bookings, else My tasks for one who may read tasks, else the calendar.
    */
   logIn(user: { email: string; password: string }, target?: Page): Promise<void>;
 }
@@ -67,7 +67,7 @@ export function dashboardSession(ctx: BackendContext, browser: () => Browser, op
     await target.getByLabel('E-mail').fill(user.email);
     await target.getByLabel(/^Password/).fill(user.password);
     await target.getByRole('button', { name: 'Log in' }).click();
-    await target.getByRole('heading', { name: /^(Today|Calendar)$/ }).waitFor();
+    await target.getByRole('heading', { name: /^(Today|My tasks|Calendar)$/ }).waitFor();
   };
   return session;
 }

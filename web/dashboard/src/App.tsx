@@ -7,7 +7,7 @@ import { Center, Loader } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { onSessionLost } from './api/http';
-import { permissionsOf } from './api/permissions';
+import { permissionsOf, type Can } from './api/permissions';
 import { currentSession, type Session } from './api/session';
 import { ErrorAlert } from './common/ErrorAlert';
 import { formatterFor, readerLocale } from './common/format';
@@ -24,6 +24,9 @@ type State =
   | { kind: 'failed'; error: unknown }
   | { kind: 'signed-in'; session: Session };
 
+/** The page right after login: Today with bookings, else My tasks with tasks (a cleaner), else the calendar (`/`). */
+const landingPath = (can: Can) => (can('bookings') ? '/today' : can('calendar_event_tasks') ? '/my-tasks' : '/');
+
 export function App() {
   const { path, search } = useLocation();
   return path === '/set-password' ? <SetPassword token={search.get('token')} /> : <Workspace />;
@@ -34,13 +37,13 @@ function Workspace() {
   const { t, i18n } = useTranslation('shell');
   const [state, setState] = useState<State>({ kind: 'loading' });
 
-  /** `afterLogin`: a member who may read bookings lands on Today rather than on the calendar at `/admin/`. */
+  /** `afterLogin`: a member who may read bookings lands on Today, one who may read tasks on My tasks, others on the calendar. */
   const load = useCallback(async (afterLogin = false) => {
     setState({ kind: 'loading' });
     try {
       const session = await currentSession();
       if (!session) return setState({ kind: 'signed-out' });
-      if (afterLogin && currentPath() === '/' && permissionsOf(session.member)('bookings')) navigate('/today', { replace: true });
+      if (afterLogin && currentPath() === '/') navigate(landingPath(permissionsOf(session.member)), { replace: true });
       setState({ kind: 'signed-in', session });
     } catch (error) {
       setState({ kind: 'failed', error });

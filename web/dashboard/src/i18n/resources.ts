@@ -12,6 +12,7 @@ import { organizationMessages } from '../settings/organization-messages.js';
 import { reportsMessages } from '../reports/messages.js';
 import { settingsMessages } from '../settings/messages.js';
 import { shellMessages } from '../shell/messages.js';
+import { tasksMessages } from '../tasks/messages.js';
 import { templatesMessages } from '../settings/templates/messages.js';
 import { todayMessages } from '../today/messages.js';
 import { unitsMessages } from '../units/messages.js';
@@ -28,6 +29,7 @@ export const NAMESPACES = {
   reports: reportsMessages,
   settings: settingsMessages,
   shell: shellMessages,
+  tasks: tasksMessages,
   templates: templatesMessages,
   today: todayMessages,
   units: unitsMessages,

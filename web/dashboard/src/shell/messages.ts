@@ -6,7 +6,7 @@ export const PRODUCT_NAME = 'Staykit';
 
 export const shellMessages = defineMessages({
   navigation: {
-    today: 'Today', calendar: 'Calendar', bookings: 'Bookings', inbox: 'Inbox', units: 'Units and prices', widgets: 'Widgets', reports: 'Reports',
+    today: 'Today', calendar: 'Calendar', bookings: 'Bookings', inbox: 'Inbox', units: 'Units and prices', widgets: 'Widgets', reports: 'Reports', tasks: 'Tasks', myTasks: 'My tasks',
     apiKeys: 'API keys', webhooks: 'Webhooks', ical: 'iCal feeds', templates: 'E-mail templates', unitMessages: 'Unit messages',
     members: 'Members', organization: 'Organization', terms: 'Booking terms', notifications: 'My notifications',
     invoiceSettings: 'Invoice settings', paymentSettings: 'Payments', taxes: 'Taxes', seasons: 'Seasons', attributes: 'Attributes',
@@ -30,7 +30,7 @@ export const shellMessages = defineMessages({
 }, {
   nl: {
     navigation: {
-      today: 'Vandaag', calendar: 'Kalender', bookings: 'Boekingen', inbox: 'Inbox', units: 'Accommodaties en prijzen', widgets: 'Widgets', reports: 'Rapporten',
+      today: 'Vandaag', calendar: 'Kalender', bookings: 'Boekingen', inbox: 'Inbox', units: 'Accommodaties en prijzen', widgets: 'Widgets', reports: 'Rapporten', tasks: 'Taken', myTasks: 'Mijn taken',
       apiKeys: 'API-sleutels', webhooks: 'Webhooks', ical: 'iCal-feeds', templates: 'E-mailsjablonen', unitMessages: 'Berichten per accommodatie',
       members: 'Leden', organization: 'Organisatie', terms: 'Boekingsvoorwaarden', notifications: 'Mijn meldingen',
       invoiceSettings: 'Factuurinstellingen', paymentSettings: 'Betalingen', taxes: 'Belastingen', seasons: 'Seizoenen', attributes: 'Kenmerken',
@@ -54,7 +54,7 @@ export const shellMessages = defineMessages({
   },
   de: {
     navigation: {
-      today: 'Heute', calendar: 'Kalender', bookings: 'Buchungen', inbox: 'Posteingang', units: 'Unterkünfte und Preise', widgets: 'Widgets', reports: 'Berichte',
+      today: 'Heute', calendar: 'Kalender', bookings: 'Buchungen', inbox: 'Posteingang', units: 'Unterkünfte und Preise', widgets: 'Widgets', reports: 'Berichte', tasks: 'Aufgaben', myTasks: 'Meine Aufgaben',
       apiKeys: 'API-Schlüssel', webhooks: 'Webhooks', ical: 'iCal-Feeds', templates: 'E-Mail-Vorlagen', unitMessages: 'Nachrichten je Unterkunft',
       members: 'Mitglieder', organization: 'Organisation', terms: 'Buchungsbedingungen', notifications: 'Meine Benachrichtigungen',
       invoiceSettings: 'Rechnungseinstellungen', paymentSettings: 'Zahlungen', taxes: 'Steuern', seasons: 'Saisons', attributes: 'Merkmale',

@@ -26,6 +26,8 @@ import { Seasons } from '../settings/Seasons';
 import { Taxes } from '../settings/Taxes';
 import { UnitMessages } from '../settings/UnitMessages';
 import { Webhooks } from '../settings/Webhooks';
+import { MyTasks } from '../tasks/MyTasks';
+import { TaskBoard } from '../tasks/TaskBoard';
 import { Timeline } from '../timeline/Timeline';
 import { mayReadToday } from '../today/sections';
 import { Today } from '../today/Today';
@@ -61,6 +63,10 @@ export const PAGES: readonly DashboardPage[] = [
   { path: '/inbox/booking/:id', render: ({ id }) => <Thread threadKey={{ kind: 'booking', bookingId: id! }} key={id} /> },
   { path: '/inbox/sender/:address', render: ({ address }) => <Thread threadKey={{ kind: 'sender', address: address! }} key={address} /> },
   { path: '/bookings/:id', render: ({ id }) => <BookingPage bookingId={id!} key={id} /> },
+  // The board assigns tasks to members; a cleaner (no members to read) has their own list instead.
+  { path: '/tasks', render: () => <TaskBoard />, navigation: { label: 'tasks', visible: (can) => can('calendar_event_tasks', 'write') && can('members') } },
+  // The landing page after login for members who may read tasks but not bookings (App.tsx).
+  { path: '/my-tasks', render: () => <MyTasks />, navigation: { label: 'myTasks', visible: (can) => can('calendar_event_tasks') } },
   { path: '/units', render: () => <Units />, navigation: { label: 'units', visible: (can) => can('products') } },
   { path: '/units/:id', render: ({ id }) => <UnitPage unitId={id!} key={id} /> },
   { path: '/widgets', render: () => <Widgets />, navigation: { label: 'widgets', visible: (can) => can('widgets') } },

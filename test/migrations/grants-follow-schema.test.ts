@@ -8,14 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { forEachBackend } from '../support/databases.js';
 import { bearer, createOrganization, startApp, type TestOrganization } from '../support/app.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, migrationIds, migrationStatus, MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/types.js';
 
 /** What a later migration would add: columns, a column the server owns, a tenant table with its policies. */
@@ -41,10 +41,19 @@ CREATE POLICY tenant_isolation ON api.parking_spots TO staykit_api
 SELECT staykit_internal.enforce_read_scope('api.parking_spots');
 `;
 
-/** Runs `sql` as the next migration of `db` through the real runner, as a deploy would. */
+/**
+ * Runs `sql` as the next migration of `db` through the real runner, as a deploy would: in a folder that also holds
+ * every migration the database has applied (the runner refuses a database with migrations it does not know — one a
+ * newer Staykit made), the earlier test migrations as placeholders since the runner skips what is applied.
+ */
 async function migrateWith(db: Database, id: string, sql: string): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'staykit-grants-'));
   try {
+    const shipped = new Set(await migrationIds());
+    for (const applied of (await migrationStatus(db)).applied) {
+      if (shipped.has(applied)) await copyFile(join(MIGRATIONS_DIR, `${applied}.sql`), join(dir, `${applied}.sql`));
+      else await writeFile(join(dir, `${applied}.sql`), '-- applied earlier in this test\n');
+    }
     await writeFile(join(dir, `${id}.sql`), sql);
     return await migrate(db, `${dir}/`);
   } finally {

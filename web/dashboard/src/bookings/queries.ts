@@ -1,42 +1,22 @@
 /**
- * Bookings as the list and the booking page read them. A booking's stay, unit and status live on its calendar
- * event, so the list is a list of booking events with their booking embedded. Every part a member may not read is
- * left out of the request (asking for it would refuse the whole request).
+ * A booking as its page reads it (the list's request is ./list/list-query.ts), and the money sums both show. Every part
+ * a member may not read is left out of the request (asking for it would refuse the whole request).
  */
 import type { PostgrestSingleResponse } from '@supabase/postgrest-js';
-import { database, innerJoined, rowsOf, selectList, when, type Enums, type Permitted, type Selected } from '../api/database';
+import { database, rowsOf, selectList, when, type Enums, type Permitted, type Selected } from '../api/database';
 import { requestJson } from '../api/http';
 import type { Can } from '../api/permissions';
 import { guestCount, type OccupancyGroup } from '../../../../src/common/guests.js';
 
 export type Status = Enums<'calendar_events_status'>;
 
-const GUESTS = 'contact_bookings(contacts(id,first_name,last_name,email))';
-
-/**
- * The list's select: booking events with their unit and booking, and of the booking what the member may read. With a
- * guest search the guests' embeds are `!inner`, which drops bookings without a matching guest; that only narrows the
- * rows (a guest is then never null), so they are typed as the plain embed.
- */
-function listSelect(can: Can, guestSearch: boolean) {
-  const guests = guestSearch ? GUESTS.replaceAll('(', '!inner(') as typeof GUESTS : GUESTS;
-  const booking = selectList('id,reference,created_at,currency', when(can('contacts'), guests),
-    when(can('line_items'), 'line_items(amount,fee_type)'), when(can('payments'), 'payments(amount,status)'));
-  return selectList('id,booking_id,product_id,start_date,end_date,status,title,products(name)', `bookings!inner(${booking})`);
+/** What a booking's total and payment state are read from: its price lines and payments, when the member may read them. */
+interface BookingMoney {
+  bookings: { line_items?: readonly { amount: number; fee_type: string }[]; payments?: readonly { status: string }[] };
 }
 
-type ListedEvent = Selected<'calendar_events', ReturnType<typeof listSelect>>;
-
-/** A booking of the list: its event, unit and booking; the guests, price lines and payments when the member may read them. */
-export type BookingRow = Omit<ListedEvent, 'bookings'> & {
-  bookings: Permitted<NonNullable<ListedEvent['bookings']>, 'contact_bookings' | 'line_items' | 'payments'>;
-};
-
-/** What the list shows first: current and upcoming stays, nearest first (the default); or all, by arrival or booking. */
-export type BookingOrder = 'upcoming' | 'latest' | 'booked';
-
 /** The booking's total: its fee lines (deposits are not part of it). */
-export function bookingTotal(row: BookingRow): number | undefined {
+export function bookingTotal(row: BookingMoney): number | undefined {
   const fees = row.bookings.line_items?.filter((item) => item.fee_type === 'fee');
   return fees && fees.length > 0 ? fees.reduce((sum, item) => sum + item.amount, 0) : undefined;
 }
@@ -44,7 +24,7 @@ export function bookingTotal(row: BookingRow): number | undefined {
 export type PaymentState = 'paid' | 'partly paid' | 'unpaid' | 'nothing to pay';
 
 /** Paid in full, in part, nothing yet — or nothing to pay — from the booking's payments, when the member may read them. */
-export function paymentState(row: BookingRow): PaymentState | undefined {
+export function paymentState(row: BookingMoney): PaymentState | undefined {
   return paymentStateOf(row.bookings.payments);
 }
 
@@ -55,53 +35,6 @@ export function paymentStateOf(payments: readonly { status: string }[] | undefin
   if (live.length === 0) return 'nothing to pay';
   const paid = live.filter((payment) => payment.status === 'paid').length;
   return paid === live.length ? 'paid' : paid > 0 ? 'partly paid' : 'unpaid';
-}
-
-export interface BookingFilters {
-  status: Status | null;
-  unit: string | null;
-  /** Stays that overlap `[from, to]`. */
-  from: string | null;
-  to: string | null;
-  guest: string;
-  reference: string;
-  order: BookingOrder;
-  /** Today in the organization's calendar: "upcoming" means stays that end today or later. */
-  today: string;
-}
-
-export const PAGE_SIZE = 25;
-
-/** A value for an `ilike` pattern: PostgREST's wildcard is `*`; characters that break the `or` list are dropped. */
-const pattern = (text: string) => `*${text.replace(/[*,()"\\]/g, ' ').trim()}*`;
-
-export async function listBookings(filters: BookingFilters, page: number, can: Can): Promise<{ rows: BookingRow[]; total: number }> {
-  // Guests hang off bookings through contact_bookings; the guest search filters on them.
-  const guest = can('contacts') && filters.guest.trim() !== '';
-  let query = database
-    .from('calendar_events')
-    .select(listSelect(can, guest), { count: 'exact' })
-    .eq('type', 'booking');
-  if (filters.status) query = query.eq('status', filters.status);
-  if (filters.unit) query = query.eq('product_id', filters.unit);
-  if (filters.to) query = query.lte('start_date', filters.to);
-  if (filters.from) query = query.gt('end_date', filters.from);
-  if (filters.reference.trim()) query = query.ilike('bookings.reference', pattern(filters.reference.toUpperCase()));
-  if (guest) {
-    const like = pattern(filters.guest);
-    query = query.or(`first_name.ilike.${like},last_name.ilike.${like},email.ilike.${like}`, { referencedTable: 'bookings.contact_bookings.contacts' });
-  }
-  // Current and upcoming stays, nearest first — unless the member searches for a guest, a reference or dates, which
-  // may lie in the past.
-  if (filters.order === 'upcoming' && !filters.from && !filters.to && !guest && !filters.reference.trim()) {
-    query = query.gte('end_date', filters.today);
-  }
-  const ordered = filters.order === 'booked'
-    ? query.order('created_at', { ascending: false })
-    : query.order('start_date', { ascending: filters.order === 'upcoming' });
-  const result = await ordered.order('id').range(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE - 1);
-  const rows: BookingRow[] = innerJoined(rowsOf(result), 'bookings');
-  return { rows, total: result.count ?? 0 };
 }
 
 /** A part of the page the member may read, or null (the page says it is not shown to them). */

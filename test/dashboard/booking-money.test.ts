@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { forEachBackend } from '../support/databases.js';
+import { insert } from '../support/fixtures.js';
 import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { dashboardSession } from './support/dashboard-session.js';
 
@@ -132,10 +133,11 @@ forEachBackend('a booking\'s money, notes and history on its page', (ctx) => {
   it('sends an e-mail again', { skip }, async () => {
     const contact = await one<{ id: string; email: string }>(
       'SELECT c.id, c.email FROM api.contacts AS c JOIN api.contact_bookings AS cb ON cb.contact_id = c.id WHERE cb.booking_id = $1', [booking.id]);
-    await ctx.db.query(
-      `INSERT INTO api.messages (organization_id, booking_id, contact_id, channel, direction, status, to_address, subject, body, sent_at)
-       VALUES ($1, $2, $3, 'email', 'outbound', 'sent', $4, 'Your arrival', 'The key is in the lockbox.', now())`,
-      [session.seeded.organization_id, booking.id, contact.id, contact.email]);
+    await insert(ctx.db, 'messages', {
+      organization_id: session.seeded.organization_id, booking_id: booking.id, contact_id: contact.id, channel: 'email',
+      direction: 'outbound', status: 'sent', to_address: contact.email, subject: 'Your arrival', body: 'The key is in the lockbox.',
+      sent_at: new Date().toISOString(),
+    });
     await page.reload();
     await page.getByRole('table', { name: 'Messages' }).getByRole('button', { name: 'Resend “Your arrival”' }).click();
     await page.getByRole('table', { name: 'Messages' }).getByText('Your arrival', { exact: true }).nth(1).waitFor();

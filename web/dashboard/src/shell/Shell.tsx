@@ -3,7 +3,7 @@
  * a phone), and the page of the current path.
  */
 import { useState } from 'react';
-import { AppShell, Burger, Button, Group, NavLink, Select, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Select, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { logOut, switchOrganization } from '../api/session';
@@ -52,14 +52,17 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('header.main')}>
-        <VisuallyHidden><h2>{t('header.navigation')}</h2></VisuallyHidden>
-        <Stack gap={2} component="nav">
-          {items.map((item) => (
-            <NavLink key={item.to} component={Link} to={item.to} label={t(`navigation.${item.label}`)} rightSection={item.badge?.()} variant="filled"
-              active={item.to === '/' ? path === '/' : path.startsWith(item.to)} onClick={close}
-              aria-current={(item.to === '/' ? path === '/' : path.startsWith(item.to)) ? 'page' : undefined} />
-          ))}
-        </Stack>
+        {/* The pages outnumber a laptop screen's height: the navigation scrolls on its own, the header stays. */}
+        <AppShell.Section grow component={ScrollArea}>
+          <VisuallyHidden><h2>{t('header.navigation')}</h2></VisuallyHidden>
+          <Stack gap={2} component="nav">
+            {items.map((item) => (
+              <NavLink key={item.to} component={Link} to={item.to} label={t(`navigation.${item.label}`)} rightSection={item.badge?.()} variant="filled"
+                active={item.to === '/' ? path === '/' : path.startsWith(item.to)} onClick={close}
+                aria-current={(item.to === '/' ? path === '/' : path.startsWith(item.to)) ? 'page' : undefined} />
+            ))}
+          </Stack>
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
         <ErrorAlert error={error} title={t('header.logOutFailed')} />

@@ -83,11 +83,12 @@ forEachBackend('units and the calendar in Dutch and German', (ctx) => {
     await page.getByRole('switch', { name: 'Gearchiveerde accommodaties tonen' }).waitFor();
     const units = page.getByRole('table', { name: 'Accommodaties' });
     for (const name of ['Accommodatie', 'Verhuur', 'Boeken', 'Tijdzone', 'Valuta', 'Configuraties']) await units.getByRole('columnheader', { name, exact: true }).waitFor();
-    // Values of typed columns, by their words: Beach House is rented per night and booked instantly, Forest Cabin per day.
-    const beach = units.getByRole('row').filter({ has: page.getByRole('link', { name: 'Beach House', exact: true }) });
+    // Values of typed columns, by their words: Beach House (Strandhuis to a Dutch reader) is rented per night and booked
+    // instantly, Forest Cabin (Boshut) per day.
+    const beach = units.getByRole('row').filter({ has: page.getByRole('link', { name: 'Strandhuis', exact: true }) });
     await beach.getByRole('cell', { name: 'per nacht', exact: true }).waitFor();
     await beach.getByText('direct', { exact: true }).waitFor();
-    const forest = units.getByRole('row').filter({ has: page.getByRole('link', { name: 'Forest Cabin', exact: true }) });
+    const forest = units.getByRole('row').filter({ has: page.getByRole('link', { name: 'Boshut', exact: true }) });
     await forest.getByRole('cell', { name: 'per dag', exact: true }).waitFor();
 
     await page.getByRole('tab', { name: 'Kortingscodes', exact: true }).click();
@@ -98,8 +99,8 @@ forEachBackend('units and the calendar in Dutch and German', (ctx) => {
     await page.screenshot({ path: join(SCREENSHOTS, 'coupons-nl.png') });
 
     await page.getByRole('tab', { name: 'Accommodaties', exact: true }).click();
-    await page.getByRole('link', { name: 'Beach House', exact: true }).click();
-    await page.getByRole('heading', { name: 'Beach House', level: 2 }).waitFor();
+    await page.getByRole('link', { name: 'Strandhuis', exact: true }).click();
+    await page.getByRole('heading', { name: 'Strandhuis', level: 2 }).waitFor();
     await page.getByText(/^per nacht · .+ · EUR$/).waitFor();
     await page.getByRole('link', { name: '← Accommodaties en prijzen', exact: true }).waitFor();
     for (const name of ['Accommodatie dupliceren', 'Accommodatie archiveren', 'Gegevens opslaan', 'Capaciteit opslaan', "Foto's opslaan", 'Voorbeeld vernieuwen']) {

@@ -221,7 +221,13 @@ forEachBackend('a manager sets up a booking widget in the dashboard', (ctx) => {
     // The refusal (401) carries no CORS headers — a revoked key allows no origin — so the page cannot read it and the
     // widget says the service cannot be reached; a server (no Origin) reads the reason.
     assert.equal(message, 'The booking service cannot be reached. Please try again.');
-    const refused = await fetch(`${session.base}/v1/widget`, { headers: { authorization: `Bearer ${publishableKey}` } });
+    // The key's lookup is cached apart from the origins' (each up to 2 s): asked again until the refusal reaches it too.
+    let refused = await fetch(`${session.base}/v1/widget`, { headers: { authorization: `Bearer ${publishableKey}` } });
+    while (refused.status === 200 && Date.now() < deadline) {
+      await refused.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      refused = await fetch(`${session.base}/v1/widget`, { headers: { authorization: `Bearer ${publishableKey}` } });
+    }
     assert.equal(refused.status, 401);
     assert.equal((await refused.json() as { code: string }).code, 'SK401');
     assert.equal(await guestPage.locator('staykit-widget').getByRole('heading', { name: 'Beach House' }).count(), 0);

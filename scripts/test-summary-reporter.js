@@ -12,10 +12,11 @@ export default async function* summary(source) {
   };
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
-    const { name, nesting, file, details } = event.data;
+    const { name, file, details } = event.data;
     const path = file ?? name;
-    // A file's time: the sum of its top-level tests and suites (a file that passed has no entry of its own).
-    if (nesting === 0 && name !== path) durations.set(path, (durations.get(path) ?? 0) + (details.duration_ms ?? 0));
+    // A file's time: the sum of its tests (not suites: those may be declared by a helper in another file, such as
+    // forEachBackend's; a file that passed has no entry of its own).
+    if (details.type !== 'suite' && name !== path && path.endsWith('.test.ts')) durations.set(path, (durations.get(path) ?? 0) + (details.duration_ms ?? 0));
     if (event.type !== 'test:fail' || details.type === 'suite') continue;
     const error = details.error;
     if (error?.failureType === 'cancelledByParent') entry(path).cancelled += 1;

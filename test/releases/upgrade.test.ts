@@ -31,6 +31,16 @@ async function keepReleaseRows(db: Database, release: ReleaseRecord): Promise<vo
   }
 }
 
+/**
+ * Rows of a release that a later migration rewrites on purpose, by table: the row's text, and the migration and why.
+ * Anything else gone or changed fails the test.
+ */
+const REWRITTEN: Record<string, Array<{ row: RegExp; why: string }>> = {
+  'staykit_internal.api_access': [
+    { row: /^\(calendar_event_notes,\*,/, why: '0246: booking notes may be posted, so their access rule is no longer read-only' },
+  ],
+};
+
 /** The release's rows that are gone or changed after migrating, per table (at most 3 shown each). */
 async function lostRows(db: Queryable, release: ReleaseRecord, tables: Map<string, string[]>): Promise<Record<string, string[]>> {
   const lost: Record<string, string[]> = {};
@@ -46,8 +56,9 @@ async function lostRows(db: Queryable, release: ReleaseRecord, tables: Map<strin
       continue;
     }
     const { rows } = await db.query<{ r: string }>(
-      `SELECT r FROM (SELECT r FROM release_rows.t${index} EXCEPT ALL SELECT ${rowText(columns)} FROM ${table.split('.').map(quote).join('.')}) gone LIMIT 3`);
-    if (rows.length > 0) lost[table] = rows.map((row) => row.r);
+      `SELECT r FROM release_rows.t${index} EXCEPT ALL SELECT ${rowText(columns)} FROM ${table.split('.').map(quote).join('.')}`);
+    const unexplained = rows.map((row) => row.r).filter((row) => !(REWRITTEN[table] ?? []).some((rewrite) => rewrite.row.test(row)));
+    if (unexplained.length > 0) lost[table] = unexplained.slice(0, 3);
   }
   return lost;
 }

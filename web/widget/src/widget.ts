@@ -307,7 +307,10 @@ ${this.previewUnit === null ? `<button type="submit" class="primary">${esc(t('qu
   private scheduleList(quote: Quote): string {
     const schedule = quote.payment_schedule ?? [];
     if (schedule.length === 0) return '';
-    const now = today();
+    // "Today" is the unit's, which the server dated the schedule by: a payment due at booking is dated that day, and
+    // the guest's browser may already (or still) be a day apart from it around midnight.
+    const dueAtBooking = schedule.find((payment) => payment.moment.type === 'confirmation' && payment.moment.offset === 0)?.due_date;
+    const now = dueAtBooking !== undefined && dueAtBooking > today() ? dueAtBooking : today();
     const items = schedule.map((payment) => {
       const amount = money(payment.amount, quote.currency, this.language);
       return `<li>${esc(payment.due_date <= now ? this.t('payNow', { amount }) : this.t('payOn', { amount, date: formatDate(payment.due_date, this.language) }))}</li>`;

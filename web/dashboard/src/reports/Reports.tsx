@@ -19,6 +19,7 @@ import { channelMix, compareMonths, compareUnits, figuresOf, pickupCurve, totals
 import { loadAllUnitNames, loadPickup, loadReport, monthsBetween, type ReportFilters } from './queries';
 import type { reportsMessages } from './messages.js';
 import { ReportTable } from './ReportTable';
+import { usePickerLabels } from '../units/reader-words';
 
 /** How many of the chosen months, from the current one on, the pickup chart draws. */
 const PICKUP_MONTHS = 3;
@@ -51,6 +52,7 @@ export function Reports() {
 
 function ReportsPage() {
   const { t } = useTranslation('reports');
+  const pickerLabels = usePickerLabels();
   const { format, locale, currency: organizationCurrency } = useWorkspace();
   const year = format.today().slice(0, 4);
   const [range, setRange] = useState<Range>([`${year}-01-01`, `${year}-12-01`]);
@@ -128,7 +130,7 @@ function ReportsPage() {
       <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label={t('filters')}>
         <MultiSelect label={t('units')} placeholder={filters.units.length === 0 ? t('allUnits') : undefined} clearable searchable value={[...filters.units]} onChange={chooseUnits} miw={260}
           data={(names.data ?? []).map((unit) => ({ value: unit.id, label: unitName.get(unit.id)! }))} />
-        <MonthPickerInput type="range" label={t('months')} value={range} onChange={(value) => chooseRange(value as Range)} allowSingleDateInRange miw={220} />
+        <MonthPickerInput ariaLabels={pickerLabels} type="range" label={t('months')} value={range} onChange={(value) => chooseRange(value as Range)} allowSingleDateInRange miw={220} />
         {report.loading && <Loader size="xs" role="status" aria-label={t('loading')} />}
       </Group>
       <ErrorAlert error={report.error ?? pickup.error ?? names.error} title={t('failed')} />

@@ -18,9 +18,11 @@ import { loadTimeline, type TimelineEvent } from './queries';
 import { MonthGrid } from './MonthGrid';
 import { SelectionModal } from './SelectionModal';
 import { selectionRange } from './layout';
+import { usePickerLabels } from '../units/reader-words';
 
 export function Timeline() {
   const { can, format, locale } = useWorkspace();
+  const pickerLabels = usePickerLabels();
   const { t, i18n } = useTranslation(['calendar', 'common']);
   const [month, setMonth] = useState(() => monthStart(format.today()));
   const [showCancelled, setShowCancelled] = useState(false);
@@ -48,7 +50,7 @@ export function Timeline() {
         <Title order={2}>{t('title')}</Title>
         <Group gap="xs" wrap="wrap">
           <ActionIcon variant="default" size="lg" aria-label={t('previousMonth')} onClick={() => setMonth(addMonths(month, -1))}>‹</ActionIcon>
-          <MonthPickerInput aria-label={t('month', { month: format.month(month) })} value={month} onChange={(value) => value && setMonth(monthStart(value))}
+          <MonthPickerInput ariaLabels={pickerLabels} aria-label={t('month', { month: format.month(month) })} value={month} onChange={(value) => value && setMonth(monthStart(value))}
             valueFormatter={({ date }) => (date ? format.month(String(date).slice(0, 10)) : '')} w={170} />
           <ActionIcon variant="default" size="lg" aria-label={t('nextMonth')} onClick={() => setMonth(addMonths(month, 1))}>›</ActionIcon>
           <Button variant="default" onClick={() => setMonth(monthStart(format.today()))}>{t('common:today')}</Button>

@@ -21,7 +21,7 @@ import { PaymentsSection } from './PaymentsSection';
 import { cancelBooking, loadBooking, type BookingDetail } from './queries';
 import { mayAnswerRequests, RequestButtons } from './RequestButtons';
 import { Section } from './Section';
-import { useAction } from './use-action';
+import { useAction } from '../common/use-action';
 
 export function BookingPage({ bookingId }: { bookingId: string }) {
   const { t } = useTranslation('booking');

@@ -10,7 +10,7 @@ import { useWorkspace } from '../shell/context';
 import { createDraftInvoice, creditInvoice, deleteDraftInvoice, downloadInvoicePdf, issueInvoice, voidInvoice } from './invoice-actions';
 import type { BookingDetail } from './queries';
 import { Section } from './Section';
-import { useAction } from './use-action';
+import { useAction } from '../common/use-action';
 
 type Invoice = NonNullable<BookingDetail['invoices']>[number];
 

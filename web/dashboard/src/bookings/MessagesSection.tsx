@@ -11,7 +11,7 @@ import { useWorkspace } from '../shell/context';
 import { resendMessage } from './message-actions';
 import type { BookingDetail } from './queries';
 import { Section } from './Section';
-import { useAction } from './use-action';
+import { useAction } from '../common/use-action';
 
 export function MessagesSection({ detail, onChanged }: { detail: BookingDetail; onChanged: () => void }) {
   const { t } = useTranslation('booking');

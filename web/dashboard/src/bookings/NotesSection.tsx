@@ -7,7 +7,7 @@ import { useWorkspace } from '../shell/context';
 import { addNote } from './note-actions';
 import type { BookingDetail } from './queries';
 import { Section } from './Section';
-import { useAction } from './use-action';
+import { useAction } from '../common/use-action';
 
 export function NotesSection({ detail, onChanged }: { detail: BookingDetail; onChanged: () => void }) {
   const { t } = useTranslation('booking');

@@ -13,7 +13,7 @@ import { useWorkspace } from '../shell/context';
 import { sendMessage } from './message-actions';
 import { paymentLink, type PaymentLink } from './payment-actions';
 import type { BookingDetail } from './queries';
-import { useAction } from './use-action';
+import { useAction } from '../common/use-action';
 
 /** The guest's language among the dashboard's (their e-mail is written in it), else English. */
 function guestLanguage(language: string | null | undefined) {

@@ -14,7 +14,7 @@ import { paymentStateOf, type BookingDetail } from './queries';
 import { RecordPayment } from './RecordPayment';
 import { refundedOf, RefundPayment } from './RefundPayment';
 import { Section } from './Section';
-import { useAction } from './use-action';
+import { useAction } from '../common/use-action';
 
 const OPEN = new Set(['pending', 'failed', 'expired']);
 

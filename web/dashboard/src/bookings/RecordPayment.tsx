@@ -10,7 +10,7 @@ import { ErrorAlert } from '../common/ErrorAlert';
 import { useWorkspace } from '../shell/context';
 import { markPaymentPaid, recordPayment, type PaymentMethod } from './payment-actions';
 import { currencyDigits, fromMinor, toMinor } from './money-input';
-import { useAction } from './use-action';
+import { useAction } from '../common/use-action';
 
 export const PAYMENT_METHODS = valuesOf<'payments_method'>()('bank_transfer', 'cash', 'card', 'ideal', 'paypal', 'other');
 

@@ -12,7 +12,7 @@ import { useWorkspace } from '../shell/context';
 import { currencyDigits, fromMinor, toMinor } from './money-input';
 import { refundPayment } from './payment-actions';
 import type { BookingPayment } from './queries';
-import { useAction } from './use-action';
+import { useAction } from '../common/use-action';
 
 /** What the payment's refunds take (failed ones do not count). */
 export const refundedOf = (payment: BookingPayment) =>

@@ -13,6 +13,7 @@ import { localized } from '../common/format';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { loadUnitNames, withDefaultText, type UnitName } from './business-units';
+import { useAction } from '../common/use-action';
 
 const ATTRIBUTE = 'id,name,type,order,attribute_options(id,name,order)';
 type Attribute = Selected<'attributes', typeof ATTRIBUTE>;
@@ -54,24 +55,12 @@ function AttributeEditor({ attributes, links, units, reload }: EditorProps) {
   const [name, setName] = useState('');
   const [type, setType] = useState<Enums<'attributes_type'>>('multi-select');
   const [tried, setTried] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction(reload);
+  const { error } = action;
+  const busy = action.busy !== null;
   const sorted = (options: Attribute['attribute_options']) => [...options].sort((a, b) => a.order - b.order);
 
-  const change = async (work: () => Promise<unknown>) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await work();
-      reload();
-      return true;
-    } catch (failure) {
-      setError(failure);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const change = (work: () => Promise<unknown>) => action.run('change', work);
   const add = async () => {
     setTried(true);
     if (name.trim() === '') return;

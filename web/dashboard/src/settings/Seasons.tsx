@@ -13,6 +13,7 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { withDefaultText } from './business-units';
 import { intervalsOf, periodsOf, type Period } from './season-dates';
+import { useAction } from '../common/use-action';
 
 const SEASON = 'id,name,color,intervals,order';
 type Season = Selected<'seasons', typeof SEASON>;
@@ -41,23 +42,11 @@ function SeasonList({ seasons, reload }: { seasons: Season[]; reload: () => void
   const [color, setColor] = useState(DEFAULT_COLOR);
   const [range, setRange] = useState<Range>([null, null]);
   const [tried, setTried] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction(reload);
+  const { error } = action;
+  const busy = action.busy !== null;
 
-  const change = async (work: () => Promise<unknown>) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await work();
-      reload();
-      return true;
-    } catch (failure) {
-      setError(failure);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const change = (work: () => Promise<unknown>) => action.run('change', work);
   const add = async () => {
     setTried(true);
     if (name.trim() === '') return;

@@ -11,6 +11,7 @@ import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { linkChanges, loadUnitNames, type UnitName } from './business-units';
+import { useAction } from '../common/use-action';
 
 const TAX = 'id,name,percentage,inclusive,applies_to,product_taxes(id,product_id)';
 type Tax = Selected<'taxes', typeof TAX>;
@@ -50,23 +51,11 @@ function TaxList({ taxes, units, reload }: { taxes: Tax[]; units: UnitName[]; re
   const mayLink = can('product_taxes', 'write');
   const [form, setForm] = useState<TaxForm>(NEW_TAX);
   const [tried, setTried] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction(reload);
+  const { error } = action;
+  const busy = action.busy !== null;
 
-  const change = async (work: () => Promise<unknown>) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await work();
-      reload();
-      return true;
-    } catch (failure) {
-      setError(failure);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const change = (work: () => Promise<unknown>) => action.run('change', work);
   const nameProblem = form.name.trim() === '';
   const percentageProblem = form.percentage === '' || form.percentage < 0 || form.percentage > 100;
   const submit = async () => {

@@ -1,16 +1,33 @@
 // A second reporter for `npm test` (beside TAP): at the very end of the output — the part a CI log's tail shows —
 // every test file that failed, timed out or had tests cancelled, with the first line of each reason, and the ten
-// slowest files (by the time of their tests), so a red run says where to look without the whole log.
+// slowest files (by the time of their tests), so a red run says where to look without the whole log. A failure also
+// names its suite (the backend, for forEachBackend's), the UTC time it was reported (some failures belong to an hour
+// of the day) and, for an assertion, what was compared.
 const firstLine = (error) => String(error?.cause?.message ?? error?.message ?? error ?? '').split('\n').find((line) => line.trim() !== '') ?? '';
+const shown = (value) => {
+  try {
+    return (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)).slice(0, 200);
+  } catch {
+    return String(value).slice(0, 200);
+  }
+};
+const compared = (error) => {
+  const assertion = error?.cause ?? error;
+  return assertion && 'actual' in assertion && 'expected' in assertion && assertion.code === 'ERR_ASSERTION'
+    ? [`actual ${shown(assertion.actual)}`, `expected ${shown(assertion.expected)}`]
+    : [];
+};
 
 export default async function* summary(source) {
   const byFile = new Map();
   const durations = new Map();
+  const suiteOf = new Map();
   const entry = (file) => {
     if (!byFile.has(file)) byFile.set(file, { failed: [], cancelled: 0 });
     return byFile.get(file);
   };
   for await (const event of source) {
+    if (event.type === 'test:start' && event.data.nesting === 0) suiteOf.set(event.data.file ?? event.data.name, event.data.name);
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { name, file, details } = event.data;
     const path = file ?? name;
@@ -20,12 +37,19 @@ export default async function* summary(source) {
     if (event.type !== 'test:fail' || details.type === 'suite') continue;
     const error = details.error;
     if (error?.failureType === 'cancelledByParent') entry(path).cancelled += 1;
-    else if (error?.failureType !== 'subtestsFailed') entry(path).failed.push(`${name}: ${firstLine(error)}`);
+    else if (error?.failureType !== 'subtestsFailed') {
+      const at = new Date().toISOString().slice(11, 19);
+      const suite = suiteOf.get(path);
+      entry(path).failed.push([`${at} ${suite && suite !== name ? `${suite} › ` : ''}${name}: ${firstLine(error)}`, ...compared(error)]);
+    }
   }
   const lines = ['', '# summary of this run'];
   for (const [file, { failed, cancelled }] of byFile) {
     lines.push(`# ✗ ${file}${cancelled > 0 ? ` (${cancelled} cancelled)` : ''}`);
-    for (const reason of failed.slice(0, 5)) lines.push(`#     ${reason.slice(0, 300)}`);
+    for (const [reason, ...details] of failed.slice(0, 5)) {
+      lines.push(`#     ${reason.slice(0, 300)}`);
+      for (const detail of details) lines.push(`#         ${detail}`);
+    }
   }
   if (byFile.size === 0) lines.push('# no test failed or was cancelled');
   lines.push('# slowest files:');

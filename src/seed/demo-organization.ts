@@ -10,6 +10,7 @@ import { createApiKey } from '../auth/api-key-store.js';
 import { addDemoUser, type DemoLogin } from '../users/demo-user.js';
 import { seedDemoPhotos, type DemoMedia } from './demo-photos.js';
 import { addDefaultTemplates } from '../automations/default-templates.js';
+import { todayIn } from '../common/dates.js';
 
 export interface SeededOrganization {
   organization_id: string;
@@ -34,7 +35,9 @@ function generator(seed: number): () => number {
 
 const DAY = 86_400_000;
 const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
-const today = () => Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+const DEMO_TIME_ZONE = 'Europe/Amsterdam';
+/** Today as the demo organization sees it (midnight UTC of its date): its dashboard's month is the seeded one. */
+const today = () => Date.parse(`${todayIn(DEMO_TIME_ZONE)}T00:00:00Z`);
 
 const PRODUCTS = [
   {
@@ -148,7 +151,7 @@ async function seedCatalogue(tx: Transaction, random: () => number, year: number
     rent_period: product.rentPeriod,
     interaction: product.interaction,
     cooldown_time: product.cooldown,
-    timezone: 'Europe/Amsterdam',
+    timezone: DEMO_TIME_ZONE,
     currency: 'EUR',
     approximate_address: 'Zandvoort, Netherlands',
     exact_address: `Boulevard ${1 + Math.floor(random() * 90)}, Zandvoort`,
@@ -285,12 +288,12 @@ async function seedBookings(
 /** The organization, its catalogue, its key and the demo login: everything but the bookings. */
 async function seedOrganization(tx: Transaction, name: string, random: () => number) {
   const { rows } = await tx.query<{ id: string }>(
-    `INSERT INTO api.organizations (name, currency, timezone, settings) VALUES ($1, 'EUR', 'Europe/Amsterdam', $2) RETURNING id`,
-    [name, JSON.stringify(DEMO_SETTINGS)],
+    `INSERT INTO api.organizations (name, currency, timezone, settings) VALUES ($1, 'EUR', $2, $3) RETURNING id`,
+    [name, DEMO_TIME_ZONE, JSON.stringify(DEMO_SETTINGS)],
   );
   const organizationId = rows[0]!.id;
   await actAs(tx, organizationId);
-  const catalogue = await seedCatalogue(tx, random, new Date().getUTCFullYear());
+  const catalogue = await seedCatalogue(tx, random, new Date(today()).getUTCFullYear());
   const key = await createApiKey(tx, { organizationId, name: 'demo', scopes: ['read', 'write'], expiresAt: null });
   const dashboardLogin = await addDemoUser(tx, organizationId);
   const seeded = { organization_id: organizationId, api_key: key.api_key, key_id: key.key_id, products: catalogue.products.length, dashboard_login: dashboardLogin };

@@ -15,7 +15,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { seedDemoOrganization } from '../../src/seed/demo-organization.js';
 import { startApp } from '../support/app.js';
 import { fixtures } from '../support/fixtures.js';
+import { addDays } from '../../src/common/dates.js';
 import { forEachBackend } from '../support/databases.js';
+import { organizationToday } from '../support/organization-today.js';
 import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { createUser, type TestUser } from '../users/support.js';
 import { createPasswordToken } from '../../src/users/password-links.js';
@@ -27,8 +29,6 @@ const skip = browserMissing && 'chromium not found';
 
 const browser = fileBrowser();
 
-const monthOf = (date: Date) => date.toISOString().slice(0, 7);
-const addDay = (isoDate: string) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 interface Login {
   email: string;
@@ -43,12 +43,17 @@ forEachBackend('the dashboard in a browser', (ctx) => {
   let cleaner: TestUser;
   let context: BrowserContext;
   let page: Page;
+  /** Today and its month as the dashboard shows them: in the organization's time zone. */
+  let today: string;
+  let month: string;
   const pageErrors: string[] = [];
 
   before(async () => {
     if (browserMissing) return;
     const seeded = await seedDemoOrganization(ctx.db);
     organizationId = seeded.organization_id;
+    today = await organizationToday(ctx.db, organizationId);
+    month = today.slice(0, 7);
     // The demo owner, whose login the first `npm start` prints.
     owner = seeded.dashboard_login!;
     cleaner = await createUser(ctx.db, organizationId, 'cleaner@staykit.test', { role: 'cleaner', permissions: [{ resource: 'calendar_events', access: 'read' }] });
@@ -80,8 +85,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
 
   /** The month's non-cancelled booking events, from the database. */
   async function bookingEventsThisMonth(): Promise<{ id: string; booking_id: string; start_date: string; end_date: string }[]> {
-    const now = new Date();
-    const first = `${monthOf(now)}-01`;
+    const first = `${month}-01`;
     const { rows } = await ctx.db.query<{ id: string; booking_id: string; start_date: string; end_date: string }>(
       `SELECT id, booking_id, start_date::text, end_date::text FROM api.calendar_events
        WHERE organization_id = $1 AND type = 'booking' AND status <> 'CANCELLED'
@@ -108,7 +112,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
   });
 
   it('opens a booking from its bar, cancels it, and its dates are free on the timeline', { skip }, async () => {
-    const event = (await bookingEventsThisMonth()).find((candidate) => candidate.start_date >= `${monthOf(new Date())}-01`)!;
+    const event = (await bookingEventsThisMonth()).find((candidate) => candidate.start_date >= `${month}-01`)!;
     const { rows: [booking] } = await ctx.db.query<{ reference: string; product_id: string }>(
       'SELECT b.reference, e.product_id FROM api.bookings AS b JOIN api.calendar_events AS e ON e.booking_id = b.id WHERE e.id = $1', [event.id]);
     await page.locator(`[data-event-id="${event.id}"]`).click();
@@ -165,7 +169,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
 
   it('books free days picked on the timeline for a guest: the quote first, then the booking, whose bar appears', { skip }, async () => {
     // Next month, whatever today is: the first stay of the minimum length that the booking flow would accept.
-    const nextMonth = monthOf(new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)));
+    const nextMonth = addDays(`${month}-28`, 7).slice(0, 7);
     const availability = await page.request.get(`${base}/v1/availability?start=${nextMonth}-01&end=${nextMonth}-28&include=days`);
     assert.equal(availability.status(), 200);
     type Day = { date: string; status: string; check_in: boolean; checkout: boolean; min_duration: number };
@@ -182,7 +186,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     // With the keyboard: Enter picks the first day, the arrow keys walk to the last, Space picks it.
     await row.locator(`button[data-date="${stay.start}"]`).focus();
     await page.keyboard.press('Enter');
-    for (let day = stay.start; day < stay.last; day = addDay(day)) await page.keyboard.press('ArrowRight');
+    for (let day = stay.start; day < stay.last; day = addDays(day, 1)) await page.keyboard.press('ArrowRight');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-date')), stay.last);
     await page.keyboard.press('Space');
     const dialog = page.getByRole('dialog');
@@ -214,8 +218,11 @@ forEachBackend('the dashboard in a browser', (ctx) => {
   });
 
   it('changes a booking\'s stay: the price of the change first, then applied (re-priced like a quote)', { skip }, async () => {
-    const event = (await bookingEventsThisMonth()).find((candidate) => candidate.start_date > new Date().toISOString().slice(0, 10))
-      ?? (await bookingEventsThisMonth()).at(-1)!;
+    // A stay still to come, whatever the day of the month: one that has begun can no longer be changed or cancelled.
+    const { rows: [event] } = await ctx.db.query<{ booking_id: string }>(
+      `SELECT booking_id FROM api.calendar_events WHERE organization_id = $1 AND type = 'booking' AND status = 'CONFIRMED'
+         AND start_date > $2::date ORDER BY start_date LIMIT 1`, [organizationId, today]);
+    assert.ok(event, 'the demo has stays to come');
     await page.goto(`${base}/admin/bookings/${event.booking_id}`);
     // The demo booking's price lines as it was sold: rent and cleaning.
     await page.getByRole('table', { name: 'Price lines' }).getByText('Final cleaning').waitFor();
@@ -362,7 +369,6 @@ forEachBackend('the dashboard in a browser', (ctx) => {
       const expected = await bookingEventsThisMonth();
       await phone.locator(`[data-event-id="${expected[0]!.id}"]`).waitFor({ state: 'attached' });
       // The month does not fit a phone: the calendar opens scrolled to today.
-      const today = new Date().toISOString().slice(0, 10);
       if (!today.endsWith('-01') && !today.endsWith('-02')) {
         const scrolled = await phone.locator('[role="table"]').evaluate((table) => table.parentElement!.scrollLeft);
         assert.ok(scrolled > 0, 'scrolled towards today');
@@ -393,7 +399,7 @@ forEachBackend('the dashboard in a browser', (ctx) => {
     await page.getByRole('heading', { name: 'Beach House', level: 2 }).first().waitFor(); // the preview's widget names it too
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     // A configuration's dates are shown with their last included day: the seed's summer runs 1 July to 31 August.
-    const summerYear = new Date().getUTCFullYear();
+    const summerYear = Number(today.slice(0, 4));
     const lastSummerDay = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(Date.UTC(summerYear, 7, 31)));
     assert.match(await page.getByRole('region', { name: 'Summer weeks' }).textContent() ?? '', new RegExp(`– ${lastSummerDay.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const rate = page.getByRole('region', { name: 'All year' }).getByLabel('Rate from 1 nights and 1 guests');

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { bearer, createKey } from '../support/app.js';
 import { forEachBackend } from '../support/databases.js';
+import { organizationToday } from '../support/organization-today.js';
 import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { dashboardSession } from './support/dashboard-session.js';
 import { createUser, type TestUser } from '../users/support.js';
@@ -48,9 +49,8 @@ forEachBackend('reports in the dashboard', (ctx) => {
     reader = await createUser(ctx.db, seeded.organization_id, 'accountant@staykit.test', { role: 'staff', permissions: [{ resource: 'reports', access: 'read' }] });
     staff = await createUser(ctx.db, seeded.organization_id, 'staff@staykit.test', { role: 'staff', permissions: [{ resource: 'bookings', access: 'read' }] });
     reportsKey = await createKey(ctx.db, seeded.organization_id, ['reports:read']);
-    const { rows: [organization] } = await ctx.db.query<{ timezone: string }>('SELECT timezone FROM api.organizations WHERE id = $1', [seeded.organization_id]);
     // The page's current month is the organization's.
-    currentMonth = `${new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', timeZone: organization!.timezone }).format(new Date())}-01`;
+    currentMonth = `${(await organizationToday(ctx.db, seeded.organization_id)).slice(0, 7)}-01`;
     const { rows: [unit] } = await ctx.db.query<{ id: string }>(
       `SELECT id FROM api.products WHERE organization_id = $1 AND name->>'default' = 'Beach House'`, [seeded.organization_id]);
     beachHouse = unit!.id;

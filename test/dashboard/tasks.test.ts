@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { Request } from 'playwright-core';
 import { addDays } from '../../web/dashboard/src/common/dates.js';
 import { forEachBackend } from '../support/databases.js';
+import { organizationToday } from '../support/organization-today.js';
 import { fixtures, type Fixtures } from '../support/fixtures.js';
 import { createUser, type TestUser } from '../users/support.js';
 import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
@@ -40,8 +41,7 @@ forEachBackend('the task pages', (ctx) => {
     if (browserMissing) return;
     const organizationId = session.seeded.organization_id;
     data = fixtures(ctx.db, organizationId);
-    const { rows: [organization] } = await ctx.db.query<{ timezone: string }>('SELECT timezone FROM api.organizations WHERE id = $1', [organizationId]);
-    today = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: organization!.timezone }).format(new Date());
+    today = await organizationToday(ctx.db, organizationId);
     // Only what a cleaner gets by their role (src/auth/session-permissions.ts): no permission granted.
     cleaner = await createUser(ctx.db, organizationId, 'cleo@staykit.test', { role: 'cleaner' });
     otherCleaner = await createUser(ctx.db, organizationId, 'otto@staykit.test', { role: 'cleaner' });

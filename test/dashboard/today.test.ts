@@ -19,6 +19,7 @@ import type { Page, Response } from 'playwright-core';
 import { addDays } from '../../web/dashboard/src/common/dates.js';
 import { bearer, createKey } from '../support/app.js';
 import { forEachBackend } from '../support/databases.js';
+import { organizationToday } from '../support/organization-today.js';
 import { fixtures } from '../support/fixtures.js';
 import { createUser, type TestUser } from '../users/support.js';
 import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
@@ -47,8 +48,7 @@ forEachBackend('the Today page', (ctx) => {
     if (browserMissing) return;
     const organizationId = session.seeded.organization_id;
     const data = fixtures(ctx.db, organizationId);
-    const { rows: [organization] } = await ctx.db.query<{ timezone: string }>('SELECT timezone FROM api.organizations WHERE id = $1', [organizationId]);
-    today = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: organization!.timezone }).format(new Date());
+    today = await organizationToday(ctx.db, organizationId);
     const { rows: groupRows } = await ctx.db.query<{ id: string; name: string }>(
       `SELECT id, name->>'default' AS name FROM api.capacity_groups WHERE organization_id = $1`, [organizationId]);
     const group = Object.fromEntries(groupRows.map((row) => [row.name, row.id]));

@@ -13,7 +13,7 @@ const shown = (value) => {
 };
 const compared = (error) => {
   const assertion = error?.cause ?? error;
-  return assertion && 'actual' in assertion && 'expected' in assertion && assertion.code === 'ERR_ASSERTION'
+  return typeof assertion === 'object' && assertion !== null && assertion.code === 'ERR_ASSERTION' && 'actual' in assertion && 'expected' in assertion
     ? [`actual ${shown(assertion.actual)}`, `expected ${shown(assertion.expected)}`]
     : [];
 };

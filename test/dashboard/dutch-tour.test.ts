@@ -13,12 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { LANGUAGE_NAMES } from '../../web/dashboard/src/i18n/languages.js';
-import { NAMESPACES } from '../../web/dashboard/src/i18n/resources.js';
-import type { MessageTree } from '../../web/dashboard/src/i18n/messages.js';
 import { forEachBackend } from '../support/databases.js';
 import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { dashboardSession } from './support/dashboard-session.js';
+import { englishShown } from './support/dutch.js';
 
 const skip = browserMissing && 'chromium not found';
 const SCREENSHOTS = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1'
@@ -28,42 +26,6 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 console.log(`# screenshots: ${SCREENSHOTS}`);
 
 const browser = fileBrowser();
-
-function leaves(english: MessageTree, dutch: MessageTree): Array<[string, string]> {
-  return Object.entries(english).flatMap(([key, value]) => {
-    const other = dutch[key]!;
-    return typeof value === 'string' ? [[value, other as string] as [string, string]] : leaves(value, other as MessageTree);
-  });
-}
-
-/**
- * The English texts a Dutch page must not show: those whose Dutch differs, without placeholders (a text with one is
- * never shown as written), and with a word in them (not "€" or "—").
- */
-const ENGLISH_ONLY = new Set(Object.values(NAMESPACES)
-  .flatMap((messages) => leaves(messages.en, messages.nl as MessageTree))
-  .filter(([english, dutch]) => english !== dutch && !english.includes('{{') && /[A-Za-z]{2}/.test(english))
-  .map(([english]) => english.trim())
-  // Shown as they are on purpose: each language's name in itself (the language menu) and the API's scope words, which
-  // a key's scopes are written in (`read`, `write`: what an integration sends).
-  .filter((english) => !(Object.values(LANGUAGE_NAMES) as string[]).includes(english) && !['read', 'write'].includes(english)));
-
-/** What the page shows a person: each text node, and the attributes read out or shown, trimmed. */
-const shownTexts = (page: Page) => page.evaluate(() => {
-  const texts: string[] = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const parent = node.parentElement;
-    if (parent && parent.closest('script, style, [hidden]') === null && node.textContent!.trim() !== '') texts.push(node.textContent!.trim());
-  }
-  for (const element of document.querySelectorAll('[aria-label], [placeholder], [title], img[alt]')) {
-    for (const name of ['aria-label', 'placeholder', 'title', 'alt']) {
-      const value = element.getAttribute(name)?.trim();
-      if (value) texts.push(value);
-    }
-  }
-  return texts;
-});
 
 forEachBackend('every dashboard page in Dutch', (ctx) => {
   const session = dashboardSession(ctx, browser);
@@ -96,7 +58,7 @@ forEachBackend('every dashboard page in Dutch', (ctx) => {
       // Sections load on their own: wait until no loader is left.
       await page.waitForFunction(() => document.querySelectorAll('main [role="status"]').length === 0, undefined, { timeout: 30_000 }).catch(() => undefined);
       await page.waitForLoadState('networkidle');
-      const english = [...new Set((await shownTexts(page)).filter((text) => ENGLISH_ONLY.has(text)))];
+      const english = await englishShown(page);
       if (english.length > 0) problems.push(`${name} (${path}): ${english.join(' | ')}`);
       const violations = await seriousAccessibilityViolations(page);
       if (violations.length > 0) problems.push(`${name} (${path}) axe: ${violations.map((violation) => `${violation.id} ${JSON.stringify(violation.nodes)}`).join('; ')}`);

@@ -70,9 +70,9 @@ forEachBackend('the task pages', (ctx) => {
     assert.deepEqual(await page.locator('section[data-unit-id]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-unit-id'))), [unitId]);
 
     await line.getByRole('combobox', { name: 'Assigned to Cleaning' }).click();
-    await page.getByRole('option', { name: 'cleo (cleaner)' }).click();
+    await page.getByRole('option', { name: 'cleo (Cleaner)' }).click();
     // The field shows the member once the board has reloaded after the write.
-    await page.waitForFunction((id) => document.querySelector<HTMLInputElement>(`[data-task-id="${id}"] input`)?.value === 'cleo (cleaner)', cleaningId);
+    await page.waitForFunction((id) => document.querySelector<HTMLInputElement>(`[data-task-id="${id}"] input`)?.value === 'cleo (Cleaner)', cleaningId);
     const { rows: [assigned] } = await ctx.db.query<{ assignee_id: string | null }>('SELECT assignee_id FROM api.calendar_event_tasks WHERE id = $1', [cleaningId]);
     assert.equal(assigned!.assignee_id, cleaner.memberId);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
@@ -131,7 +131,7 @@ forEachBackend('the task pages', (ctx) => {
     await templates.getByLabel(/^Hours/).fill('1');
     // The field's frame takes the click, as a person's would.
     await templates.getByLabel('Assigned by default to').click({ force: true });
-    await page.getByRole('option', { name: 'cleo (cleaner)' }).click();
+    await page.getByRole('option', { name: 'cleo (Cleaner)' }).click();
     await page.keyboard.press('Escape');
     await templates.getByRole('button', { name: 'Add template' }).click();
     await templates.getByRole('cell', { name: '1 h after departure' }).waitFor();

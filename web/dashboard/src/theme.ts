@@ -2,11 +2,20 @@
  * Mantine's theme with contrast enough for WCAG AA (4.5:1 for text): the primary colour's darker shade behind the
  * white text of filled buttons; "dimmed" and placeholder text in gray 7 instead of gray 6 and 5 (3.3:1 and less);
  * alert text in the text colour (even shade 9 of green on green's light background is only about 4:1); the alert's
- * background and border still tell its kind.
+ * background and border still tell its kind. The light variant (buttons, badges) writes its colour's shade 9, not 6,
+ * on its tinted background (shade 6 is about 3:1, less when hovered), and a field's error is red 9, not 6.
  */
-import { Alert, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Alert, createTheme, defaultVariantColorsResolver, parseThemeColor, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core';
+
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  if (input.variant !== 'light') return colors;
+  const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
+  return parsed.isThemeColor ? { ...colors, color: `var(--mantine-color-${parsed.color}-9)` } : colors;
+};
 
 export const theme = createTheme({
+  variantColorResolver,
   primaryColor: 'blue',
   primaryShade: { light: 8, dark: 5 },
   components: {
@@ -18,6 +27,9 @@ export const theme = createTheme({
 
 export const cssVariables: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+  },
   dark: {},
 });

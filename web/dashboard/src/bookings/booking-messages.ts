@@ -116,7 +116,7 @@ export const bookingMessages = defineMessages({
     payments: {
       title: 'Betalingen', table: 'Betalingen', paid: '{{amount}} van {{total}} betaald', paidOn: 'betaald {{when}}', due: 'te betalen {{when}}',
       refundLine: 'Terugbetaling {{amount}} · {{status}}', refundReason: '“{{reason}}”',
-      record: 'Betaling registreren', recordTitle: 'Een betaling registreren', recordFor: 'Betaling van {{amount}} registreren', recordFailed: 'De betaling is niet geregistreerd',
+      record: 'Betaling registreren', recordTitle: 'Een betaling registreren', recordFor: 'Betaling registreren: {{amount}}', recordFailed: 'De betaling is niet geregistreerd',
       recordExplain: 'Nu ontvangen: de betaling telt als betaald op het moment dat je haar registreert.',
       scheduled: 'Voldoet de geplande betaling van {{amount}}, te betalen {{when}}.',
       method: 'Betaalwijze', amount: 'Bedrag ({{currency}})', save: 'Betaling registreren',
@@ -136,7 +136,7 @@ export const bookingMessages = defineMessages({
     invoices: {
       title: 'Facturen', table: 'Facturen', draft: 'Concept', credit: 'creditfactuur voor {{number}}', issuedOn: 'uitgegeven {{when}}', dueOn: 'te betalen {{when}}',
       create: 'Factuur maken', createExplain: 'Maakt een concept van de prijsregels die nog op geen factuur staan.', failed: 'De factuur is niet gewijzigd',
-      issue: 'Uitgeven', issueNamed: 'Factuur {{name}} uitgeven', deleteDraft: 'Concept verwijderen', deleteNamed: 'Concept {{name}} verwijderen',
+      issue: 'Uitgeven', issueNamed: 'Factuur {{name}} uitgeven', deleteDraft: 'Concept verwijderen', deleteNamed: 'Concept verwijderen: {{name}}',
       creditAction: 'Crediteren', creditNamed: 'Factuur {{name}} crediteren', void: 'Ongeldig maken', voidNamed: 'Factuur {{name}} ongeldig maken',
       pdf: 'PDF', pdfNamed: 'Factuur {{name}} als PDF downloaden', nothingToInvoice: 'Elke prijsregel staat op een factuur.',
     },
@@ -197,7 +197,7 @@ export const bookingMessages = defineMessages({
     payments: {
       title: 'Zahlungen', table: 'Zahlungen', paid: '{{amount}} von {{total}} bezahlt', paidOn: 'bezahlt {{when}}', due: 'fällig {{when}}',
       refundLine: 'Erstattung {{amount}} · {{status}}', refundReason: '„{{reason}}“',
-      record: 'Zahlung erfassen', recordTitle: 'Eine Zahlung erfassen', recordFor: 'Zahlung von {{amount}} erfassen', recordFailed: 'Die Zahlung wurde nicht erfasst',
+      record: 'Zahlung erfassen', recordTitle: 'Eine Zahlung erfassen', recordFor: 'Zahlung erfassen: {{amount}}', recordFailed: 'Die Zahlung wurde nicht erfasst',
       recordExplain: 'Jetzt erhalten: Die Zahlung gilt ab dem Moment der Erfassung als bezahlt.',
       scheduled: 'Begleicht die geplante Zahlung von {{amount}}, fällig {{when}}.',
       method: 'Zahlungsart', amount: 'Betrag ({{currency}})', save: 'Zahlung erfassen',
@@ -217,7 +217,7 @@ export const bookingMessages = defineMessages({
     invoices: {
       title: 'Rechnungen', table: 'Rechnungen', draft: 'Entwurf', credit: 'Gutschrift zu {{number}}', issuedOn: 'ausgestellt {{when}}', dueOn: 'fällig {{when}}',
       create: 'Rechnung erstellen', createExplain: 'Erstellt einen Entwurf aus den Preiszeilen, die noch auf keiner Rechnung stehen.', failed: 'Die Rechnung wurde nicht geändert',
-      issue: 'Ausstellen', issueNamed: 'Rechnung {{name}} ausstellen', deleteDraft: 'Entwurf löschen', deleteNamed: 'Entwurf {{name}} löschen',
+      issue: 'Ausstellen', issueNamed: 'Rechnung {{name}} ausstellen', deleteDraft: 'Entwurf löschen', deleteNamed: 'Entwurf löschen: {{name}}',
       creditAction: 'Gutschrift', creditNamed: 'Gutschrift zu Rechnung {{name}} erstellen', void: 'Stornieren', voidNamed: 'Rechnung {{name}} stornieren',
       pdf: 'PDF', pdfNamed: 'Rechnung {{name}} als PDF herunterladen', nothingToInvoice: 'Jede Preiszeile steht auf einer Rechnung.',
     },

@@ -11,6 +11,7 @@ import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { assignTask, loadDayTasks, loadMembers, loadUnits, type BookingTask, type MemberName } from './queries';
+import { useMemberChoices } from './member-choices';
 import { TaskDoneButton } from './TaskDoneButton';
 import { TaskState } from './TaskState';
 import { TaskTemplates } from './TaskTemplates';
@@ -94,8 +95,9 @@ export function TaskBoard() {
 
 function AssigneeSelect({ task, members, onAssign }: { task: BookingTask; members: readonly MemberName[]; onAssign: (memberId: string | null) => void }) {
   const { t } = useTranslation('tasks');
+  const choices = useMemberChoices(members);
   return (
     <Select aria-label={t('board.assignee', { task: task.label })} placeholder={t('board.nobody')} clearable w={200} size="sm"
-      value={task.assigneeId} onChange={onAssign} data={members.map((member) => ({ value: member.id, label: `${member.name} (${member.role})` }))} />
+      value={task.assigneeId} onChange={onAssign} data={choices} />
   );
 }

@@ -11,6 +11,7 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { addTemplate, loadMembers, loadTemplates, removeTemplate, SCHEDULES, type Schedule } from './queries';
 import { useScheduleText } from './schedule-text';
+import { useMemberChoices } from './member-choices';
 
 export function TaskTemplates() {
   const { t } = useTranslation(['tasks', 'common']);
@@ -19,6 +20,7 @@ export function TaskTemplates() {
   const mayWrite = can('task_templates', 'write') && can('task_template_assignees', 'write');
   const templates = useLoad(loadTemplates, []);
   const members = useLoad(async () => (can('members') ? loadMembers() : []), [can]);
+  const memberChoices = useMemberChoices(members.data ?? []);
   const [label, setLabel] = useState<string>(() => t('templates.defaultName'));
   const [schedule, setSchedule] = useState<Schedule>('departure');
   const [hours, setHours] = useState<number | string>(0);
@@ -80,7 +82,7 @@ export function TaskTemplates() {
               <Select label={t('templates.after')} w={200} allowDeselect={false} value={schedule} onChange={(value) => value && setSchedule(value as Schedule)}
                 data={SCHEDULES.map((value) => ({ value, label: t(`schedule.${value}`) }))} />
               <MultiSelect label={t('templates.assignees')} w={260} value={assigneeIds} onChange={setAssigneeIds}
-                data={(members.data ?? []).map((member) => ({ value: member.id, label: `${member.name} (${member.role})` }))} />
+                data={memberChoices} />
               <Button type="submit">{t('templates.add')}</Button>
             </Group>
           </form>

@@ -80,7 +80,7 @@ export async function loadUnits(locale: string): Promise<UnitName[]> {
 export interface MemberName {
   id: string;
   name: string;
-  role: string;
+  role: Enums<'members_role'>;
 }
 
 /** The active members a task can be assigned to. */

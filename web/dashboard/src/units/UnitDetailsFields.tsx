@@ -71,14 +71,14 @@ export function UnitDetailsFields({ value, onChange, errors }: UnitDetailsFields
             <SegmentedControl aria-labelledby="unit-rent-period" value={value.rent_period}
               data={RENT_PERIODS.map((period) => ({ value: period, label: t(`fields.rentPeriods.${period}`) }))}
               onChange={(period) => set('rent_period', period as UnitDetails['rent_period'])} />
-            {errors.rent_period && <Text size="xs" c="red">{errors.rent_period}</Text>}
+            {errors.rent_period && <Text size="xs" c="red.9">{errors.rent_period}</Text>}
           </Stack>
           <Stack gap={4}>
             <Text size="sm" fw={500} id="unit-interaction">{t('fields.bookings')}</Text>
             <SegmentedControl aria-labelledby="unit-interaction" value={value.interaction}
               data={INTERACTIONS.map((interaction) => ({ value: interaction, label: t(`fields.interactions.${interaction}`) }))}
               onChange={(interaction) => set('interaction', interaction as UnitDetails['interaction'])} />
-            {errors.interaction && <Text size="xs" c="red">{errors.interaction}</Text>}
+            {errors.interaction && <Text size="xs" c="red.9">{errors.interaction}</Text>}
           </Stack>
           <TimeInput label={t('fields.latestArrival')} description={t('fields.latestArrivalHint')} w={200} value={value.latest_arrival_time}
             error={errors.latest_arrival_time} onChange={(event) => set('latest_arrival_time', event.currentTarget.value)} />

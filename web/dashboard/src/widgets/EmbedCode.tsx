@@ -2,7 +2,7 @@
  * How to put the widget on a website: the snippet (widget.js and the element with the first active publishable
  * key) and the iframe of `/w/<widget id>`, each with a copy button, written for the address this dashboard is at.
  */
-import { Button, Card, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Loaded } from '../common/use-load';
 import { activeKey, embedSnippet, iframeCode } from './embed-code';
@@ -23,7 +23,7 @@ export function EmbedCode({ widget, keys }: { widget: WidgetRow; keys: Loaded<Pu
             <CodeToCopy label={t('embed.iframe')} copyLabel={t('embed.copyIframe')} hint={t('embed.iframeHint')} code={iframeCode(server, widget.id, widget.name)} />
           </>
         )}
-        {widget.allowed_origins.length === 0 && <Text size="sm" c="orange.9">{t('embed.noOrigins')}</Text>}
+        {widget.allowed_origins.length === 0 && <Alert color="orange" variant="light" p="xs">{t('embed.noOrigins')}</Alert>}
       </Stack>
     </Card>
   );

@@ -85,7 +85,7 @@ export function MessageEditor({ stored, emailTemplates, units, onChanged }: Mess
             onChange={(event) => edit({ moment: event.currentTarget.checked ? { type: 'check-in', offset: -1 } : null })} />
           {form.moment && <MomentFields moment={form.moment} onChange={(moment) => edit({ moment })} readOnly={!mayWrite} error={errors.fields.moment} />}
         </Group>
-        {!form.moment && !form.emailTemplateId && <Text size="xs" c="orange.9">{t('message.neverSent')}</Text>}
+        {!form.moment && !form.emailTemplateId && <Text size="xs" c="red.9">{t('message.neverSent')}</Text>}
 
         <Checkbox.Group label={t('message.units')} description={t('message.unitsHelp')} value={form.unitIds}
           onChange={(unitIds) => mayWrite && edit({ unitIds })}>

@@ -132,7 +132,7 @@ export function TemplateEditor({ stored, onChanged }: TemplateEditorProps) {
               {mayWrite && <CloseButton size="sm" aria-label={t('editor.removeFile', { file: file.filename })} onClick={() => edit({ attachments: form.attachments.filter((_, at) => at !== index) })} />}
             </Group>
           ))}
-          {errors.fields.attachments && <Text size="xs" c="red">{errors.fields.attachments}</Text>}
+          {errors.fields.attachments && <Text size="xs" c="red.9">{errors.fields.attachments}</Text>}
           {mayWrite && (
             <FileButton multiple onChange={(files) => void addFiles(files)}>
               {(props) => <Button {...props} size="xs" variant="default" w="fit-content">{t('editor.attach')}</Button>}

@@ -18,7 +18,7 @@ export const ALL_ACCESS_ROLES: readonly string[] = ['owner', 'admin'];
 
 export const MEMBER_BASELINE_SCOPES: readonly string[] = ['organizations:read', 'products:read'];
 
-const FIELD_STAFF_SCOPES = ['calendar_events:read', 'calendar_event_tasks:write', 'tasks:read', 'task_assignees:read'];
+const FIELD_STAFF_SCOPES = ['calendar_events:read', 'calendar_event_tasks:write', 'tasks:write', 'task_assignees:read'];
 
 /** What a new member of each role may do before anyone grants more: a working first screen, never guests' data. */
 export const ROLE_DEFAULT_SCOPES: Readonly<Record<string, readonly string[]>> = {

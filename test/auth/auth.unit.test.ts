@@ -153,7 +153,7 @@ describe('scopes', () => {
       memberScopes('staff', [{ resource: 'bookings', access: 'write' }, { resource: '*', access: 'read' }, { resource: 'products', access: 'read' }]),
       ['bookings:write', 'read', 'products:read', 'organizations:read', 'calendar_events:read'],
     );
-    const fieldStaff = ['organizations:read', 'products:read', 'calendar_events:read', 'calendar_event_tasks:write', 'tasks:read', 'task_assignees:read'];
+    const fieldStaff = ['organizations:read', 'products:read', 'calendar_events:read', 'calendar_event_tasks:write', 'tasks:write', 'task_assignees:read'];
     assert.deepEqual(memberScopes('cleaner', []), fieldStaff, 'a new cleaner sees the calendar and completes their tasks');
     assert.deepEqual(memberScopes('maintenance', []), fieldStaff);
     assert.equal(memberScopes('cleaner', []).some((scope) => /contacts|bookings/.test(scope)), false, 'and reads no guest');

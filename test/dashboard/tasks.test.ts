@@ -5,7 +5,8 @@
  * phone (390 × 844), lands on My tasks, sees that task and not another cleaner's, no guest's name or e-mail address,
  * and no request of the page asks for bookings or contacts; they mark it done and the database has it done. A task
  * template with a default member, put on a unit from its page, gives the unit's next booking its task for that
- * member (the engine's rule, migration 0110). axe finds no serious or critical violation. Screenshots go to a
+ * member (the engine's rule, migration 0110). To-dos: the owner adds one for the cleaner and one for nobody; the
+ * cleaner sees and completes only theirs; the owner deletes the other. axe finds no serious or critical violation. Screenshots go to a
  * temporary folder named in the output.
  */
 import { before, it } from 'node:test';
@@ -65,7 +66,8 @@ forEachBackend('the task pages', (ctx) => {
     await line.getByText('Cleaning', { exact: true }).waitFor();
     await unit.getByText('Linen change').waitFor();
     // Only this unit: the demo's tasks of other units leave the board.
-    await page.getByRole('combobox', { name: 'Unit' }).click();
+    // The board's filter (the to-do form below has a unit field too).
+    await page.getByRole('combobox', { name: 'Unit' }).first().click();
     await page.getByRole('option', { name: 'Harbour Studio' }).click();
     assert.deepEqual(await page.locator('section[data-unit-id]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-unit-id'))), [unitId]);
 
@@ -156,5 +158,73 @@ forEachBackend('the task pages', (ctx) => {
     assert.equal(rows[0]!.label, 'Deep cleaning');
     assert.equal(rows[0]!.assignee_id, cleaner.memberId, 'the template\'s default member');
     assert.ok(rows[0]!.template, 'made from the template');
+  });
+  it('to-dos: the owner adds one for the unit, due today, for the cleaner, and one for nobody; the cleaner sees and completes only theirs', { skip }, async () => {
+    const { page } = session;
+    await page.goto(`${session.base}/admin/tasks`);
+    const todos = page.getByRole('region', { name: 'To-dos' });
+    const add = async (title: string, fields: { unit?: string; member?: string; priority?: string }) => {
+      await todos.getByRole('textbox', { name: 'To-do', exact: true }).fill(title);
+      if (fields.unit) {
+        await todos.getByRole('combobox', { name: 'Unit' }).click();
+        await page.getByRole('option', { name: fields.unit }).click();
+      }
+      await todos.getByLabel('Due on').fill(today);
+      if (fields.priority) {
+        await todos.getByRole('combobox', { name: 'Priority' }).click();
+        await page.getByRole('option', { name: fields.priority }).click();
+      }
+      if (fields.member) {
+        await todos.getByLabel('Assigned to', { exact: true }).click({ force: true });
+        await page.getByRole('option', { name: fields.member }).click();
+        await page.keyboard.press('Escape');
+      }
+      await todos.getByRole('button', { name: 'Add to-do' }).click();
+      await todos.locator('[data-todo-id]').filter({ hasText: title }).waitFor();
+    };
+    await add('Fix the dripping tap', { unit: 'Harbour Studio', member: 'cleo (Cleaner)', priority: 'urgent' });
+    await add('Buy light bulbs', {});
+    const { rows: stored } = await ctx.db.query<{ title: string; priority: string; product_id: string | null; due: string; members: string[] }>(
+      `SELECT t.title, t.priority, t.product_id, (t.due_at AT TIME ZONE o.timezone)::date::text AS due,
+              coalesce(array_agg(a.member_id::text) FILTER (WHERE a.id IS NOT NULL), '{}') AS members
+         FROM api.tasks AS t JOIN api.organizations AS o ON o.id = t.organization_id LEFT JOIN api.task_assignees AS a ON a.task_id = t.id
+        WHERE t.organization_id = $1 AND t.title IN ('Fix the dripping tap', 'Buy light bulbs') GROUP BY t.id, t.title, t.priority, t.product_id, t.due_at, o.timezone ORDER BY t.title`,
+      [session.seeded.organization_id]);
+    assert.deepEqual(stored, [
+      { title: 'Buy light bulbs', priority: 'normal', product_id: null, due: today, members: [] },
+      { title: 'Fix the dripping tap', priority: 'urgent', product_id: unitId, due: today, members: [cleaner.memberId] },
+    ]);
+    // The board's unit filter narrows the to-dos too.
+    await page.getByRole('combobox', { name: 'Unit' }).first().click();
+    await page.getByRole('option', { name: 'Harbour Studio' }).click();
+    await todos.locator('[data-todo-id]').filter({ hasText: 'Buy light bulbs' }).waitFor({ state: 'detached' });
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await page.screenshot({ path: join(SCREENSHOTS, `todos-${ctx.backend}.png`), fullPage: true });
+
+    const phone = await browser().newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const cleanerPage = await phone.newPage();
+    cleanerPage.setDefaultTimeout(30_000);
+    cleanerPage.on('pageerror', (error) => session.pageErrors.push(error.message));
+    try {
+      await session.logIn(cleaner, cleanerPage);
+      const mine = cleanerPage.getByRole('region', { name: 'To-dos' });
+      const tap = mine.locator('[data-todo-id]').filter({ hasText: 'Fix the dripping tap' });
+      await tap.getByText('Harbour Studio').waitFor();
+      assert.equal(await mine.getByText('Buy light bulbs').count(), 0, 'a to-do of nobody is not theirs');
+      assert.deepEqual(await seriousAccessibilityViolations(cleanerPage), []);
+      await tap.getByRole('button', { name: 'Mark done: Fix the dripping tap' }).click();
+      await tap.getByRole('button', { name: 'Reopen: Fix the dripping tap' }).waitFor();
+      await cleanerPage.screenshot({ path: join(SCREENSHOTS, `my-todos-phone-${ctx.backend}.png`), fullPage: true });
+      const { rows: [done] } = await ctx.db.query<{ completed: boolean }>(`SELECT completed_at IS NOT NULL AS completed FROM api.tasks WHERE title = 'Fix the dripping tap'`);
+      assert.equal(done!.completed, true, 'completed by the cleaner, with the role\'s own permissions');
+    } finally {
+      await phone.close();
+    }
+
+    // Every unit again (a new visit): the to-do of nobody is deleted.
+    await page.reload();
+    await todos.getByRole('button', { name: 'Delete Buy light bulbs' }).click();
+    await todos.getByText('Buy light bulbs').waitFor({ state: 'detached' });
+    assert.equal((await ctx.db.query(`SELECT id FROM api.tasks WHERE title = 'Buy light bulbs'`)).rows.length, 0);
   });
 });

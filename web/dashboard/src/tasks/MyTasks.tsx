@@ -1,6 +1,6 @@
 /**
  * My tasks (/admin/my-tasks): a cleaner's page on their phone — the tasks assigned to them, by day, each with its
- * unit, when it is due and one button to mark it done. It reads only task tables and the units' names
+ * unit, when it is due and one button to mark it done; below, their to-dos (./ToDos.tsx). It reads only task tables and the units' names
  * (./queries.ts), so the field-staff permissions suffice and no guest's data reaches the phone.
  */
 import { useState } from 'react';
@@ -9,9 +9,10 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { loadMemberTasks, type BookingTask } from './queries';
+import { loadMemberTasks, setTaskDone, type BookingTask } from './queries';
 import { TaskDoneButton } from './TaskDoneButton';
 import { TaskState } from './TaskState';
+import { ToDos } from './ToDos';
 
 /** The open tasks due before today under "Overdue", the others under their day, in order. */
 function byDay(tasks: readonly BookingTask[], dayOf: (moment: string) => string, today: string): [string, BookingTask[]][] {
@@ -26,7 +27,7 @@ function byDay(tasks: readonly BookingTask[], dayOf: (moment: string) => string,
 
 export function MyTasks() {
   const { t } = useTranslation('tasks');
-  const { session, format } = useWorkspace();
+  const { session, format, can } = useWorkspace();
   const tasks = useLoad(() => loadMemberTasks(session.member.id, format), [session.member.id, format]);
   const [error, setError] = useState<unknown>(null);
   const today = format.today();
@@ -53,13 +54,14 @@ export function MyTasks() {
                     {task.unit && <Text size="sm">{task.unit}</Text>}
                     <Text size="sm" c="dimmed">{t('task.due', { moment: format.moment(task.dueAt) })}</Text>
                   </Stack>
-                  <TaskDoneButton task={task} onChanged={tasks.reload} onError={setError} />
+                  <TaskDoneButton task={task} setDone={(done) => setTaskDone(task.id, done)} onChanged={tasks.reload} onError={setError} />
                 </Group>
               </Card>
             ))}
           </Stack>
         );
       })}
+      {can('tasks') && <ToDos mine />}
     </Stack>
   );
 }

@@ -10,11 +10,12 @@ import { addDays } from '../common/dates';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
-import { assignTask, loadDayTasks, loadMembers, loadUnits, type BookingTask, type MemberName } from './queries';
+import { assignTask, loadDayTasks, loadMembers, loadUnits, setTaskDone, type BookingTask, type MemberName } from './queries';
 import { useMemberChoices } from './member-choices';
 import { TaskDoneButton } from './TaskDoneButton';
 import { TaskState } from './TaskState';
 import { TaskTemplates } from './TaskTemplates';
+import { ToDos } from './ToDos';
 
 /** The day's tasks per unit, in the order of the units' first task. */
 function perUnit(tasks: readonly BookingTask[]): [string, BookingTask[]][] {
@@ -79,7 +80,7 @@ export function TaskBoard() {
                     </Stack>
                     <Group gap="xs" wrap="nowrap">
                       {mayAssign && <AssigneeSelect task={task} members={members.data ?? []} onAssign={(memberId) => void assign(task, memberId)} />}
-                      {mayComplete && <TaskDoneButton task={task} onChanged={tasks.reload} onError={setError} />}
+                      {mayComplete && <TaskDoneButton task={task} setDone={(done) => setTaskDone(task.id, done)} onChanged={tasks.reload} onError={setError} />}
                     </Group>
                   </Group>
                 ))}
@@ -88,6 +89,7 @@ export function TaskBoard() {
           ))}
         </SimpleGrid>
       )}
+      {can('tasks') && <ToDos unitId={unitId} />}
       {mayReadTemplates && <TaskTemplates />}
     </Stack>
   );

@@ -24,9 +24,16 @@ export const tasksMessages = defineMessages({
   },
   mine: {
     title: 'My tasks', intro: 'The tasks assigned to you, the open ones first by the moment they are due.',
-    empty: 'Nothing to do: no open task is assigned to you.', overdue: 'Overdue', doneToday: 'Done',
+    empty: 'No open task of a booking is assigned to you.', overdue: 'Overdue', doneToday: 'Done',
     loadFailed: 'Your tasks could not be loaded',
   },
+  todos: {
+    title: 'To-dos', intro: 'Repairs, purchases and anything else not tied to a booking: for a unit or none, due on a day or not, for one or more members.',
+    none: 'No open to-do.', loadFailed: 'The to-dos could not be loaded', newTitle: 'To-do', description: 'Details', noUnit: 'No unit',
+    due: 'Due on', priority: 'Priority', assignees: 'Assigned to', assigneesLabel: '{{task}} assigned to', add: 'Add to-do',
+    remove: 'Delete', removeLabel: 'Delete {{task}}', dueOn: 'due {{date}}', noDue: 'no due date',
+  },
+  priority: { urgent: 'urgent', high: 'high', normal: 'normal', low: 'low' },
   templates: {
     title: 'Task templates',
     intro: 'Reusable tasks, e.g. "Cleaning 0 h after departure", with the members they go to by default. Add one to a unit on its page.',
@@ -61,9 +68,16 @@ export const tasksMessages = defineMessages({
     },
     mine: {
       title: 'Mijn taken', intro: 'De taken die aan jou zijn toegewezen, de open taken eerst, op het moment waarop ze klaar moeten zijn.',
-      empty: 'Niets te doen: er staat geen open taak op jouw naam.', overdue: 'Te laat', doneToday: 'Klaar',
+      empty: 'Er staat geen open taak van een boeking op jouw naam.', overdue: 'Te laat', doneToday: 'Klaar',
       loadFailed: 'Je taken konden niet worden geladen',
     },
+    todos: {
+      title: 'Klussen', intro: 'Reparaties, inkopen en alles wat niet bij een boeking hoort: voor een accommodatie of geen, met of zonder datum, voor een of meer teamleden.',
+      none: 'Geen openstaande klus.', loadFailed: 'De klussen konden niet worden geladen', newTitle: 'Klus', description: 'Toelichting', noUnit: 'Geen accommodatie',
+      due: 'Uiterlijk op', priority: 'Prioriteit', assignees: 'Toegewezen aan', assigneesLabel: '{{task}} toegewezen aan', add: 'Klus toevoegen',
+      remove: 'Verwijderen', removeLabel: '{{task}} verwijderen', dueOn: 'uiterlijk {{date}}', noDue: 'geen datum',
+    },
+    priority: { urgent: 'dringend', high: 'hoog', normal: 'normaal', low: 'laag' },
     templates: {
       title: 'Taaksjablonen',
       intro: 'Taken die je vaker gebruikt, bijv. "Schoonmaak 0 u na vertrek", met de teamleden die ze standaard krijgen. Voeg er een toe aan een accommodatie op de pagina van die accommodatie.',
@@ -98,9 +112,16 @@ export const tasksMessages = defineMessages({
     },
     mine: {
       title: 'Meine Aufgaben', intro: 'Die Ihnen zugewiesenen Aufgaben, die offenen zuerst, nach ihrer Fälligkeit.',
-      empty: 'Nichts zu tun: Ihnen ist keine offene Aufgabe zugewiesen.', overdue: 'Überfällig', doneToday: 'Erledigt',
+      empty: 'Ihnen ist keine offene Aufgabe einer Buchung zugewiesen.', overdue: 'Überfällig', doneToday: 'Erledigt',
       loadFailed: 'Ihre Aufgaben konnten nicht geladen werden',
     },
+    todos: {
+      title: 'To-dos', intro: 'Reparaturen, Einkäufe und alles, was nicht zu einer Buchung gehört: für eine Unterkunft oder keine, mit oder ohne Fälligkeit, für ein oder mehrere Mitglieder.',
+      none: 'Kein offenes To-do.', loadFailed: 'Die To-dos konnten nicht geladen werden', newTitle: 'To-do', description: 'Details', noUnit: 'Keine Unterkunft',
+      due: 'Fällig am', priority: 'Priorität', assignees: 'Zugewiesen an', assigneesLabel: '{{task}} zugewiesen an', add: 'To-do hinzufügen',
+      remove: 'Löschen', removeLabel: '{{task}} löschen', dueOn: 'fällig am {{date}}', noDue: 'ohne Fälligkeit',
+    },
+    priority: { urgent: 'dringend', high: 'hoch', normal: 'normal', low: 'niedrig' },
     templates: {
       title: 'Aufgabenvorlagen',
       intro: 'Wiederkehrende Aufgaben, z. B. „Reinigung 0 Std. nach Abreise“, mit den Mitgliedern, die sie standardmäßig erhalten. Fügen Sie eine auf der Seite einer Unterkunft hinzu.',

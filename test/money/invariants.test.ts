@@ -11,7 +11,7 @@ import type { Queryable } from '../../src/db/types.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, startApp } from '../support/app.js';
 import { fixtures } from '../support/fixtures.js';
-import { assertRefused, bookingFixture, resourceClient, type Booked } from './support.js';
+import { assertRefused, bookingFixture, resourceClient, type Booked, type Json } from './support.js';
 
 forEachBackend('money invariants', (ctx) => {
   let app: FastifyInstance;

@@ -2059,7 +2059,7 @@ export type Database = {
           "provider"?: string | null
           "provider_reference"?: string | null
           "due_at"?: string | null
-          "paid_at"?: never
+          "paid_at"?: string | null
         }
         Update: {
           "id"?: never
@@ -2075,7 +2075,7 @@ export type Database = {
           "provider"?: string | null
           "provider_reference"?: string | null
           "due_at"?: string | null
-          "paid_at"?: never
+          "paid_at"?: string | null
         }
         Relationships: [
           {
@@ -2904,7 +2904,7 @@ export type Database = {
           "reason"?: string
           "status"?: Database["api"]["Enums"]["refunds_status"]
           "provider_reference"?: string | null
-          "refunded_at"?: never
+          "refunded_at"?: string | null
         }
         Update: {
           "id"?: never
@@ -2916,7 +2916,7 @@ export type Database = {
           "reason"?: string
           "status"?: Database["api"]["Enums"]["refunds_status"]
           "provider_reference"?: string | null
-          "refunded_at"?: never
+          "refunded_at"?: string | null
         }
         Relationships: [
           {

@@ -257,6 +257,7 @@ const definitions = {
   SK676: { status: 404, message: '{message}', meaning: 'No payment of this booking is due' },
   SK677: { status: 422, message: '{message}', meaning: "The organization's invoice number pattern cannot number invoices" },
   SK678: { status: 409, message: 'This server has no STAYKIT_SECRET_KEY to encrypt payment keys with', meaning: 'Payment keys cannot be stored: the server is configured without STAYKIT_SECRET_KEY', hint: 'Set STAYKIT_SECRET_KEY (docs/payments.md#stripe) and restart the server' },
+  SK679: { status: 422, message: '{message}', meaning: 'A payment\'s paid_at or a refund\'s refunded_at is in the future (more than 5 minutes ahead)' },
   SK720: {
     status: 403,
     message: 'A publishable key cannot be used for {operation}',

@@ -1,8 +1,8 @@
 /**
  * A manager handles a booking's money on its page, in a real browser (Debian's chromium through playwright-core), on
- * both backends, from the demo login, without curl: a scheduled payment received by bank transfer (the booking
- * becomes paid), a refund above what was paid refused with the API's words at the amount, a refund within it
- * recorded and marked paid back; an invoice made of the booking's lines, issued, downloaded as PDF and read back
+ * both backends, from the demo login, without curl: a scheduled payment received by bank transfer last month (the
+ * booking becomes paid, the payment paid on the day chosen), a refund above what was paid refused with the API's
+ * words at the amount, a refund within it recorded and marked paid back; an invoice made of the booking's lines, issued, downloaded as PDF and read back
  * (pdftotext), credited and voided; the payment link refused in words without Stripe; an e-mail sent again; a
  * private note added; and the history showing the payment, the invoice and the note. Each step is checked in the
  * database. Screenshots go to a temporary folder named in the output; STAYKIT_UPDATE_SCREENSHOTS=1 also writes
@@ -18,6 +18,8 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { forEachBackend } from '../support/databases.js';
 import { insert } from '../support/fixtures.js';
+import { organizationToday } from '../support/organization-today.js';
+import { addMonths, monthStart } from '../../web/dashboard/src/common/dates.js';
 import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { dashboardSession } from './support/dashboard-session.js';
 
@@ -29,6 +31,14 @@ console.log(`# screenshots: ${SCREENSHOTS}`);
 const updateScreenshots = process.env.STAYKIT_UPDATE_SCREENSHOTS === '1';
 
 const browser = fileBrowser();
+
+/** A calendar date as the date picker names its day: "15 October 2026". */
+const dayName = (isoDate: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(isoDate));
+/** The 15th of a month as the payments list writes it in English, in either order of day and month ("Oct 15, 2026", "15 Oct 2026"). */
+const fifteenth = (isoDate: string) => {
+  const month = new Intl.DateTimeFormat('en', { month: 'short', timeZone: 'UTC' }).format(new Date(isoDate));
+  return new RegExp(`^paid (${month} 15, ${isoDate.slice(0, 4)}|15 ${month} ${isoDate.slice(0, 4)})$`);
+};
 
 forEachBackend('a booking\'s money, notes and history on its page', (ctx) => {
   const session = dashboardSession(ctx, browser);
@@ -55,23 +65,31 @@ forEachBackend('a booking\'s money, notes and history on its page', (ctx) => {
     await page.getByRole('heading', { name: `Booking ${booking.reference}` }).waitFor();
   });
 
-  it('records the scheduled payment as received by bank transfer: the booking is paid', { skip }, async () => {
+  it('records the scheduled payment as received by bank transfer on a day last month: the booking is paid, on that day', { skip }, async () => {
     const payments = page.getByRole('region', { name: 'Payments' });
     assert.equal(await payments.locator('[data-payment]').getAttribute('data-payment'), 'partly paid');
     await paymentRow(pending.id).getByRole('button', { name: /^Record payment of / }).click();
     const dialog = page.getByRole('dialog', { name: 'Record a payment' });
     await dialog.getByLabel('Method').click();
     await page.getByRole('option', { name: 'bank transfer' }).click();
+    // The transfer arrived last month, on the 15th: seen on the bank statement only now.
+    const today = await organizationToday(ctx.db, session.seeded.organization_id);
+    const receivedOn = `${addMonths(monthStart(today), -1).slice(0, 8)}15`;
+    await dialog.getByRole('button', { name: /^Received on/ }).click();
+    assert.equal(await page.getByRole('button', { name: dayName(today), exact: true }).getAttribute('data-selected'), 'true', 'today by default');
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await page.getByRole('button', { name: dayName(receivedOn), exact: true }).click();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await dialog.getByRole('button', { name: 'Record payment' }).click();
     await dialog.waitFor({ state: 'detached' });
     await payments.locator('[data-payment="paid"]').waitFor();
     await paymentRow(pending.id).getByText('bank transfer').waitFor();
+    await paymentRow(pending.id).getByText(fifteenth(receivedOn)).waitFor();
 
-    const stored = await one<{ status: string; method: string; paid_at: Date | null }>('SELECT status, method, paid_at FROM api.payments WHERE id = $1', [pending.id]);
-    assert.equal(stored.status, 'paid');
-    assert.equal(stored.method, 'bank_transfer');
-    assert.ok(stored.paid_at, 'the database set the moment it was paid');
+    const stored = await one<{ status: string; method: string; paid_on: string }>(
+      `SELECT p.status, p.method, to_char(p.paid_at AT TIME ZONE o.timezone, 'YYYY-MM-DD') AS paid_on
+       FROM api.payments AS p JOIN api.organizations AS o ON o.id = p.organization_id WHERE p.id = $1`, [pending.id]);
+    assert.deepEqual(stored, { status: 'paid', method: 'bank_transfer', paid_on: receivedOn }, 'paid on the day chosen, in the organization\'s time zone');
     assert.deepEqual((await all<{ status: string }>('SELECT DISTINCT status FROM api.payments WHERE booking_id = $1', [booking.id])).map((row) => row.status), ['paid']);
   });
 

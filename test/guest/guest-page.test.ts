@@ -38,7 +38,7 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
     await f.dependency(everyone, org.children);
     ({ id: bookingId, secret } = await book('2027-04-05', '2027-04-08'));
     ({ secret: otherSecret } = await book('2027-06-01', '2027-06-04'));
-    await insert(ctx.db, 'payments', { organization_id: org.id, booking_id: bookingId, amount: 10000, status: 'paid', paid_at: '2027-03-01T10:00:00Z' });
+    await insert(ctx.db, 'payments', { organization_id: org.id, booking_id: bookingId, amount: 10000, status: 'paid', paid_at: '2026-03-02T10:00:00Z' });
     // Due at midnight in Amsterdam (the unit's time zone) on 1 April, which is still 31 March in UTC.
     await insert(ctx.db, 'payments', { organization_id: org.id, booking_id: bookingId, amount: 25000, status: 'pending', due_at: '2027-03-31T22:00:00Z' });
     await insert(ctx.db, 'invoices', { organization_id: org.id, booking_id: bookingId, number: 'INV-2027-001', status: 'issued', total: 35000 });
@@ -68,7 +68,7 @@ forEachBackend('the guest page /g/<secret>', (ctx) => {
     assert.match(html, /data-total>€\s?350,00</); // 3 nights × 100 + cleaning 50
     assert.match(html, /data-paid>€\s?100,00</);
     assert.match(html, /Factuur INV-2027-001 \(PDF\)/);
-    assert.match(html, /betaald op maandag 1 maart 2027/);
+    assert.match(html, /betaald op maandag 2 maart 2026/);
     assert.match(html, /te betalen vóór donderdag 1 april 2027/);
     assert.match(html, /Annulering aanvragen/);
     assert.doesNotMatch(html, />(Guests|Check-in|Payments|Invoices|Request cancellation)</);

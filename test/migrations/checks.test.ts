@@ -221,7 +221,7 @@ const CASES: Case[] = [
   {
     table: 'api.refunds',
     base: (o, p) => ({ organization_id: q(o.id), payment_id: q(p.paymentId), amount: '100' }),
-    bad: [{ amount: '0' }, { status: q('done') }, { status: q('refunded'), refunded_at: q('infinity') }],
+    bad: [{ amount: '0' }, { status: q('done') }, { status: q('refunded'), refunded_at: q('-infinity') }],
   },
   {
     table: 'api.paddle_plans',

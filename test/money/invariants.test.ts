@@ -1,7 +1,8 @@
 /**
- * Money invariants held by the database (migrations/0120), seen through the resource API: status moves and their
- * moments, a payment's currency (its booking's, filled in when left out), refunds never exceeding their payment (also when two race, on PostgreSQL), and
- * what can no longer change or be deleted once money moved.
+ * Money invariants held by the database (migrations/0120, 0247), seen through the resource API: status moves and their
+ * moments (a day in the past a client gives, never one in the future), a payment's currency (its booking's, filled in
+ * when left out), refunds never exceeding their payment (also when two race, on PostgreSQL), and what can no longer
+ * change or be deleted once money moved.
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import type { Queryable } from '../../src/db/types.js';
 import { forEachBackend } from '../support/databases.js';
 import { createOrganization, startApp } from '../support/app.js';
 import { fixtures } from '../support/fixtures.js';
-import { assertRefused, bookingFixture, resourceClient, type Booked } from './support.js';
+import { assertRefused, bookingFixture, resourceClient, type Booked, type Json } from './support.js';
 
 forEachBackend('money invariants', (ctx) => {
   let app: FastifyInstance;
@@ -63,12 +64,80 @@ forEachBackend('money invariants', (ctx) => {
     assert.equal((await api.get('payments', String(payment.id))).amount, 5000);
   });
 
-  it('does not let a client write paid_at', async () => {
-    const payment = await api.create('payments', { booking_id: booked.bookingId, amount: 700, currency: 'EUR' });
-    // The column is not the API role's to write: the engine leaves it out (or refuses), never stores it.
-    const response = await api.call('PATCH', `payments?id=eq.${String(payment.id)}`, { paid_at: '2027-01-01T00:00:00Z' });
-    assert.ok(response.statusCode < 500, response.body);
-    assert.equal((await api.get('payments', String(payment.id))).paid_at, null);
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+  const minutesAhead = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+  const sameMoment = (actual: unknown, expected: string) => assert.equal(new Date(String(actual)).toISOString(), expected);
+
+  it('keeps the day a payment arrived when a client gives it, as it was recorded, and now() when it does not', async () => {
+    const arrived = daysAgo(3);
+    const recorded = await api.create('payments', { booking_id: booked.bookingId, amount: 1200, method: 'bank_transfer', status: 'paid', paid_at: arrived });
+    sameMoment(recorded.paid_at, arrived);
+    sameMoment((await api.get('payments', String(recorded.id))).paid_at, arrived);
+
+    const scheduled = await api.create('payments', { booking_id: booked.bookingId, amount: 1300, currency: 'EUR' });
+    const moved = await api.update('payments', String(scheduled.id), { status: 'paid', paid_at: arrived });
+    sameMoment(moved.paid_at, arrived);
+
+    const undated = await api.create('payments', { booking_id: booked.bookingId, amount: 1400, status: 'paid' });
+    const { rows } = await ctx.db.query<{ recent: boolean }>(
+      `SELECT paid_at > now() - interval '1 minute' AS recent FROM api.payments WHERE id = $1`, [undated.id]);
+    assert.equal(rows[0]!.recent, true, 'left out: the database\'s now');
+  });
+
+  it('refuses a payment date in the future (SK679), beyond the 5 minutes a clock may be ahead', async () => {
+    const stored = async () => (await ctx.db.query('SELECT 1 FROM api.payments WHERE booking_id = $1', [booked.bookingId])).rows.length;
+    const storedBefore = await stored();
+    const tomorrow = await api.call('POST', 'payments', { booking_id: booked.bookingId, amount: 1500, status: 'paid', paid_at: minutesAhead(24 * 60) });
+    assertRefused(tomorrow, 422, 'SK679', /is in the future[\s\S]*at most 00:05:00 after now/);
+    assert.equal(await stored(), storedBefore, 'nothing stored');
+
+    const scheduled = await api.create('payments', { booking_id: booked.bookingId, amount: 1600, currency: 'EUR' });
+    assertRefused(await api.call('PATCH', `payments?id=eq.${String(scheduled.id)}`, { status: 'paid', paid_at: minutesAhead(10) }), 422, 'SK679');
+    assert.equal((await api.get('payments', String(scheduled.id))).status, 'pending');
+
+    const slightlyAhead = minutesAhead(2);
+    sameMoment((await api.update('payments', String(scheduled.id), { status: 'paid', paid_at: slightlyAhead })).paid_at, slightlyAhead);
+  });
+
+  it('clears a date given to a payment that is not paid', async () => {
+    const pending = await api.create('payments', { booking_id: booked.bookingId, amount: 1700, status: 'pending', paid_at: daysAgo(3) });
+    assert.equal(pending.paid_at, null);
+    const stillPending = await api.update('payments', String(pending.id), { paid_at: daysAgo(2) });
+    assert.equal(stillPending.paid_at, null);
+  });
+
+  it('a booking paid with an earlier date is paid as one paid today: its payments read the same but for the date', async () => {
+    const dated = await bookingFixture(ctx.db, org.id);
+    const undated = await bookingFixture(ctx.db, org.id);
+    const readPayments = async (booking: Booked) => {
+      const response = await api.call('GET', `bookings?id=eq.${booking.bookingId}&select=payments(status,amount)&payments.order=amount`);
+      assert.equal(response.statusCode, 200, response.body);
+      return (response.json() as Array<{ payments: Json[] }>)[0]!.payments;
+    };
+    for (const booking of [dated, undated]) {
+      for (const amount of [3000, 7000]) await api.create('payments', { booking_id: booking.bookingId, amount });
+    }
+    const pay = async (booking: Booked, fields: Json) => {
+      const { rows } = await ctx.db.query<{ id: string }>('SELECT id FROM api.payments WHERE booking_id = $1 AND status = \'pending\' ORDER BY amount LIMIT 1', [booking.bookingId]);
+      await api.update('payments', rows[0]!.id, { status: 'paid', ...fields });
+    };
+    await pay(dated, { paid_at: daysAgo(3) });
+    await pay(undated, {});
+    assert.deepEqual(await readPayments(dated), [{ status: 'paid', amount: 3000 }, { status: 'pending', amount: 7000 }]);
+    assert.deepEqual(await readPayments(dated), await readPayments(undated));
+    await pay(dated, { paid_at: daysAgo(3) });
+    await pay(undated, {});
+    assert.deepEqual(await readPayments(dated), [{ status: 'paid', amount: 3000 }, { status: 'paid', amount: 7000 }]);
+    assert.deepEqual(await readPayments(dated), await readPayments(undated));
+  });
+
+  it('keeps the day a refund went back the same way (refunded_at)', async () => {
+    const payment = await paidPayment(2000);
+    const refund = await api.create('refunds', { payment_id: payment.id, amount: 500, refunded_at: daysAgo(1) });
+    assert.equal(refund.refunded_at, null, 'pending: cleared');
+    assertRefused(await api.call('PATCH', `refunds?id=eq.${String(refund.id)}`, { status: 'refunded', refunded_at: minutesAhead(60) }), 422, 'SK679');
+    const wentBack = daysAgo(1);
+    sameMoment((await api.update('refunds', String(refund.id), { status: 'refunded', refunded_at: wentBack })).refunded_at, wentBack);
   });
 
   it('refuses refunds beyond the payment, and of a payment that is not paid', async () => {

@@ -123,7 +123,7 @@ forEachBackend('online payments with Stripe', (ctx) => {
     assert.equal(payments[0]!.provider_reference, sessionId);
 
     const event = {
-      id: 'evt_test_completed_1', object: 'event', type: 'checkout.session.completed', created: 1_800_000_000, api_version: '2025-01-01',
+      id: 'evt_test_completed_1', object: 'event', type: 'checkout.session.completed', created: 1_760_000_000, api_version: '2025-01-01',
       data: { object: { id: sessionId, object: 'checkout.session', payment_status: 'paid', status: 'complete', payment_intent: 'pi_test_1',
         metadata: { payment_id: payments[0]!.id, organization_id: org.id, booking_id: body.booking_id } } },
     };
@@ -146,7 +146,7 @@ forEachBackend('online payments with Stripe', (ctx) => {
     assert.deepEqual(await state(), { payment: 'paid', event: 'CONFIRMED' });
     const paid = (await ctx.db.query<{ paid_at: Date; provider_reference: string }>('SELECT paid_at, provider_reference FROM api.payments WHERE id = $1', [payments[0]!.id])).rows[0]!;
     assert.equal(paid.provider_reference, 'pi_test_1');
-    assert.equal(new Date(paid.paid_at).toISOString(), new Date(1_800_000_000 * 1000).toISOString());
+    assert.equal(new Date(paid.paid_at).toISOString(), new Date(1_760_000_000 * 1000).toISOString());
     const confirmed = await ctx.db.query('SELECT 1 FROM api.bookings WHERE id = $1 AND confirmed_at IS NOT NULL', [body.booking_id]);
     assert.equal(confirmed.rows.length, 1);
 

@@ -38,6 +38,8 @@ async function keepReleaseRows(db: Database, release: ReleaseRecord): Promise<vo
 const REWRITTEN: Record<string, Array<{ row: RegExp; why: string }>> = {
   'staykit_internal.api_access': [
     { row: /^\(calendar_event_notes,\*,/, why: '0246: booking notes may be posted, so their access rule is no longer read-only' },
+    { row: /^\(payments,paid_at,/, why: '0247: a client may give the day a payment arrived, so paid_at is no longer read-only' },
+    { row: /^\(refunds,refunded_at,/, why: '0247: a client may give the day a refund went back, so refunded_at is no longer read-only' },
   ],
 };
 

@@ -78,7 +78,7 @@ function PaymentRows({ payment, actions, refundActions }: { payment: Payment; ac
         <Table.Td>{format.money(payment.amount, payment.currency)}</Table.Td>
         <Table.Td>{t(`paymentStatus.${payment.status}`)}</Table.Td>
         <Table.Td>{t(`method.${payment.method}`)}</Table.Td>
-        <Table.Td>{payment.paid_at ? t('payments.paidOn', { when: format.moment(payment.paid_at) }) : payment.due_at ? t('payments.due', { when: format.moment(payment.due_at) }) : ''}</Table.Td>
+        <Table.Td>{payment.paid_at ? t('payments.paidOn', { when: format.date(format.dayOf(payment.paid_at)) }) : payment.due_at ? t('payments.due', { when: format.moment(payment.due_at) }) : ''}</Table.Td>
         <Table.Td>{actions}</Table.Td>
       </Table.Tr>
       {payment.refunds?.map((refund) => (

@@ -30,6 +30,11 @@ export interface Formatter {
   today(): string;
   /** The calendar date of a moment in the organization's time zone, `YYYY-MM-DD`. */
   dayOf(timestamp: string): string;
+  /**
+   * Noon of a calendar date in the organization's time zone, as an ISO timestamp: the moment that stands for a day
+   * (a payment received that day), on that same day in every time zone within 11 hours of the organization's.
+   */
+  noonOn(isoDate: string): string;
 }
 
 const asUtc = (isoDate: string) => new Date(`${isoDate}T00:00:00Z`);
@@ -41,6 +46,14 @@ export function formatterFor({ locale, timeZone, currency: defaultCurrency }: Fo
   const month = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const moment = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
   const isoInZone = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone });
+  const wallClock = new Intl.DateTimeFormat('en-CA', {
+    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone,
+  });
+  /** The organization's wall clock at `instant`, read as if it were UTC (milliseconds). */
+  const wallClockMs = (instant: number) => {
+    const part = Object.fromEntries(wallClock.formatToParts(instant).map(({ type, value }) => [type, value]));
+    return Date.parse(`${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}Z`);
+  };
   const money = new Map<string, Intl.NumberFormat>();
   const moneyFormat = (currency: string) => {
     let format = money.get(currency);
@@ -61,6 +74,11 @@ export function formatterFor({ locale, timeZone, currency: defaultCurrency }: Fo
     },
     today: () => isoInZone.format(new Date()),
     dayOf: (timestamp) => isoInZone.format(new Date(timestamp)),
+    noonOn: (isoDate) => {
+      // Noon UTC shifted by the zone's offset at that moment (no zone changes its offset around noon).
+      const noonUtc = Date.parse(`${isoDate}T12:00:00Z`);
+      return new Date(noonUtc - (wallClockMs(noonUtc) - noonUtc)).toISOString();
+    },
   };
 }
 

@@ -62,7 +62,8 @@ class StaykitWidget extends HTMLElement {
       this.applyColors(this.catalogue.widget?.settings ?? {});
       const wanted = this.getAttribute('product');
       const product = this.catalogue.products.find((p) => p.id === wanted) ?? this.catalogue.products[0];
-      if (!product) throw new Error('This widget lists no units');
+      // A widget without units takes no booking; a revoked key's catalogue is empty too while its lookup is cached.
+      if (!product) return this.report({ code: 'no_units', message: 'This widget lists no units', details: null });
       this.renderShell();
       await this.selectProduct(product);
       this.emit('staykit:ready', { widget_id: this.catalogue.widget?.id ?? null, products: this.catalogue.products.map((p) => p.id) });
@@ -412,7 +413,10 @@ ${this.previewUnit === null ? `<button type="submit" class="primary">${esc(t('qu
   }
 
   private fail(error: unknown): void {
-    const problem = error instanceof ApiFailure ? error.problem : { code: 'network', message: error instanceof Error ? error.message : String(error), details: null };
+    this.report(error instanceof ApiFailure ? error.problem : { code: 'network', message: error instanceof Error ? error.message : String(error), details: null });
+  }
+
+  private report(problem: { code: string; message: string; details: unknown }): void {
     this.showError(this.explain(problem));
     this.emit('staykit:error', problem);
   }
@@ -422,7 +426,7 @@ ${this.previewUnit === null ? `<button type="submit" class="primary">${esc(t('qu
    * with its details once (the details of a rule list repeat the message as their first line).
    */
   private explain(problem: { code: string; message: string; details: unknown }): string {
-    const own = { SK610: 'datesTaken', SK648: 'contactRequired', SK649: 'acceptTermsRequired', network: 'networkError' } as const;
+    const own = { SK610: 'datesTaken', SK648: 'contactRequired', SK649: 'acceptTermsRequired', network: 'networkError', no_units: 'formInactive' } as const;
     if (problem.code in own) return this.t(own[problem.code as keyof typeof own]);
     // The key was revoked, or this page is no longer among its widget's origins (the dashboard's preview has no key).
     if (this.previewUnit === null && KEY_REFUSALS.has(problem.code)) return this.t('formInactive');

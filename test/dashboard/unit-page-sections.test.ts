@@ -156,7 +156,7 @@ forEachBackend('the sections of a unit\'s page', (ctx) => {
   it('a capacity group is renamed in place in each language its name has; an empty name is refused at its field', { skip }, async () => {
     const { page } = session;
     const name = async () => (await ctx.db.query<{ name: Record<string, string> }>(
-      `SELECT name FROM api.capacity_groups WHERE organization_id = $1 AND "order" = 3`, [session.seeded.organization_id])).rows[0]!.name;
+      `SELECT name FROM api.capacity_groups WHERE organization_id = $1 AND "order" = 3`, [organizationId])).rows[0]!.name;
     assert.deepEqual(await name(), { default: 'Pets', 'nl-NL': 'Huisdieren' });
     const section = page.getByRole('region', { name: 'Capacity' });
     await section.getByRole('button', { name: 'Rename Pets' }).click();

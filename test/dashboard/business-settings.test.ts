@@ -243,6 +243,7 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     await rename.getByRole('button', { name: 'Save' }).click();
     await expectFieldError(page, rename.getByLabel('Name', { exact: true }), 'The name cannot be empty.');
     assert.deepEqual((await stored())[0]!.name, { default: 'Hihg season', 'nl-NL': 'Hoogseizon' }, 'an empty name is not sent');
+    await shot('seasons-rename');
     await rename.getByLabel('Name', { exact: true }).fill('High season');
     await rename.getByLabel('Name in Dutch (Netherlands)').fill('Hoogseizoen');
     await rename.getByRole('button', { name: 'Save' }).click();

@@ -233,7 +233,7 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     assert.deepEqual(await stored(), [{ intervals: '{[2027-07-01,2027-09-01)}', name: { default: 'High season' }, color: '#f59e0b' }]);
 
     // A typo is fixed in place, in each language the name has (here also Dutch, written through the API).
-    const [{ id: seasonId }] = await api<{ id: string }[]>('PATCH', `seasons?organization_id=eq.${organizationId}`, { name: { default: 'Hihg season', 'nl-NL': 'Hoogseizon' } });
+    const [{ id: seasonId }] = await api<[{ id: string }]>('PATCH', `seasons?organization_id=eq.${organizationId}`, { name: { default: 'Hihg season', 'nl-NL': 'Hoogseizon' } });
     await page.reload();
     const typo = page.getByRole('region', { name: 'Hihg season' });
     await typo.getByRole('button', { name: 'Rename Hihg season' }).click();

@@ -42,7 +42,7 @@ export function RenameForm({ name, shown, busy, onRename, onClose }: RenameFormP
             error={tried && empty(language) && t('rename.empty')}
             onChange={(event) => { const text = event.currentTarget.value; setTexts((previous) => ({ ...previous, [language]: text })); }} />
         ))}
-        <Group gap="xs" mt={22}>
+        <Group gap="xs" mt={25}>
           <Button type="submit" size="xs" loading={busy}>{t('save')}</Button>
           <Button size="xs" variant="default" onClick={onClose}>{t('cancel')}</Button>
         </Group>

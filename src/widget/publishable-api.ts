@@ -5,7 +5,7 @@
  * publishable keys with a secret key (`/v1/publishable-keys`).
  */
 import cors from '@fastify/cors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authorize } from '../auth/authorize.js';
 import { PublishableKeys } from '../auth/publishable-authenticate.js';
 import { publishableToken } from '../auth/publishable-key-format.js';
@@ -31,6 +31,14 @@ export interface PublishableApiOptions {
 
 const CORS_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'accept-language'];
 const EXPOSED_HEADERS = ['content-range', 'ratelimit', 'ratelimit-policy', 'retry-after', 'idempotent-replayed'];
+
+const REFUSALS = new Set([401, 403]);
+
+/** A `Vary` header that names `Origin` too. */
+function withOrigin(vary: ReturnType<FastifyReply['getHeader']>): string {
+  const names = vary === undefined ? [] : String(vary).split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return names.some((name) => name.toLowerCase() === 'origin') ? names.join(', ') : [...names, 'Origin'].join(', ');
+}
 
 const presentedToken = (request: FastifyRequest) => publishableToken(request.headers.authorization);
 
@@ -65,6 +73,17 @@ export async function publishableApi(v1: FastifyInstance, options: PublishableAp
         ? { origin: origin!, methods: ['GET', 'POST'], allowedHeaders: CORS_HEADERS, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }
         : { origin: false };
     },
+  });
+
+  // A refusal of a publishable key's request (401: revoked or unknown key; 403: another origin, another route) holds
+  // no data, so the page that sent it may read it and the widget can say why instead of "cannot be reached".
+  v1.addHook('onSend', async (request, reply, payload) => {
+    const origin = request.headers.origin;
+    if (origin === undefined || !REFUSALS.has(reply.statusCode) || presentedToken(request) === undefined) return payload;
+    if (reply.hasHeader('access-control-allow-origin')) return payload;
+    reply.header('access-control-allow-origin', origin);
+    reply.header('vary', withOrigin(reply.getHeader('vary')));
+    return payload;
   });
 
   // Quotes are computed in a transaction that is rolled back: they are counted once answered.

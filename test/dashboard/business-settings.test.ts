@@ -7,8 +7,9 @@
  *   pattern, and confirming a booking request issues its invoice;
  * - the Stripe keys: stored (encrypted, never shown back: the page shows the last four characters only), removed;
  * - a tax linked to a unit: a quote of that unit carries it;
- * - seasons with their dates;
- * - an attribute with options ticked for a unit: `POST /v1/search` with that option finds that unit only.
+ * - seasons with their dates, renamed in place in each language their name has (an empty name refused at the field);
+ * - an attribute with options ticked for a unit: `POST /v1/search` with that option finds that unit only; the
+ *   attribute and an option renamed.
  * Three of the pages are read in Dutch and German. axe finds no serious or critical violation on any of the pages; screenshots go to a temporary folder named in the
  * output.
  */
@@ -17,7 +18,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
 import { forEachBackend } from '../support/databases.js';
 import { browserMissing, fileBrowser, seriousAccessibilityViolations } from './support/browser.js';
@@ -230,6 +231,27 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     const stored = async () => (await ctx.db.query<{ intervals: string; name: Record<string, string>; color: string }>(
       'SELECT intervals::text, name, color FROM api.seasons WHERE organization_id = $1', [organizationId])).rows;
     assert.deepEqual(await stored(), [{ intervals: '{[2027-07-01,2027-09-01)}', name: { default: 'High season' }, color: '#f59e0b' }]);
+
+    // A typo is fixed in place, in each language the name has (here also Dutch, written through the API).
+    const [{ id: seasonId }] = await api<[{ id: string }]>('PATCH', `seasons?organization_id=eq.${organizationId}`, { name: { default: 'Hihg season', 'nl-NL': 'Hoogseizon' } });
+    await page.reload();
+    const typo = page.getByRole('region', { name: 'Hihg season' });
+    await typo.getByRole('button', { name: 'Rename Hihg season' }).click();
+    const rename = typo.getByRole('form', { name: 'Rename Hihg season' });
+    assert.equal(await rename.getByLabel('Name in Dutch (Netherlands)').inputValue(), 'Hoogseizon');
+    await rename.getByLabel('Name', { exact: true }).fill(' ');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await expectFieldError(page, rename.getByLabel('Name', { exact: true }), 'The name cannot be empty.');
+    assert.deepEqual((await stored())[0]!.name, { default: 'Hihg season', 'nl-NL': 'Hoogseizon' }, 'an empty name is not sent');
+    await shot('seasons-rename');
+    await rename.getByLabel('Name', { exact: true }).fill('High season');
+    await rename.getByLabel('Name in Dutch (Netherlands)').fill('Hoogseizoen');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await rename.waitFor({ state: 'detached' });
+    assert.deepEqual((await stored())[0]!.name, { default: 'High season', 'nl-NL': 'Hoogseizoen' });
+    await page.reload();
+    await season.getByRole('heading', { name: 'High season' }).waitFor();
+    assert.equal((await ctx.db.query('SELECT id FROM api.seasons WHERE id = $1', [seasonId])).rows.length, 1, 'the same season, renamed');
     await season.getByRole('button', { name: 'Add dates to High season' }).click();
     await pickRange(page, '2027-12-20', '2027-12-31');
     await season.getByRole('button', { name: /^Remove Dec 20/ }).waitFor();
@@ -281,6 +303,31 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     await waitChecked(page, `Sea view at ${first!.name}`, false);
     assert.deepEqual(await links(), [{ product_id: first!.id, name: 'Dune view' }]);
     await shot('attributes');
+
+    // The attribute and an option renamed in place: stored, shown after a reload, the unit's tick kept.
+    await attribute.getByRole('button', { name: 'Rename View' }).click();
+    const renameAttribute = attribute.getByRole('form', { name: 'Rename View' });
+    await renameAttribute.getByLabel('Name', { exact: true }).fill('Outlook');
+    await renameAttribute.getByRole('button', { name: 'Save' }).click();
+    const outlook = page.getByRole('region', { name: 'Outlook' });
+    await outlook.getByRole('button', { name: 'Rename Dune view' }).click();
+    const renameOption = outlook.getByRole('form', { name: 'Rename Dune view' });
+    await renameOption.getByLabel('Name', { exact: true }).fill('');
+    await renameOption.getByRole('button', { name: 'Save' }).click();
+    await expectFieldError(page, renameOption.getByLabel('Name', { exact: true }), 'The name cannot be empty.');
+    await renameOption.getByLabel('Name', { exact: true }).fill('Dunes');
+    await renameOption.getByRole('button', { name: 'Save' }).click();
+    await renameOption.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('region', { name: 'Outlook' }).getByText('Dunes', { exact: true }).waitFor();
+    await waitChecked(page, `Dunes at ${first!.name}`, true);
+    const names = (await ctx.db.query<{ attribute: Record<string, string>; option: Record<string, string> }>(
+      `SELECT a.name AS attribute, o.name AS option FROM api.attribute_options AS o JOIN api.attributes AS a ON a.id = o.attribute_id
+        WHERE a.organization_id = $1 ORDER BY o."order"`, [organizationId])).rows;
+    assert.deepEqual(names, [
+      { attribute: { default: 'Outlook' }, option: { default: 'Sea view' } },
+      { attribute: { default: 'Outlook' }, option: { default: 'Dunes' } },
+    ]);
   });
 
   it('the pages read in Dutch and German', { skip }, async () => {
@@ -299,6 +346,15 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     await page.getByLabel('Taal', { exact: true }).selectOption('en');
   });
 });
+
+/** Waits until `field` is marked invalid and described by `message` (the message shown next to it). */
+async function expectFieldError(page: Page, field: Locator, message: string) {
+  await page.getByText(message, { exact: true }).waitFor();
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  const described = await field.evaluate((input) => (input.getAttribute('aria-describedby') ?? '').split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+  assert.ok(described.includes(message), `"${message}" describes the field (${described})`);
+}
 
 /** Waits until the checkbox named `label` is (not) ticked and may be changed again. */
 async function waitChecked(page: Page, label: string, checked: boolean) {

@@ -122,6 +122,15 @@ forEachBackend('the Today page', (ctx) => {
     await page.getByRole('heading', { name: `Booking ${arrival.reference}` }).waitFor();
     await page.getByRole('link', { name: 'Today', exact: true }).click();
     await section(page, 'Arrivals').getByRole('link', { name: 'Ada Arrival' }).waitFor();
+
+    // The tasks' link opens the task board (not the calendar), on today, with the task.
+    await section(page, 'Tasks due today').getByRole('link', { name: 'Open the task board' }).click();
+    await page.getByRole('heading', { name: 'Tasks', exact: true, level: 2 }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/admin/tasks');
+    assert.equal(await page.getByLabel('Day', { exact: true }).inputValue(), today);
+    await page.getByText('Welcome basket', { exact: true }).first().waitFor();
+    await page.getByRole('link', { name: 'Today', exact: true }).click();
+    await section(page, 'Tasks due today').getByRole('link', { name: 'Welcome basket' }).waitFor();
   });
 
   it('this month\'s and last year\'s same month revenue are what /v1/report_unit_months answers', { skip }, async () => {
@@ -173,6 +182,8 @@ forEachBackend('the Today page', (ctx) => {
       // Their task, without a link to the booking they may not read.
       await section(page, 'Tasks due today').getByText('Welcome basket').waitFor();
       assert.equal(await section(page, 'Tasks due today').getByRole('link', { name: 'Welcome basket' }).count(), 0);
+      // No task board for them (it assigns members): the section leads to their own list.
+      assert.equal(await section(page, 'Tasks due today').getByRole('link', { name: 'Open my tasks' }).getAttribute('href'), '/admin/my-tasks');
       await page.screenshot({ path: join(SCREENSHOTS, `today-cleaner-phone-${ctx.backend}.png`), fullPage: true });
       for (const hidden of ['Requests waiting for you', 'Payments overdue', 'iCal sync problems']) {
         assert.equal(await section(page, hidden).count(), 0, `no ${hidden}`);

@@ -204,7 +204,7 @@ forEachBackend('publishable keys', (ctx) => {
     assert.equal(replay.json<{ guest_url?: string }>().guest_url, undefined);
   });
 
-  it('answers CORS only for the widget\'s allowed origins, and refuses other pages with 403 SK722', async () => {
+  it('answers CORS only for the widget\'s allowed origins, and refuses other pages with 403 SK722 they may read', async () => {
     const preflight = (origin: string) => app.inject({
       method: 'OPTIONS', url: '/v1/quote',
       headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
@@ -224,12 +224,14 @@ forEachBackend('publishable keys', (ctx) => {
     assert.equal(ok.statusCode, 200);
     assert.equal(ok.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
     assert.match(String(ok.headers.vary), /origin/i);
-    // The other widget's page is an allowed origin somewhere, but not for this key.
+    // The other widget's page is an allowed origin somewhere, but not for this key: it reads the refusal, no quote.
     for (const origin of ['https://evil.example', 'https://lodge.example']) {
       const response = await quote(origin);
       assert.equal(response.statusCode, 403);
+      assert.deepEqual(Object.keys(response.json<object>()).sort(), ['code', 'details', 'hint', 'message']);
       assert.equal(response.json<{ code: string }>().code, 'SK722');
-      assert.equal(response.headers['access-control-allow-origin'], undefined);
+      assert.equal(response.headers['access-control-allow-origin'], origin);
+      assert.match(String(response.headers.vary), /origin/i);
     }
     // Secret keys never get CORS headers: they do not belong in a browser.
     const withSecret = await quote(ALLOWED_ORIGIN, org.secretKey);
@@ -261,6 +263,14 @@ forEachBackend('publishable keys', (ctx) => {
       const response = await fresh.inject({ method: 'GET', url: '/v1/widget', headers: { authorization: `Bearer ${key}` } });
       assert.equal(response.statusCode, 401);
       assert.equal(response.json<{ code: string }>().code, 'SK401');
+      // The widget's page may read the refusal (so it can say the form is no longer active), and nothing else.
+      const fromPage = await fresh.inject({ method: 'GET', url: '/v1/widget', headers: { authorization: `Bearer ${key}`, origin: ALLOWED_ORIGIN } });
+      assert.equal(fromPage.statusCode, 401);
+      assert.equal(fromPage.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
+      assert.match(String(fromPage.headers.vary), /origin/i);
+      assert.deepEqual(Object.keys(fromPage.json<object>()).sort(), ['code', 'details', 'hint', 'message']);
+      assert.equal(fromPage.json<{ code: string }>().code, 'SK401');
+      assert.equal(fromPage.headers['access-control-expose-headers'], undefined, 'a refusal exposes no other header');
     } finally {
       await fresh.close();
     }

@@ -23,6 +23,8 @@ const SCRIPT_ORIGIN = document.currentScript instanceof HTMLScriptElement ? new 
 const FORM_FIELD_TYPES = new Set(['text', 'email', 'phone']);
 const COLOR = /^#[0-9a-f]{3,8}$/i;
 const CURRENCY = /^[A-Z]{3}$/;
+/** A key that does not work (any longer) from this page: revoked or unknown (SK401), or this origin not allowed (SK722). */
+const KEY_REFUSALS = new Set(['SK401', 'SK722']);
 
 class StaykitWidget extends HTMLElement {
   private readonly root = this.attachShadow({ mode: 'open' });
@@ -49,22 +51,30 @@ class StaykitWidget extends HTMLElement {
   }
 
   private async start(): Promise<void> {
+    const asked = this.getAttribute('lang');
+    const preferred = asked ? [asked] : navigator.languages;
+    // The guest's language before the catalogue names the widget's: a refusal of the catalogue is shown in it.
+    this.useLanguage(chooseLanguage(preferred, 'en'));
     try {
       this.catalogue = await this.api.get<Catalogue>(this.previewUnit === null ? '/v1/widget' : `/admin/api/unit-preview/${encodeURIComponent(this.previewUnit)}`);
       const fallback = this.catalogue.widget?.language ?? this.catalogue.site?.default_language ?? 'en';
-      const asked = this.getAttribute('lang');
-      this.language = chooseLanguage(asked ? [asked] : navigator.languages, fallback);
-      this.t = translator(this.language);
+      this.useLanguage(chooseLanguage(preferred, fallback));
       this.applyColors(this.catalogue.widget?.settings ?? {});
       const wanted = this.getAttribute('product');
       const product = this.catalogue.products.find((p) => p.id === wanted) ?? this.catalogue.products[0];
-      if (!product) throw new Error('This widget lists no units');
+      // A widget without units takes no booking; a revoked key's catalogue is empty too while its lookup is cached.
+      if (!product) return this.report({ code: 'no_units', message: 'This widget lists no units', details: null });
       this.renderShell();
       await this.selectProduct(product);
       this.emit('staykit:ready', { widget_id: this.catalogue.widget?.id ?? null, products: this.catalogue.products.map((p) => p.id) });
     } catch (error) {
       this.fail(error);
     }
+  }
+
+  private useLanguage(language: string): void {
+    this.language = language;
+    this.t = translator(language);
   }
 
   private applyColors(settings: Record<string, unknown>): void {
@@ -399,11 +409,14 @@ ${this.previewUnit === null ? `<button type="submit" class="primary">${esc(t('qu
   private showError(message: string): void {
     const error = this.root.querySelector('#error');
     if (error) error.textContent = message;
-    else this.root.querySelector('.sk')!.innerHTML = `<p class="error" role="alert">${esc(message)}</p>`;
+    else this.root.querySelector('.sk')!.innerHTML = `<p class="error" role="alert" lang="${esc(this.language)}">${esc(message)}</p>`;
   }
 
   private fail(error: unknown): void {
-    const problem = error instanceof ApiFailure ? error.problem : { code: 'network', message: error instanceof Error ? error.message : String(error), details: null };
+    this.report(error instanceof ApiFailure ? error.problem : { code: 'network', message: error instanceof Error ? error.message : String(error), details: null });
+  }
+
+  private report(problem: { code: string; message: string; details: unknown }): void {
     this.showError(this.explain(problem));
     this.emit('staykit:error', problem);
   }
@@ -413,8 +426,10 @@ ${this.previewUnit === null ? `<button type="submit" class="primary">${esc(t('qu
    * with its details once (the details of a rule list repeat the message as their first line).
    */
   private explain(problem: { code: string; message: string; details: unknown }): string {
-    const own = { SK610: 'datesTaken', SK648: 'contactRequired', SK649: 'acceptTermsRequired', network: 'networkError' } as const;
+    const own = { SK610: 'datesTaken', SK648: 'contactRequired', SK649: 'acceptTermsRequired', network: 'networkError', no_units: 'formInactive' } as const;
     if (problem.code in own) return this.t(own[problem.code as keyof typeof own]);
+    // The key was revoked, or this page is no longer among its widget's origins (the dashboard's preview has no key).
+    if (this.previewUnit === null && KEY_REFUSALS.has(problem.code)) return this.t('formInactive');
     const details = Array.isArray(problem.details) ? problem.details.join(' ') : typeof problem.details === 'string' ? problem.details : '';
     if (details === '') return problem.message;
     return details.includes(problem.message) ? details.replace(/\n/g, ' ') : `${problem.message} ${details.replace(/\n/g, ' ')}`;

@@ -11,6 +11,8 @@ export const commonMessages = defineMessages({
   status: { CONFIRMED: 'confirmed', TENTATIVE: 'tentative', CANCELLED: 'cancelled' },
   /** The confirm button's second step: `action` is the button's own text. */
   confirmButton: { yes: 'Yes, {{action}}', keep: 'Keep' },
+  /** Renaming a name written in several languages in place (RenameForm.tsx). */
+  rename: { action: 'Rename', named: 'Rename {{name}}', name: 'Name', nameIn: 'Name in {{language}}', empty: 'The name cannot be empty.' },
 }, {
   nl: {
     save: 'Opslaan', saved: 'Opgeslagen', cancel: 'Annuleren', delete: 'Verwijderen', edit: 'Bewerken', add: 'Toevoegen', close: 'Sluiten', back: 'Terug',
@@ -20,6 +22,7 @@ export const commonMessages = defineMessages({
     noPermission: 'Je mag dit niet zien.',
     status: { CONFIRMED: 'bevestigd', TENTATIVE: 'voorlopig', CANCELLED: 'geannuleerd' },
     confirmButton: { yes: 'Ja, {{action}}', keep: 'Behouden' },
+    rename: { action: 'Naam wijzigen', named: '{{name}} hernoemen', name: 'Naam', nameIn: 'Naam in het {{language}}', empty: 'De naam mag niet leeg zijn.' },
   },
   de: {
     save: 'Speichern', saved: 'Gespeichert', cancel: 'Abbrechen', delete: 'Löschen', edit: 'Bearbeiten', add: 'Hinzufügen', close: 'Schließen', back: 'Zurück',
@@ -29,5 +32,6 @@ export const commonMessages = defineMessages({
     noPermission: 'Sie dürfen dies nicht sehen.',
     status: { CONFIRMED: 'bestätigt', TENTATIVE: 'vorläufig', CANCELLED: 'storniert' },
     confirmButton: { yes: 'Ja, {{action}}', keep: 'Behalten' },
+    rename: { action: 'Umbenennen', named: '{{name}} umbenennen', name: 'Name', nameIn: 'Name auf {{language}}', empty: 'Der Name darf nicht leer sein.' },
   },
 });

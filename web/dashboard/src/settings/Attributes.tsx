@@ -2,11 +2,12 @@
  * The organization's attributes (`attributes`) and their options (`attribute_options`) — what guests filter units by
  * in the widget and `POST /v1/search` (`option_ids`) — and which units have which options
  * (`product_attribute_options`), as a matrix of units and options. An attribute where guests choose one option
- * (single-select) gives each unit at most one of its options: ticking another moves the unit's tick.
+ * (single-select) gives each unit at most one of its options: ticking another moves the unit's tick. Attributes and
+ * options are renamed in place, in each language their name has (an option by its name's button).
  */
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Badge, Button, Checkbox, CloseButton, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, CloseButton, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { database, rowsOf, valuesOf, type Enums, type Selected } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
@@ -14,6 +15,7 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { loadUnitNames, withDefaultText, type UnitName } from './business-units';
 import { useAction } from '../common/use-action';
+import { RenameForm } from '../common/RenameForm';
 
 const ATTRIBUTE = 'id,name,type,order,attribute_options(id,name,order)';
 type Attribute = Selected<'attributes', typeof ATTRIBUTE>;
@@ -55,6 +57,8 @@ function AttributeEditor({ attributes, links, units, reload }: EditorProps) {
   const [name, setName] = useState('');
   const [type, setType] = useState<Enums<'attributes_type'>>('multi-select');
   const [tried, setTried] = useState(false);
+  /** The attribute or option whose name is being edited. */
+  const [renaming, setRenaming] = useState<string | null>(null);
   const action = useAction(reload);
   const { error } = action;
   const busy = action.busy !== null;
@@ -69,6 +73,8 @@ function AttributeEditor({ attributes, links, units, reload }: EditorProps) {
       setTried(false);
     }
   };
+  const rename = (table: 'attributes' | 'attribute_options', id: string) => (name: Record<string, string>) =>
+    change(async () => rowsOf(await database.from(table).update({ name }).eq('id', id)));
   const addOption = (attribute: Attribute, optionName: string) => change(async () => rowsOf(await database.from('attribute_options')
     .insert({ attribute_id: attribute.id, name: withDefaultText({}, optionName), order: attribute.attribute_options.length })));
 
@@ -87,12 +93,21 @@ function AttributeEditor({ attributes, links, units, reload }: EditorProps) {
                   <Badge variant="light" color="gray">{t(`attributes.types.${attribute.type}`)}</Badge>
                 </Group>
                 {mayWrite && (
-                  <Button size="xs" variant="subtle" color="red" disabled={busy} aria-label={t('deleteNamed', { name: attributeName })}
-                    onClick={() => change(async () => rowsOf(await database.from('attributes').delete().eq('id', attribute.id)))}>
-                    {t('common:delete')}
-                  </Button>
+                  <Group gap="xs">
+                    <Button size="xs" variant="default" disabled={busy || renaming === attribute.id} aria-label={t('common:rename.named', { name: attributeName })}
+                      onClick={() => setRenaming(attribute.id)}>
+                      {t('common:rename.action')}
+                    </Button>
+                    <Button size="xs" variant="subtle" color="red" disabled={busy} aria-label={t('deleteNamed', { name: attributeName })}
+                      onClick={() => change(async () => rowsOf(await database.from('attributes').delete().eq('id', attribute.id)))}>
+                      {t('common:delete')}
+                    </Button>
+                  </Group>
                 )}
               </Group>
+              {renaming === attribute.id && (
+                <RenameForm name={attribute.name} shown={attributeName} busy={busy} onClose={() => setRenaming(null)} onRename={rename('attributes', attribute.id)} />
+              )}
               <Group gap="xs">
                 {sorted(attribute.attribute_options).map((option) => {
                   const optionName = localized(option.name, locale);
@@ -101,11 +116,20 @@ function AttributeEditor({ attributes, links, units, reload }: EditorProps) {
                       <CloseButton size="xs" disabled={busy} aria-label={t('deleteNamed', { name: optionName })}
                         onClick={() => change(async () => rowsOf(await database.from('attribute_options').delete().eq('id', option.id)))} />
                     )}>
-                      {optionName}
+                      {mayWrite ? (
+                        <UnstyledButton fz="inherit" c="inherit" disabled={busy} title={t('common:rename.named', { name: optionName })}
+                          aria-label={t('common:rename.named', { name: optionName })} onClick={() => setRenaming(option.id)}>
+                          {optionName}
+                        </UnstyledButton>
+                      ) : optionName}
                     </Badge>
                   );
                 })}
               </Group>
+              {attribute.attribute_options.filter((option) => option.id === renaming).map((option) => (
+                <RenameForm key={option.id} name={option.name} shown={localized(option.name, locale)} busy={busy} onClose={() => setRenaming(null)}
+                  onRename={rename('attribute_options', option.id)} />
+              ))}
               {mayWrite && <NewOption label={t('attributes.newOption', { name: attributeName })} busy={busy} onAdd={(optionName) => addOption(attribute, optionName)} />}
             </Stack>
           </Paper>

@@ -1,6 +1,7 @@
 /**
  * The organization's seasons (`seasons`): named, coloured sets of dates — high season, school holidays — to plan
- * prices and stay rules by. Add one with its first dates, add or remove dates of each, delete one.
+ * prices and stay rules by. Add one with its first dates, rename one (in each language its name has), add or remove
+ * dates of each, delete one.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,7 @@ import { useWorkspace } from '../shell/context';
 import { withDefaultText } from './business-units';
 import { intervalsOf, periodsOf, type Period } from './season-dates';
 import { useAction } from '../common/use-action';
+import { RenameForm } from '../common/RenameForm';
 
 const SEASON = 'id,name,color,intervals,order';
 type Season = Selected<'seasons', typeof SEASON>;
@@ -42,6 +44,8 @@ function SeasonList({ seasons, reload }: { seasons: Season[]; reload: () => void
   const [color, setColor] = useState(DEFAULT_COLOR);
   const [range, setRange] = useState<Range>([null, null]);
   const [tried, setTried] = useState(false);
+  /** The season whose name is being edited. */
+  const [renaming, setRenaming] = useState<string | null>(null);
   const action = useAction(reload);
   const { error } = action;
   const busy = action.busy !== null;
@@ -79,12 +83,22 @@ function SeasonList({ seasons, reload }: { seasons: Season[]; reload: () => void
                   <Title order={3} size="h4">{seasonName}</Title>
                 </Group>
                 {mayWrite && (
-                  <Button size="xs" variant="subtle" color="red" disabled={busy} aria-label={t('deleteNamed', { name: seasonName })}
-                    onClick={() => change(async () => rowsOf(await database.from('seasons').delete().eq('id', season.id)))}>
-                    {t('common:delete')}
-                  </Button>
+                  <Group gap="xs">
+                    <Button size="xs" variant="default" disabled={busy || renaming === season.id} aria-label={t('common:rename.named', { name: seasonName })}
+                      onClick={() => setRenaming(season.id)}>
+                      {t('common:rename.action')}
+                    </Button>
+                    <Button size="xs" variant="subtle" color="red" disabled={busy} aria-label={t('deleteNamed', { name: seasonName })}
+                      onClick={() => change(async () => rowsOf(await database.from('seasons').delete().eq('id', season.id)))}>
+                      {t('common:delete')}
+                    </Button>
+                  </Group>
                 )}
               </Group>
+              {renaming === season.id && (
+                <RenameForm name={season.name} shown={seasonName} busy={busy} onClose={() => setRenaming(null)}
+                  onRename={(name) => change(async () => rowsOf(await database.from('seasons').update({ name }).eq('id', season.id)))} />
+              )}
               {periods.length === 0 && <Text size="sm" c="dimmed">{t('seasons.noDates')}</Text>}
               <Group gap="xs">
                 {periods.map((period) => (

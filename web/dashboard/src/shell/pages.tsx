@@ -28,6 +28,7 @@ import { UnitMessages } from '../settings/UnitMessages';
 import { Webhooks } from '../settings/Webhooks';
 import { MyTasks } from '../tasks/MyTasks';
 import { TaskBoard } from '../tasks/TaskBoard';
+import { mayUseTaskBoard } from '../tasks/board-access';
 import { Timeline } from '../timeline/Timeline';
 import { mayReadToday } from '../today/sections';
 import { Today } from '../today/Today';
@@ -64,7 +65,7 @@ export const PAGES: readonly DashboardPage[] = [
   { path: '/inbox/sender/:address', render: ({ address }) => <Thread threadKey={{ kind: 'sender', address: address! }} key={address} /> },
   { path: '/bookings/:id', render: ({ id }) => <BookingPage bookingId={id!} key={id} /> },
   // The board assigns tasks to members; a cleaner (no members to read) has their own list instead.
-  { path: '/tasks', render: () => <TaskBoard />, navigation: { label: 'tasks', visible: (can) => can('calendar_event_tasks', 'write') && can('members') } },
+  { path: '/tasks', render: () => <TaskBoard />, navigation: { label: 'tasks', visible: mayUseTaskBoard } },
   // The landing page after login for members who may read tasks but not bookings (App.tsx).
   { path: '/my-tasks', render: () => <MyTasks />, navigation: { label: 'myTasks', visible: (can) => can('calendar_event_tasks') } },
   { path: '/units', render: () => <Units />, navigation: { label: 'units', visible: (can) => can('products') } },

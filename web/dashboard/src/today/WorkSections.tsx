@@ -12,6 +12,7 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { loadMonthComparison, loadOverduePayments, loadRequests, loadSyncProblems, loadTasksDueToday } from './queries';
 import { Section } from './Section';
+import { mayUseTaskBoard } from '../tasks/board-access';
 
 /** A task's mark; its accessible name says the same in words. */
 const TASK_MARKS = { done: '✓', open: '○' };
@@ -68,7 +69,7 @@ export function TasksDueToday() {
   const loaded = useLoad(() => loadTasksDueToday(can, format), [can, format]);
   const mayOpenBookings = can('bookings');
   return (
-    <Section title={t('tasks.title')} loaded={loaded} empty={none(t('tasks.none'))} handledAt={can('calendar_events') ? { to: '/', label: t('tasks.onCalendar') } : undefined}>
+    <Section title={t('tasks.title')} loaded={loaded} empty={none(t('tasks.none'))} handledAt={mayUseTaskBoard(can) ? { to: '/tasks', label: t('tasks.onBoard') } : { to: '/my-tasks', label: t('tasks.onMyTasks') }}>
       {(tasks) => tasks.map((task) => (
         <Group key={task.id} gap="xs" wrap="wrap" data-task-id={task.id}>
           <Text size="sm" aria-label={task.done ? t('tasks.done') : t('tasks.open')}>{task.done ? TASK_MARKS.done : TASK_MARKS.open}</Text>

@@ -20,7 +20,7 @@ export const todayMessages = defineMessages({
     title: 'Payments overdue', none: 'No payment is overdue.', booking: 'Booking', due: 'due {{moment}}',
     status: { pending: 'pending', paid: 'paid', failed: 'failed', cancelled: 'cancelled', expired: 'expired' },
   },
-  tasks: { title: 'Tasks due today', none: 'No task is due today.', onCalendar: 'Tasks on the calendar', done: 'done', open: 'open' },
+  tasks: { title: 'Tasks due today', none: 'No task is due today.', onBoard: 'Open the task board', onMyTasks: 'Open my tasks', done: 'done', open: 'open' },
   sync: {
     title: 'iCal sync problems', none: 'Every imported calendar synced without problems.', open: 'Open iCal feeds',
     calendar: 'Imported calendar', lastSync: 'last sync {{moment}}',
@@ -46,7 +46,7 @@ export const todayMessages = defineMessages({
       title: 'Achterstallige betalingen', none: 'Er is geen betaling achterstallig.', booking: 'Boeking', due: 'vervallen op {{moment}}',
       status: { pending: 'open', paid: 'betaald', failed: 'mislukt', cancelled: 'geannuleerd', expired: 'verlopen' },
     },
-    tasks: { title: 'Taken voor vandaag', none: 'Er staat vandaag geen taak.', onCalendar: 'Taken op de kalender', done: 'klaar', open: 'open' },
+    tasks: { title: 'Taken voor vandaag', none: 'Er staat vandaag geen taak.', onBoard: 'Naar het takenbord', onMyTasks: 'Naar mijn taken', done: 'klaar', open: 'open' },
     sync: {
       title: 'Problemen met iCal-synchronisatie', none: 'Elke geïmporteerde kalender is zonder problemen gesynchroniseerd.', open: 'Open iCal-feeds',
       calendar: 'Geïmporteerde kalender', lastSync: 'laatst gesynchroniseerd {{moment}}',
@@ -72,7 +72,7 @@ export const todayMessages = defineMessages({
       title: 'Überfällige Zahlungen', none: 'Keine Zahlung ist überfällig.', booking: 'Buchung', due: 'fällig am {{moment}}',
       status: { pending: 'offen', paid: 'bezahlt', failed: 'fehlgeschlagen', cancelled: 'storniert', expired: 'abgelaufen' },
     },
-    tasks: { title: 'Heute fällige Aufgaben', none: 'Heute ist keine Aufgabe fällig.', onCalendar: 'Aufgaben im Kalender', done: 'erledigt', open: 'offen' },
+    tasks: { title: 'Heute fällige Aufgaben', none: 'Heute ist keine Aufgabe fällig.', onBoard: 'Zur Aufgabentafel', onMyTasks: 'Zu meinen Aufgaben', done: 'erledigt', open: 'offen' },
     sync: {
       title: 'Probleme beim iCal-Abgleich', none: 'Alle importierten Kalender wurden ohne Probleme abgeglichen.', open: 'iCal-Feeds öffnen',
       calendar: 'Importierter Kalender', lastSync: 'zuletzt abgeglichen {{moment}}',

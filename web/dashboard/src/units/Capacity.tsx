@@ -2,7 +2,8 @@
  * How many guests of each group (adults, children, pets — the organization's `capacity_groups`) a unit takes: a
  * minimum and maximum per group (`capacities`; a group without a row has no limit here). A group that sums others
  * (e.g. "guests" = adults + children) shows which groups it counts, ticked on and off there (SumElements.tsx). A new
- * group can be added for the whole organization.
+ * group can be added for the whole organization, and a group renamed (for the whole organization too), in each language
+ * its name has.
  */
 import { useState } from 'react';
 import { Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
@@ -11,6 +12,8 @@ import { database, rowsOf } from '../api/database';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { localized } from '../common/format';
 import { useLoad } from '../common/use-load';
+import { useAction } from '../common/use-action';
+import { RenameForm } from '../common/RenameForm';
 import { useWorkspace } from '../shell/context';
 import { DEPENDENCIES_SELECT, SumElements } from './SumElements';
 
@@ -21,7 +24,7 @@ interface Limit {
 
 export function Capacity({ unitId }: { unitId: string }) {
   const { can, locale } = useWorkspace();
-  const { t } = useTranslation('units');
+  const { t } = useTranslation(['units', 'common']);
   const mayWrite = can('capacities', 'write');
   const groups = useLoad(async () => rowsOf(await database.from('capacity_groups').select('id,name,type,order').order('order')), []);
   const dependencies = useLoad(async () => can('capacity_group_dependencies')
@@ -31,6 +34,10 @@ export function Capacity({ unitId }: { unitId: string }) {
   const [newGroup, setNewGroup] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
+  /** The group whose name is being edited: a group's name is the organization's, shown on every unit. */
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const renameAction = useAction(groups.reload);
+  const mayRename = can('capacity_groups', 'write');
 
   const stored = (groupId: string): Limit => {
     const row = limits.data?.find((limit) => limit.capacity_group_id === groupId);
@@ -70,7 +77,7 @@ export function Capacity({ unitId }: { unitId: string }) {
     <Card withBorder component="section" aria-label={t('capacity.title')}>
       <Stack>
         <Title order={3} size="h4">{t('capacity.title')}</Title>
-        <ErrorAlert error={groups.error ?? limits.error ?? dependencies.error ?? error} title={t('capacity.title')} />
+        <ErrorAlert error={groups.error ?? limits.error ?? dependencies.error ?? error ?? renameAction.error} title={t('capacity.title')} />
         {groups.data?.length === 0 && <Text size="sm" c="dimmed">{t('capacity.noGroups')}</Text>}
         {groups.data && groups.data.length > 0 && (
           <Table aria-label={t('capacity.table')}>
@@ -84,6 +91,16 @@ export function Capacity({ unitId }: { unitId: string }) {
                   <Table.Tr key={group.id}>
                     <Table.Td>
                       {name}{group.type === 'sum' && <Text span size="xs" c="dimmed" ml={4}>{t('capacity.sumNote')}</Text>}
+                      {mayRename && renaming !== group.id && (
+                        <Button size="compact-xs" variant="subtle" ml={4} disabled={renameAction.busy !== null} aria-label={t('common:rename.named', { name })}
+                          onClick={() => setRenaming(group.id)}>
+                          {t('common:rename.action')}
+                        </Button>
+                      )}
+                      {renaming === group.id && (
+                        <RenameForm name={group.name} shown={name} busy={renameAction.busy !== null} onClose={() => setRenaming(null)}
+                          onRename={(renamed) => renameAction.run('rename', async () => rowsOf(await database.from('capacity_groups').update({ name: renamed }).eq('id', group.id)))} />
+                      )}
                       {group.type === 'sum' && dependencies.data && (
                         <SumElements sum={group} groups={groups.data!} dependencies={dependencies.data} onChanged={dependencies.reload} onError={setError} />
                       )}
@@ -102,7 +119,7 @@ export function Capacity({ unitId }: { unitId: string }) {
             {saved && Object.keys(edits).length === 0 && <Text size="sm" role="status">{t('capacity.saved')}</Text>}
           </Group>
         )}
-        {can('capacity_groups', 'write') && (
+        {mayRename && (
           <form onSubmit={(event) => { event.preventDefault(); void addGroup(); }}>
             <Group align="flex-end">
               <TextInput label={t('capacity.newGroup')} placeholder={t('capacity.newGroupPlaceholder')} required value={newGroup} onChange={(event) => setNewGroup(event.currentTarget.value)} />

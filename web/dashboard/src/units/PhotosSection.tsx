@@ -14,7 +14,7 @@ import { useLoad } from '../common/use-load';
 import { useWorkspace } from '../shell/context';
 import { TEXT_LANGUAGES } from './language-texts';
 import { addPhoto, movePhoto, removePhoto, setCover } from './photo-list';
-import { useLanguageName } from './reader-words';
+import { useLanguageName } from '../common/language-name';
 
 type Thumbnail = Pick<Media, 'id' | 'url' | 'variants' | 'dominant_color' | 'filename'>;
 

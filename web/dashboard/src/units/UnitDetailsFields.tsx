@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { valuesOf } from '../api/database';
 import { CURRENCIES, TIME_ZONES } from '../common/intl-choices';
 import { TEXT_LANGUAGES } from './language-texts';
-import { useLanguageName } from './reader-words';
+import { useLanguageName } from '../common/language-name';
 import type { DetailField, UnitDetails } from './unit-details';
 
 /** The choices in the order offered. */

@@ -1,7 +1,7 @@
 /**
  * Words the browser already knows in every language, in the language the dashboard is read in (not the
- * organization's, which only writes dates and money): weekday names from Intl rather than lists of our own, the names
- * of the languages a unit's texts are written in, and the names of a date picker's month buttons, which Mantine
+ * organization's, which only writes dates and money): weekday names from Intl rather than lists of our own (language
+ * names: common/language-name.ts), and the names of a date picker's month buttons, which Mantine
  * leaves unnamed (a screen reader would say "button").
  */
 import { useTranslation } from 'react-i18next';
@@ -15,13 +15,6 @@ export function useWeekdayNames(): string[] {
   const { i18n } = useTranslation();
   const weekday = new Intl.DateTimeFormat(i18n.resolvedLanguage, { weekday: 'short', timeZone: 'UTC' });
   return Array.from({ length: 7 }, (_, index) => weekday.format(A_MONDAY + index * DAY));
-}
-
-/** A language's name (`nl` → "Dutch", or "Nederlands" to a Dutch reader). */
-export function useLanguageName(): (language: string) => string {
-  const { i18n } = useTranslation();
-  const names = new Intl.DisplayNames(i18n.resolvedLanguage, { type: 'language' });
-  return (language) => names.of(language) ?? language;
 }
 
 export function usePickerLabels() {

@@ -167,6 +167,8 @@ forEachBackend('a booking\'s money, notes and history on its page', (ctx) => {
     const notes = page.getByRole('region', { name: 'Private notes' });
     await notes.getByRole('textbox', { name: 'New note' }).fill('Arrives late; key in the lockbox.');
     await notes.getByRole('button', { name: 'Add note' }).click();
+    // Emptied once the note is stored (the field holds the text until then, and a text search may find it there).
+    await page.waitForFunction((box) => (box as HTMLTextAreaElement).value === '', await notes.getByRole('textbox', { name: 'New note' }).elementHandle());
     await notes.getByText('Arrives late; key in the lockbox.').waitFor();
     const note = await one<{ note: string; author: string | null }>(
       `SELECT n.note, p.email AS author FROM api.calendar_event_notes AS n JOIN api.calendar_events AS e ON e.id = n.calendar_event_id

@@ -124,7 +124,8 @@ forEachBackend('business settings in the dashboard', (ctx) => {
     // Effect: confirming a booking request issues its invoice (on_confirmation: issue).
     const request = (await ctx.db.query<{ id: string }>(
       `SELECT b.id FROM api.bookings AS b WHERE b.organization_id = $1 AND b.confirmed_at IS NULL AND b.cancelled_at IS NULL
-         AND EXISTS (SELECT FROM api.line_items AS l WHERE l.booking_id = b.id AND l.invoice_id IS NULL) LIMIT 1`, [organizationId])).rows[0];
+         AND EXISTS (SELECT FROM api.line_items AS l WHERE l.booking_id = b.id AND l.invoice_id IS NULL)
+         AND NOT EXISTS (SELECT FROM api.invoices AS i WHERE i.booking_id = b.id) ORDER BY b.created_at, b.id LIMIT 1`, [organizationId])).rows[0];
     assert.ok(request, 'the demo has a booking request with lines not invoiced');
     await ctx.db.query('UPDATE api.bookings SET confirmed_at = now() WHERE id = $1', [request.id]);
     const made = (await ctx.db.query<{ number: string | null; status: string }>(

@@ -1,7 +1,8 @@
 /**
  * What the Dutch browser tests need: the dashboard's Dutch words by their keys (the same i18next and messages the
  * dashboard runs on, so a test finds a button by the text a Dutch reader sees, and a reworded text cannot break it),
- * and the check that a page shows none of the dashboard's English texts.
+ * the check that a page shows none of the dashboard's English texts, and the check that it shows no message key
+ * (i18next shows the key itself when a text is missing).
  */
 import { createInstance, type TFunction } from 'i18next';
 import type { Locator, Page } from 'playwright-core';
@@ -58,6 +59,20 @@ function shownTexts(page: Page, scope?: Locator): Promise<string[]> {
     }
     return texts;
   }));
+}
+
+/** Every message key as a page would show a missing one: `booking:payments.title`, or `payments.title`. */
+function keyPaths(tree: MessageTree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : keyPaths(value, `${prefix}${key}.`)));
+}
+const KEYS = new Set(Object.entries(NAMESPACES).flatMap(([namespace, messages]) => keyPaths(messages.en)
+  .map((path) => path.replace(/_(one|other)$/, ''))
+  // A one-word path without its namespace ("title") could be a word a page shows; with a dot it cannot.
+  .flatMap((path) => [`${namespace}:${path}`, ...(path.includes('.') ? [path] : [])])));
+
+/** The message keys `page` shows in place of a text, each once. */
+export async function keysShown(page: Page): Promise<string[]> {
+  return [...new Set((await shownTexts(page)).filter((text) => KEYS.has(text)))];
 }
 
 /** The dashboard's English texts `page` (or parts of it: a dialog and its open menu) shows, each once. */

@@ -22,7 +22,7 @@ export const commonMessages = defineMessages({
     noPermission: 'Je mag dit niet zien.',
     status: { CONFIRMED: 'bevestigd', TENTATIVE: 'voorlopig', CANCELLED: 'geannuleerd' },
     confirmButton: { yes: 'Ja, {{action}}', keep: 'Behouden' },
-    rename: { action: 'Naam wijzigen', named: '{{name}} hernoemen', name: 'Naam', nameIn: 'Naam in het {{language}}', empty: 'De naam mag niet leeg zijn.' },
+    rename: { action: 'Naam wijzigen', named: 'Naam wijzigen: {{name}}', name: 'Naam', nameIn: 'Naam in het {{language}}', empty: 'De naam mag niet leeg zijn.' },
   },
   de: {
     save: 'Speichern', saved: 'Gespeichert', cancel: 'Abbrechen', delete: 'Löschen', edit: 'Bearbeiten', add: 'Hinzufügen', close: 'Schließen', back: 'Zurück',
@@ -32,6 +32,6 @@ export const commonMessages = defineMessages({
     noPermission: 'Sie dürfen dies nicht sehen.',
     status: { CONFIRMED: 'bestätigt', TENTATIVE: 'vorläufig', CANCELLED: 'storniert' },
     confirmButton: { yes: 'Ja, {{action}}', keep: 'Behalten' },
-    rename: { action: 'Umbenennen', named: '{{name}} umbenennen', name: 'Name', nameIn: 'Name auf {{language}}', empty: 'Der Name darf nicht leer sein.' },
+    rename: { action: 'Umbenennen', named: 'Umbenennen: {{name}}', name: 'Name', nameIn: 'Name auf {{language}}', empty: 'Der Name darf nicht leer sein.' },
   },
 });

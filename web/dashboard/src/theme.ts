@@ -5,8 +5,15 @@
  * background and border still tell its kind. The light variant (buttons, badges) writes its colour's shade 9 darkened
  * a quarter towards black on its tinted background (shade 6 is about 3:1; even green 9 only about 3.9:1); a field's
  * error message (and red border) is red 9 instead of red 6 (3.3:1 on white; red 9 is about 5.4:1).
+ * A date picker's chosen dates are written in the reader's way ("30 november 2026", dayjs's localized `LL`), not
+ * always in the American order.
  */
+import { DatePickerInput } from '@mantine/dates';
+import dayjs from 'dayjs';
+import localizedFormat from 'dayjs/plugin/localizedFormat.js';
 import { Alert, createTheme, defaultVariantColorsResolver, parseThemeColor, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core';
+
+dayjs.extend(localizedFormat);
 
 const variantColorResolver: VariantColorsResolver = (input) => {
   const colors = defaultVariantColorsResolver(input);
@@ -23,6 +30,7 @@ export const theme = createTheme({
     Alert: Alert.extend({
       vars: () => ({ root: { '--alert-color': 'var(--mantine-color-text)' } }),
     }),
+    DatePickerInput: DatePickerInput.extend({ defaultProps: { valueFormat: 'LL' } }),
   },
 });
 

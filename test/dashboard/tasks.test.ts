@@ -105,6 +105,8 @@ forEachBackend('the task pages', (ctx) => {
       assert.equal(await page.getByText('Linen change').count(), 0, 'not another cleaner\'s task');
       const text = await page.locator('body').innerText();
       assert.doesNotMatch(text, /Gina|Guestly|@example\.com/, 'no guest on the page');
+      // The page, header included, fits the phone's width: nothing to scroll sideways.
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await page.screenshot({ path: join(SCREENSHOTS, `my-tasks-phone-${ctx.backend}.png`), fullPage: true });
 

@@ -39,12 +39,13 @@ export function Shell() {
     <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group wrap="nowrap" gap="sm">
+          {/* On a phone the organization's name gives way (truncated) so the header never runs off the screen. */}
+          <Group wrap="nowrap" gap="sm" miw={0} style={{ flex: 1 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('header.navigation')} />
             <Title order={1} size="h4">{PRODUCT_NAME}</Title>
             <OrganizationName />
           </Group>
-          <Group wrap="nowrap" gap="sm">
+          <Group wrap="nowrap" gap="sm" style={{ flexShrink: 0 }}>
             <Text size="sm" visibleFrom="sm" c="dimmed">{workspace.session.user.email}</Text>
             <LanguageMenu />
             <Button variant="default" size="xs" onClick={signOut} loading={busy}>{t('header.logOut')}</Button>

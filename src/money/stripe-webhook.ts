@@ -45,8 +45,9 @@ async function applyEvent(tx: Queryable, organizationId: string, event: Stripe.E
   const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id ?? null;
   if (move.status === 'paid') {
     // The money Stripe collected, as it was collected: the database decides whether it pays the payment the session
-    // was made for (still to pay, same amount) or is recorded apart, e.g. after the schedule was re-split.
-    await tx.query('SELECT staykit_internal.checkout_paid($1, $2, $3, $4, $5, to_timestamp($6))',
+    // was made for (still to pay, same amount) or is recorded apart, e.g. after the schedule was re-split. Paid when
+    // Stripe says, but never later than now: a Stripe clock ahead of ours must not refuse money collected (SK679).
+    await tx.query('SELECT staykit_internal.checkout_paid($1, $2, $3, $4, $5, least(to_timestamp($6), now()))',
       [organizationId, paymentId, session.amount_total ?? null, session.id, intent, event.created]);
     return;
   }

@@ -16,6 +16,7 @@ import { useWorkspace } from '../shell/context';
 import { loadUnitNames, withDefaultText, type UnitName } from './business-units';
 import { useAction } from '../common/use-action';
 import { RenameForm } from '../common/RenameForm';
+import { RenameDeleteButtons } from './RenameDeleteButtons';
 
 const ATTRIBUTE = 'id,name,type,order,attribute_options(id,name,order)';
 type Attribute = Selected<'attributes', typeof ATTRIBUTE>;
@@ -93,16 +94,8 @@ function AttributeEditor({ attributes, links, units, reload }: EditorProps) {
                   <Badge variant="light" color="gray">{t(`attributes.types.${attribute.type}`)}</Badge>
                 </Group>
                 {mayWrite && (
-                  <Group gap="xs">
-                    <Button size="xs" variant="default" disabled={busy || renaming === attribute.id} aria-label={t('common:rename.named', { name: attributeName })}
-                      onClick={() => setRenaming(attribute.id)}>
-                      {t('common:rename.action')}
-                    </Button>
-                    <Button size="xs" variant="subtle" color="red" disabled={busy} aria-label={t('deleteNamed', { name: attributeName })}
-                      onClick={() => change(async () => rowsOf(await database.from('attributes').delete().eq('id', attribute.id)))}>
-                      {t('common:delete')}
-                    </Button>
-                  </Group>
+                  <RenameDeleteButtons name={attributeName} busy={busy} renaming={renaming === attribute.id} onRename={() => setRenaming(attribute.id)}
+                    onDelete={() => change(async () => rowsOf(await database.from('attributes').delete().eq('id', attribute.id)))} />
                 )}
               </Group>
               {renaming === attribute.id && (

@@ -16,6 +16,7 @@ import { withDefaultText } from './business-units';
 import { intervalsOf, periodsOf, type Period } from './season-dates';
 import { useAction } from '../common/use-action';
 import { RenameForm } from '../common/RenameForm';
+import { RenameDeleteButtons } from './RenameDeleteButtons';
 
 const SEASON = 'id,name,color,intervals,order';
 type Season = Selected<'seasons', typeof SEASON>;
@@ -83,16 +84,8 @@ function SeasonList({ seasons, reload }: { seasons: Season[]; reload: () => void
                   <Title order={3} size="h4">{seasonName}</Title>
                 </Group>
                 {mayWrite && (
-                  <Group gap="xs">
-                    <Button size="xs" variant="default" disabled={busy || renaming === season.id} aria-label={t('common:rename.named', { name: seasonName })}
-                      onClick={() => setRenaming(season.id)}>
-                      {t('common:rename.action')}
-                    </Button>
-                    <Button size="xs" variant="subtle" color="red" disabled={busy} aria-label={t('deleteNamed', { name: seasonName })}
-                      onClick={() => change(async () => rowsOf(await database.from('seasons').delete().eq('id', season.id)))}>
-                      {t('common:delete')}
-                    </Button>
-                  </Group>
+                  <RenameDeleteButtons name={seasonName} busy={busy} renaming={renaming === season.id} onRename={() => setRenaming(season.id)}
+                    onDelete={() => change(async () => rowsOf(await database.from('seasons').delete().eq('id', season.id)))} />
                 )}
               </Group>
               {renaming === season.id && (
